@@ -112,6 +112,10 @@ class Table:
     result: np.ndarray
     attributes: dict
 
+    def lookup(self, indices):
+        """Result bytes (see :mod:`solver.values`) of an index or an array of indices."""
+        return self.result[indices]
+
     def __enter__(self) -> Table:
         return self
 
