@@ -2,4 +2,5 @@
 
 from solver.cli import cli
 
-cli(prog_name="neutreeko")
+if __name__ == "__main__":
+    cli(prog_name="neutreeko")

@@ -9,33 +9,33 @@ from solver.errors import MissingTableError, TableError
 from solver.game import Game
 from solver.solve import Level, solve
 from solver.stats import Summary
-from solver.table import Table, open_table, table_path, write_table
+from solver.table import Table, check_writable, open_table, table_path, write_table
 
 Progress = Callable[[Level], None]
 
 
 class TableExistsError(TableError):
-    """A valid table is already at the destination and overwriting was not asked for."""
+    """A file (a valid table or not) is already at the destination and overwriting was not asked for."""
 
 
 def build_table(game: Game, path: Path | None = None, force: bool = False,
-                progress: Progress | None = None) -> tuple[Path, Summary, float]:
-    """Solve ``game`` and write its table (to ``path`` or the default place).
+                progress: Progress | None = None, fold: bool = False) -> tuple[Path, Summary, float]:
+    """Solve ``game`` and write its table (to ``path`` or the default place), folded by symmetry if
+    ``fold`` (see :mod:`solver.table`).
 
-    Returns (path, summary, solve seconds). Refuses, with :class:`TableExistsError`, to replace a
-    valid table unless ``force``; a missing or unusable file is simply replaced."""
+    Returns (path, summary, solve seconds). Unless ``force``, refuses with :class:`TableExistsError`
+    to replace any file at ``path``: a valid table, or a file that is not one (which may be someone's
+    data). Raises :class:`TableError` before solving if ``path`` cannot be written."""
     path = Path(path) if path is not None else table_path(game)
-    if not force:
+    check_writable(path)
+    if not force and path.exists():
         try:
             open_table(game, path)
-        except TableError:
-            pass
-        else:
-            raise TableExistsError(f"a valid table already exists at {path} (use --force to rebuild it)")
-    if path.is_dir():
-        raise TableError(f"cannot write a table to {path}: it is a directory")
+        except TableError as error:
+            raise TableExistsError(f"not overwriting {path} without --force: {error}") from None
+        raise TableExistsError(f"a valid table already exists at {path} (use --force to rebuild it)")
     solution = solve(game, progress)
-    summary = write_table(game, solution.result, path, solution.seconds)
+    summary = write_table(game, solution.result, path, solution.seconds, fold)
     return path, summary, solution.seconds
 
 

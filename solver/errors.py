@@ -21,8 +21,16 @@ class IllegalMoveError(NotationError):
     """A well-formed move that the rules do not allow in the position."""
 
 
+class IllegalPositionError(NotationError):
+    """A well-formed position that cannot occur: the side to move already has a winning triple."""
+
+
 class TableError(NeutreekoError):
     """A table file that cannot be used: not ours, damaged, or for another board or rule."""
+
+
+class TableMismatchError(TableError):
+    """A table file for another board or rule than the position or options given (an input error)."""
 
 
 class MissingTableError(TableError, KeyError):

@@ -10,12 +10,13 @@ A move is ``FROM-TO`` (``C4-C3``): one piece slides in one of eight directions a
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 from typing import NamedTuple
 
 from solver import index
-from solver.board import Board, Square
-from solver.errors import BoardError, IllegalMoveError, NotationError
+from solver.board import MAX_SIDE, Board, Square
+from solver.errors import BoardError, IllegalMoveError, IllegalPositionError, NotationError
 from solver.game import Game
 from solver.rules import Triple
 
@@ -43,7 +44,15 @@ def _parse_rank(text: str, rank_label: int) -> list[str]:
         if token.start() != position:
             raise NotationError(f"unexpected {text[position:token.start()]!r} in rank {rank_label} {text!r}")
         position = token.end()
-        squares.extend([""] * int(token.group()) if token.group().isdigit() else [token.group()])
+        if token.group().isdigit():
+            # Refuse long runs before expanding them: "999999999999" must not allocate a huge list.
+            digits = token.group().lstrip("0") or "0"
+            if len(digits) > 1 or int(digits) > MAX_SIDE:
+                raise NotationError(f"{token.group()!r} empty squares in rank {rank_label} {text!r} are more "
+                                    f"than any board is wide ({MAX_SIDE})")
+            squares.extend([""] * int(digits))
+        else:
+            squares.append(token.group())
     if position != len(text) or not text:
         raise NotationError(f"unexpected {text[position:]!r} in rank {rank_label} {text!r}"
                             if text else f"rank {rank_label} is empty")
@@ -71,8 +80,8 @@ class Position:
         if not all(0 <= square < self.game.board.size for square in squares):
             raise NotationError(f"a piece stands off the {self.game.board} board")
         if self.mover in self.game.winning_triples:
-            raise NotationError(f"{self.fen()} is not a legal position: {self.side_to_move} to move "
-                                f"already has a winning triple")
+            raise IllegalPositionError(f"{self.fen()} is not a legal position: {self.side_to_move} to move "
+                                       f"already has a winning triple")
 
     # -- construction -----------------------------------------------------------------------------
 
@@ -94,8 +103,12 @@ class Position:
                  for number, rank in enumerate(placement.split("/"))]
         widths = {len(rank) for rank in ranks}
         if len(widths) != 1:
-            raise NotationError(f"ranks of {placement!r} differ in width: " +
-                                ", ".join(str(len(rank)) for rank in ranks))
+            # Name the first rank whose width is not the most common one (the first seen, on a tie).
+            counts = Counter(len(rank) for rank in ranks)
+            usual = max(counts, key=counts.__getitem__)
+            odd = next(number for number, rank in enumerate(ranks) if len(rank) != usual)
+            raise NotationError(f"rank {len(ranks) - odd} {placement.split('/')[odd]!r} of {placement!r} "
+                                f"is {len(ranks[odd])} squares wide; most ranks are {usual}")
         try:
             board = Board(widths.pop(), len(ranks))
         except BoardError as error:
@@ -103,7 +116,8 @@ class Position:
         if game is None:
             game = Game.of(board, rule)
         elif game.board != board:
-            raise NotationError(f"position {placement!r} is on a {board} board, not {game.board}")
+            raise NotationError(f"position {placement!r} has {board.height} ranks of {board.width} squares: "
+                                f"a {board} board, not {game.board}")
         pieces: dict[str, list[Square]] = {"b": [], "w": []}
         for row, rank in enumerate(ranks):
             for file, occupant in enumerate(rank):
@@ -151,14 +165,25 @@ class Position:
     def __str__(self) -> str:
         return self.fen()
 
-    def diagram(self) -> str:
-        """A small text board, the top rank first, files labelled underneath."""
+    def diagram(self, last: Move | None = None) -> str:
+        """A small text board, the top rank first, files labelled underneath.
+
+        With ``last`` (the move that led here) its piece is shown in brackets, ``[b]``, and the square
+        it left as ``*``; the brackets take the place of the spaces around the piece, so the columns
+        stay aligned."""
         board = self.game.board
         lines = []
         for rank in reversed(range(board.height)):
             cells = ["b" if board.square(f, rank) in self.black else
                      "w" if board.square(f, rank) in self.white else "." for f in range(board.width)]
-            lines.append(f"{rank + 1} " + " ".join(cells))
+            # gaps[f] comes before cell f, gaps[width] after the last one.
+            gaps = [" "] * board.width + [""]
+            if last is not None:
+                if board.rank_of(last.origin) == rank:
+                    cells[board.file_of(last.origin)] = "*"
+                if board.rank_of(last.target) == rank:
+                    gaps[board.file_of(last.target)], gaps[board.file_of(last.target) + 1] = "[", "]"
+            lines.append(f"{rank + 1}" + "".join(gap + cell for gap, cell in zip(gaps, cells)) + gaps[-1])
         lines.append("  " + " ".join(board.name(f)[0] for f in range(board.width)))
         return "\n".join(lines)
 
@@ -225,6 +250,14 @@ class Position:
             move = self.parse_move(move)
         elif move not in self.moves():
             raise IllegalMoveError(f"move {move.name(self.game.board)} is not legal in {self.fen()}")
+        return self._after(move)
+
+    def children(self) -> list[tuple[Move, Position]]:
+        """Every legal move, in the order of :meth:`moves`, with the position it leads to."""
+        return [(move, self._after(move)) for move in self.moves()]
+
+    def _after(self, move: Move) -> Position:
+        """The position after ``move``, known to be legal."""
         mover = tuple(sorted(move.target if square == move.origin else square for square in self.mover))
         if self.black_to_move:
             return Position(self.game, mover, self.white, False)

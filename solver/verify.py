@@ -26,7 +26,7 @@ class Check:
 
 
 def _start_value(table: Table) -> str:
-    value, plies = decode_result(table.result[Position.start(table.game).index()])
+    value, plies = decode_result(table.lookup(Position.start(table.game).index()))
     return value if plies is None else f"{value} in {plies}"
 
 

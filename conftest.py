@@ -1,0 +1,64 @@
+"""Fixtures shared by the test suite and the doctests of ``solver/``: the 5 x 5 game solved once a
+session, its table in a directory of its own, and environments that keep tests out of ``tables/``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from _pytest.doctest import DoctestItem
+
+from solver.game import Game
+from solver.probe import Tablebase
+from solver.solve import Solution, solve
+from solver.table import table_path, write_table
+
+STANDARD = Game.of("5x5", "connected")
+
+
+@pytest.fixture(scope="session")
+def solved_5x5() -> Solution:
+    """The standard game (5 x 5, ``connected``) solved by the kernel, once a session."""
+    return solve(STANDARD)
+
+
+@pytest.fixture(scope="session")
+def tables_5x5(solved_5x5, tmp_path_factory) -> Path:
+    """A directory holding only ``neutreeko-5x5.h5``, written once a session (never change it)."""
+    directory = tmp_path_factory.mktemp("tables-5x5")
+    write_table(STANDARD, solved_5x5.result, directory / table_path(STANDARD).name, solved_5x5.seconds)
+    return directory
+
+
+@pytest.fixture(scope="session")
+def table_5x5(tables_5x5) -> Path:
+    """The 5 x 5 table file of :func:`tables_5x5` (copy it before changing it)."""
+    return tables_5x5 / table_path(STANDARD).name
+
+
+@pytest.fixture(scope="session")
+def tablebase(tables_5x5) -> Tablebase:
+    """A tablebase on :func:`tables_5x5`, its table opened once a session."""
+    return Tablebase(tables_5x5)
+
+
+@pytest.fixture
+def tables_env(tables_5x5, monkeypatch) -> Path:
+    """Point ``NEUTREEKO_TABLES``, which the command line reads, at :func:`tables_5x5`."""
+    monkeypatch.setenv("NEUTREEKO_TABLES", str(tables_5x5))
+    return tables_5x5
+
+
+@pytest.fixture
+def fresh_tables(tmp_path, monkeypatch) -> Path:
+    """Point ``NEUTREEKO_TABLES`` at a directory of this test's own (not created yet)."""
+    directory = tmp_path / "tables"
+    monkeypatch.setenv("NEUTREEKO_TABLES", str(directory))
+    return directory
+
+
+@pytest.fixture(autouse=True)
+def _doctest_tables(request):
+    """Doctests read the default tables directory: point it at :func:`tables_5x5`."""
+    if isinstance(request.node, DoctestItem):
+        request.getfixturevalue("tables_env")

@@ -1,0 +1,378 @@
+"""The ``neutreeko`` command: solve, verify and stats, and one clear line for every bad input."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import select
+import shutil
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import h5py
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+import solver.verify
+from solver.cli import cli
+from solver.game import Game
+from solver.position import Position
+from solver.table import open_table
+from solver.values import encode_result
+
+GAME = Game.of("5x5")
+SUMMARY = re.compile(r"solved (\S+) connected: [\d,]+ legal positions \([\d,]+ wins, [\d,]+ losses, "
+                     r"[\d,]+ draws\) in [\d.]+ s -> (.+)")
+
+# Every test gets its own tables directory, so that none writes into the checkout's.
+pytestmark = pytest.mark.usefixtures("fresh_tables")
+
+
+@pytest.fixture
+def tables(fresh_tables, table_5x5) -> Path:
+    """The test's tables directory holding a copy of the 5 x 5 table."""
+    fresh_tables.mkdir()
+    shutil.copy(table_5x5, fresh_tables / table_5x5.name)
+    return fresh_tables
+
+
+def run(*args: str):
+    """``neutreeko ARGS`` in process; standard output and error apart."""
+    try:
+        runner = CliRunner(mix_stderr=False)  # click < 8.2
+    except TypeError:
+        runner = CliRunner()
+    result = runner.invoke(cli, list(args))
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result
+
+
+def assert_one_line_error(result, *words: str, code: int | None = None) -> str:
+    """A non-zero exit (``code`` if given) with one line on standard error naming ``words``."""
+    assert result.exit_code != 0 if code is None else result.exit_code == code, result.stderr
+    assert "Traceback" not in result.stderr + result.stdout
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("neutreeko: error: "), result.stderr
+    for word in words:
+        assert word in lines[0]
+    return lines[0]
+
+
+def _listing(directory: Path) -> dict[str, bytes]:
+    """Every file under ``directory`` with its content (to see that nothing was added or changed)."""
+    return {str(path.relative_to(directory)): path.read_bytes() if path.is_file() else b"dir"
+            for path in sorted(directory.rglob("*"))}
+
+
+@pytest.fixture
+def no_solve(monkeypatch):
+    """Fail the test if anything gets as far as solving."""
+    monkeypatch.setattr("solver.build.solve", lambda *args: pytest.fail("solved despite bad input"))
+
+
+# -- solve -----------------------------------------------------------------------------------------
+
+
+def test_solve_writes_the_table_and_one_summary_line(fresh_tables):
+    result = run("solve", "--board", "3x4")
+    assert result.exit_code == 0 and result.stderr == ""  # no progress when not on a terminal
+    match = SUMMARY.fullmatch(result.stdout.strip())
+    assert match and match.group(1) == "3x4"
+    assert Path(match.group(2)) == fresh_tables / "neutreeko-3x4.h5"
+    assert open_table(Game.of("3x4")).attributes["board"] == "3x4"
+
+
+def test_second_solve_refuses_and_force_rebuilds(fresh_tables):
+    assert run("solve", "--board", "4x4").exit_code == 0
+    path = fresh_tables / "neutreeko-4x4.h5"
+    inode = path.stat().st_ino
+    refused = run("solve", "--board", "4x4")
+    assert_one_line_error(refused, "a valid table already exists at", str(path), "--force", code=1)
+    assert path.stat().st_ino == inode
+    forced = run("solve", "--board", "4x4", "--force")
+    assert forced.exit_code == 0 and SUMMARY.fullmatch(forced.stdout.strip())
+    assert path.stat().st_ino != inode  # a new file renamed into place
+    assert os.listdir(fresh_tables) == [path.name]
+
+
+def test_solve_out(fresh_tables, tmp_path):
+    out = tmp_path / "elsewhere" / "deep" / "t.h5"
+    result = run("solve", "--board", "3x3", "--out", str(out))
+    assert result.exit_code == 0 and Path(SUMMARY.fullmatch(result.stdout.strip()).group(2)) == out
+    assert open_table(Game.of("3x3"), out).attributes["board"] == "3x3"
+    assert not fresh_tables.exists()
+
+
+def test_solve_refuses_to_overwrite_a_file_that_is_not_a_table(tmp_path, no_solve):
+    notes = tmp_path / "notes.h5"
+    notes.write_text("someone's data")
+    assert_one_line_error(run("solve", "--out", str(notes)), "not overwriting", "--force",
+                          "not a neutreeko-solver table")
+    assert notes.read_text() == "someone's data"
+
+
+def test_interrupted_solve_keeps_the_previous_table(tables, monkeypatch):
+    def interrupt(*args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("solver.build.solve", interrupt)
+    before = _listing(tables)
+    result = run("solve", "--force")
+    assert result.exit_code == 130 and result.stderr == "neutreeko: error: interrupted\n"
+    assert _listing(tables) == before
+
+
+# -- verify ----------------------------------------------------------------------------------------
+
+
+def test_verify_passes_and_shows_expected_and_actual(tables):
+    result = run("verify")
+    assert result.exit_code == 0, result.output
+    assert "building the 4x4 connected table" in result.stderr  # the companion board, built on demand
+    lines = result.stdout.splitlines()
+    assert "expected" in lines[0] and "table" in lines[0]
+    figures = {"3,468,080": 1, "104,660": 1, "51 plies": 1, "draw": 1, "33 plies": 1}
+    checks = lines[1:-1]
+    assert len(checks) == len(figures) and all(line.endswith("PASS") for line in checks)
+    for figure in figures:  # each figure twice on its line: expected, then what the table gives
+        assert any(line.count(figure) == 2 for line in checks), figure
+    assert lines[-1] == "5 of 5 checks pass"
+    assert (tables / "neutreeko-4x4.h5").is_file()
+
+
+def test_verify_fails_with_exit_1(tables, monkeypatch):
+    monkeypatch.setitem(solver.verify.PUBLISHED, ("4x4", "connected"),
+                        [("longest forced win on 4 x 4", "longest_win", "34 plies")])
+    result = run("verify")
+    assert result.exit_code == 1
+    assert re.search(r"34 plies\s+33 plies\s+FAIL", result.stdout)
+    assert result.stdout.splitlines()[-1] == "4 of 5 checks pass"
+
+
+def test_verify_board_without_published_figures(fresh_tables):
+    result = run("verify", "--board", "3x3")
+    assert result.exit_code == 0 and "no published figures for 3x3 connected" in result.stdout
+    assert (fresh_tables / "neutreeko-3x3.h5").is_file()
+
+
+# -- stats -----------------------------------------------------------------------------------------
+
+
+def test_stats_text(tables):
+    result = run("stats")
+    assert result.exit_code == 0 and result.stderr == ""
+    assert "5x5 connected: 3,468,080 legal positions" in result.stdout
+    assert re.search(r"draws\s+104,660", result.stdout)
+    assert "longest win: 51 plies, 8 positions" in result.stdout
+    assert "w4/5/1b3/2w2/bw1b1 b" in result.stdout
+
+
+def test_stats_json(tables):
+    result = run("stats", "--json")
+    assert result.exit_code == 0
+    stats = json.loads(result.stdout)
+    assert stats["board"] == "5x5"
+    for key in ("legal", "wins", "losses", "draws", "longest_win", "longest_loss"):
+        assert type(stats[key]) is int, key
+    assert (stats["legal"], stats["draws"], stats["longest_win"]) == (3_468_080, 104_660, 51)
+    assert stats["wins"] + stats["losses"] + stats["draws"] == stats["legal"]
+    for key, total, longest in (("wins_by_plies", "wins", "longest_win"),
+                                ("losses_by_plies", "losses", "longest_loss")):
+        by_plies = stats[key]
+        assert all(isinstance(plies, str) and plies.isdigit() for plies in by_plies)
+        assert sum(by_plies.values()) == stats[total]
+        assert max(map(int, by_plies)) == stats[longest]
+    assert len(stats["longest_wins"]) == 8 == len(set(stats["longest_wins"]))
+    table = open_table(GAME)
+    for fen in stats["longest_wins"]:
+        assert table.lookup(Position.parse(fen, game=GAME).index()) == encode_result(51), fen
+
+
+def test_stats_table_option(table_5x5, fresh_tables):
+    result = run("stats", "--json", "--table", str(table_5x5))
+    assert result.exit_code == 0 and json.loads(result.stdout)["legal"] == 3_468_080
+    assert not fresh_tables.exists()
+
+
+def test_tables_environment_variable(fresh_tables, tmp_path, monkeypatch):
+    """NEUTREEKO_TABLES is where tables are built and read."""
+    other = tmp_path / "other"
+    monkeypatch.setenv("NEUTREEKO_TABLES", str(other))
+    result = run("stats", "--board", "3x3", "--json")
+    assert result.exit_code == 0 and json.loads(result.stdout)["board"] == "3x3"
+    assert f"building the 3x3 connected table at {other / 'neutreeko-3x3.h5'}" in result.stderr
+    assert os.listdir(other) == ["neutreeko-3x3.h5"] and not fresh_tables.exists()
+
+
+# -- bad input -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("args, words", [
+    (["solve", "--board", "2x5"], ["2x5"]),
+    (["solve", "--board", "8x8"], ["8x8"]),
+    (["solve", "--board", "five"], ["five", "WIDTHxHEIGHT"]),
+    (["solve", "--rule", "nonsense"], ["nonsense", "connected"]),
+    (["solve", "--board", "4x4", "--rule", "centre"], ["centre", "4x4"]),
+    (["verify", "--board", "8x8"], ["8x8"]),
+    (["verify", "--rule", "nonsense"], ["nonsense"]),
+    (["stats", "--board", "five"], ["five"]),
+    (["stats", "--rule", "nonsense"], ["nonsense"]),
+    (["solve", "--no-such-option"], ["--no-such-option"]),
+])
+def test_bad_board_or_rule(fresh_tables, no_solve, args, words):
+    assert_one_line_error(run(*args), *words, code=2)
+    assert not fresh_tables.exists()
+
+
+def test_unwritable_out(tmp_path, no_solve):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    before = _listing(tmp_path)
+    assert_one_line_error(run("solve", "--out", str(blocker / "t.h5")), str(blocker), "not a directory", code=1)
+    assert_one_line_error(run("solve", "--out", str(tmp_path)), str(tmp_path), "is a directory", code=1)
+    assert _listing(tmp_path) == before
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux /proc")
+def test_out_where_no_file_can_be_made(no_solve):
+    assert_one_line_error(run("solve", "--out", "/proc/neutreeko.h5"), "/proc/neutreeko.h5", code=1)
+
+
+def _write_text(path: Path) -> None:
+    path.write_text("hello\n")
+
+
+def _foreign_hdf5(path: Path) -> None:
+    path.unlink()
+    with h5py.File(path, "w") as file:
+        file["x"] = np.arange(3)
+
+
+def _truncate(path: Path) -> None:
+    with open(path, "r+b") as raw:
+        raw.truncate(20_000)
+
+
+def _edit_data(path: Path) -> None:
+    with h5py.File(path, "r+") as file:
+        file["result"][123_456] ^= 1
+
+
+def _edit_attribute(path: Path) -> None:
+    with h5py.File(path, "r+") as file:
+        file.attrs["draws"] = 100_000
+
+
+@pytest.mark.parametrize("change, words", [
+    (_write_text, ["not a neutreeko-solver table"]),
+    (_foreign_hdf5, ["not a neutreeko-solver table"]),
+    (_truncate, ["truncated"]),
+    (_edit_data, ["damaged", "digest"]),
+    (_edit_attribute, ["damaged", "attributes"]),
+], ids=["text", "foreign-hdf5", "truncated", "edited-data", "edited-attribute"])
+@pytest.mark.parametrize("command", [["stats"], ["stats", "--table"], ["verify"]], ids=" ".join)
+def test_bad_table_file(tables, table_5x5, no_solve, change, words, command):
+    path = tables / table_5x5.name
+    change(path)
+    before = _listing(tables)
+    args = [*command, str(path)] if command[-1] == "--table" else command
+    assert_one_line_error(run(*args), str(path), *words, code=1)
+    assert _listing(tables) == before
+
+
+def test_table_of_another_board(table_5x5, fresh_tables, no_solve):
+    line = assert_one_line_error(run("stats", "--board", "4x4", "--table", str(table_5x5)), "5x5", "4x4")
+    assert "is a table for 5x5 connected, not 4x4 connected" in line
+    assert not fresh_tables.exists()
+
+
+def test_missing_table_file(tmp_path):
+    missing = tmp_path / "none.h5"
+    assert_one_line_error(run("stats", "--table", str(missing)), str(missing), "neutreeko solve", code=1)
+    assert not missing.exists()
+
+
+def test_no_command_shows_the_help():
+    result = run()
+    assert "Usage:" in result.output and "solve" in result.output and "error" not in result.output
+
+
+# -- as a program: python -m solver, a terminal, Ctrl-C -------------------------------------------
+
+
+def _program(*args: str) -> list[str]:
+    return [sys.executable, "-m", "solver", *args]
+
+
+def test_python_m_solver(fresh_tables):
+    shown = subprocess.run(_program("--help"), capture_output=True, text=True, timeout=60)
+    assert shown.returncode == 0 and "solve" in shown.stdout and "verify" in shown.stdout
+    bad = subprocess.run(_program("stats", "--board", "five"), capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and bad.stderr.splitlines() == [
+        "neutreeko: error: board 'five' is not of the form WIDTHxHEIGHT, e.g. 5x5"]
+
+
+def _read_terminal(master: int, until: bytes | None, timeout: float) -> bytes:
+    """What the program writes to the terminal, until ``until`` appears, or until it closes."""
+    seen = b""
+    while until is None or until not in seen:
+        ready, _, _ = select.select([master], [], [], timeout)
+        if not ready:
+            raise TimeoutError(f"no {until!r} after {timeout} s; saw {seen[-500:]!r}")
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:  # the other side closed (Linux)
+            break
+        if not chunk:
+            break
+        seen += chunk
+    return seen
+
+
+def _on_terminal(args: list[str]):
+    """Start ``args`` with standard error on a pseudo-terminal; (process, terminal's master end)."""
+    pty = pytest.importorskip("pty")
+    master, slave = pty.openpty()
+    process = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=slave,
+                               env=os.environ.copy())
+    os.close(slave)
+    return process, master
+
+
+def test_progress_on_a_terminal(tmp_path):
+    out = tmp_path / "t.h5"
+    process, master = _on_terminal(_program("solve", "--board", "4x4", "--out", str(out)))
+    try:
+        terminal = _read_terminal(master, None, 120).decode()
+        stdout = process.communicate(timeout=120)[0].decode()
+    finally:
+        os.close(master)
+    assert process.returncode == 0
+    plies = re.findall(r"ply +(\d+): +[\d,]+ new (wins|losses) +[\d.]+ s", terminal)
+    assert [int(ply) for ply, _ in plies] == list(range(34))  # 4 x 4: the longest win is 33 plies
+    assert all((kind == "wins") == (int(ply) % 2 == 1) for ply, kind in plies)
+    assert SUMMARY.fullmatch(stdout.strip())
+
+
+def test_ctrl_c_during_solve(tmp_path, table_5x5):
+    """SIGINT while solving 6 x 6 (seconds): exit 130, one message, the file at --out untouched."""
+    directory = tmp_path / "out"
+    directory.mkdir()
+    previous = Path(shutil.copy(table_5x5, directory / "previous.h5"))
+    before = _listing(directory)
+    process, master = _on_terminal(_program("solve", "--board", "6x6", "--force", "--out", str(previous)))
+    try:
+        _read_terminal(master, b"ply   1:", 120)  # well into the analysis
+        process.send_signal(signal.SIGINT)
+        stdout = process.communicate(timeout=60)[0].decode()
+        terminal = _read_terminal(master, None, 60).decode()
+    finally:
+        os.close(master)
+    assert process.returncode == 130 and stdout == ""
+    assert "Traceback" not in terminal
+    assert terminal.rstrip().splitlines()[-1] == "neutreeko: error: interrupted"
+    assert _listing(directory) == before

@@ -1,0 +1,126 @@
+"""Perfect-play lines: Tablebase.line and ``neutreeko line``."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+from click.testing import CliRunner
+
+from solver.cli import cli
+from solver.position import Position
+from solver.probe import LINE_RESULTS, Evaluation
+from tests.helpers import LONGEST, START, colour_twin, random_positions
+
+
+def test_longest_line(tablebase):
+    """From the 51-ply position: exactly 51 plies, legal, the distance falling by one each ply, ending
+    with Black's three in a row."""
+    line = tablebase.line(LONGEST)
+    assert line.evaluation == Evaluation("win", 51)
+    assert len(line.steps) == 51
+    position = Position.parse(LONGEST)
+    for ply, step in enumerate(line.steps, 1):
+        position = position.play(step.name)  # legal, and the line's own position
+        assert position == step.position
+        assert step.evaluation == Evaluation("loss" if ply % 2 else "win", 51 - ply)
+    assert position.winner() == "black"
+    assert line.result == "black wins"
+
+
+def test_lines_take_fastest_wins_and_longest_resistance(tablebase):
+    """Every ply of a decided line is the first move of moves(): its distance falls by exactly one."""
+    for position in random_positions(40, seed=4):
+        line = tablebase.line(position)
+        if line.evaluation.value == "draw":
+            continue
+        plies = [line.evaluation.plies] + [step.evaluation.plies for step in line.steps]
+        assert plies == list(range(line.evaluation.plies, -1, -1))
+        winner = line.steps[-1].position.winner() if line.steps else position.winner()
+        assert line.result == f"{winner} wins"
+
+
+def test_drawn_line_ends_by_repetition(tablebase):
+    """From the start: every position drawn, ending at the first position seen a third time."""
+    line = tablebase.line("start")
+    assert line.result == "draw by repetition"
+    assert all(step.evaluation == Evaluation("draw", None) for step in line.steps)
+    seen = Counter([line.position])
+    for number, step in enumerate(line.steps, 1):
+        seen[step.position] += 1
+        assert (seen[step.position] == 3) == (number == len(line.steps))
+
+
+def test_max_plies(tablebase):
+    assert tablebase.line("start", max_plies=0).steps == ()
+    stopped = tablebase.line(LONGEST, max_plies=10)
+    assert (len(stopped.steps), stopped.result) == (10, "stopped")
+    assert tablebase.line(LONGEST, max_plies=51).result == "black wins"
+
+
+def test_line_of_a_finished_game(tablebase):
+    line = tablebase.line("5/5/b1w2/bw3/bw3 w")
+    assert (line.steps, line.result, line.evaluation) == ((), "black wins", Evaluation("loss", 0))
+
+
+def test_colour_symmetric_lines(tablebase):
+    """The twin of a position (colours swapped, board turned) has a line as long, won by the other
+    colour, or drawn as well."""
+    other = {"black wins": "white wins", "white wins": "black wins", "draw by repetition": "draw by repetition"}
+    for position in random_positions(30, seed=5):
+        line, twin = tablebase.line(position), tablebase.line(colour_twin(position))
+        assert twin.evaluation == line.evaluation
+        assert twin.result == other[line.result]
+        if line.evaluation.value != "draw":
+            assert len(twin.steps) == len(line.steps) == line.evaluation.plies
+
+
+def test_cli_line_text(tables_env):
+    result = CliRunner().invoke(cli, ["line", LONGEST])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[:7] == ["5 w . . . .", "4 . . . . .", "3 . b . . .", "2 . . w . .", "1 b w . b .",
+                         "  A B C D E", LONGEST]
+    assert lines[7] == "Black to move wins in 51 plies"
+    assert lines[8].strip().startswith("1. ") and "White to move loses in 50 plies" in lines[8]
+    assert "51. " in result.stdout and "White to move loses in 0 plies (Black has three in a row)" in result.stdout
+    assert lines[-1] == "result: black wins"
+
+
+def test_cli_line_json(tables_env):
+    result = CliRunner().invoke(cli, ["line", *LONGEST.split(), "--json"])  # unquoted works too
+    assert result.exit_code == 0, result.output
+    answer = json.loads(result.stdout)
+    assert set(answer) == {"position", "board", "to_move", "value", "plies", "moves", "result"}
+    assert (answer["position"], answer["value"], answer["plies"]) == (LONGEST, "win", 51)
+    assert answer["result"] == "black wins"
+    assert len(answer["moves"]) == 51
+    for ply, move in enumerate(answer["moves"], 1):
+        assert set(move) == {"ply", "move", "position", "to_move", "value", "plies"}
+        assert (move["ply"], move["plies"]) == (ply, 51 - ply)
+        assert move["to_move"] == ("white" if ply % 2 else "black")
+    assert answer["result"] in LINE_RESULTS
+
+
+def test_cli_line_options(tables_env):
+    runner = CliRunner()
+    stopped = json.loads(runner.invoke(cli, ["line", "start", "--max-plies", "3", "--json"]).stdout)
+    assert (len(stopped["moves"]), stopped["result"], stopped["value"]) == (3, "stopped", "draw")
+    after = json.loads(runner.invoke(cli, ["line", START, "--moves", "C4-C3", "--json"]).stdout)
+    assert (after["position"], after["value"], after["plies"], after["result"]) == \
+        ("1w1w1/5/2b2/2w2/1b1b1 w", "win", 3, "white wins")
+    assert [move["move"] for move in after["moves"]][0] == "B5-B2"  # tie with D5-D2: alphabetical
+
+
+@pytest.mark.parametrize("arguments, token", [
+    (["start", "--max-plies", "-1"], "-1"),
+    (["start", "--moves", "C4-C9"], "C9"),
+    (["start", "--moves", "B1-B2"], "B1-B2"),
+    (["bbb2/5/5/5/www2 b"], "bbb2/5/5/5/www2 b"),
+])
+def test_cli_line_bad_input(tables_env, arguments, token):
+    result = CliRunner().invoke(cli, ["line", *arguments])
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert len(result.stderr.splitlines()) == 1 and token in result.stderr

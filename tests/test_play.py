@@ -1,0 +1,274 @@
+"""``neutreeko play``: scripted games through the command line and through :class:`solver.play.Match`."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from click.testing import CliRunner
+
+from solver.cli import cli
+from solver.play import ENGINES, RESULTS, Match, fair, move_list, perfect, random_move, strong
+from solver.position import Position
+from solver.probe import rank_key
+from tests.helpers import LONGEST, START, random_positions
+
+#: Four plies that lead from the start back to it.
+CYCLE = ["B1-A2", "B5-A4", "A2-B1", "A4-B5"]
+ORDER = {"loss": 0, "draw": 1, "win": 2}
+
+
+def play(*arguments, input=""):
+    return CliRunner().invoke(cli, ["play", *arguments], input=input)
+
+
+def run(tablebase, lines=(), engines=None, start=START, seed=0):
+    """A match from ``start`` (persons play the colours without an engine): (outcome, transcript)."""
+    written: list[str] = []
+    match = Match(tablebase, Position.parse(start), engines or {}, rng=random.Random(seed), write=written.append,
+                  echo_input=True)
+    outcome = match.run(lines)
+    return outcome, "".join(written)
+
+
+def boards(transcript: str) -> list[str]:
+    """The boards of a transcript, each with the status line under it."""
+    lines = transcript.splitlines()
+    return ["\n".join(lines[at - 5:at + 2]) for at, line in enumerate(lines) if line.startswith("  A B C")
+            and at + 1 < len(lines) and "to move" in lines[at + 1]]
+
+
+# -- whole games ------------------------------------------------------------------------------------
+
+def test_scripted_game_ends_in_three_in_a_row(tables_env):
+    """The rules' example, both sides typed: 1. C4-C3? D5-D2! and White wins."""
+    result = play("--as", "both", input="c4-c3\nD5-D2\nd1-e1\nB5-B2\n")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert "== White wins: three in a row on B2 C2 D2 ==" in lines
+    assert "moves: 1. C4-C3 D5-D2 2. D1-E1 B5-B2" in lines
+    assert "Black threw away a draw with 1. C4-C3 (loses in 4); B1-C1 (draw) was better." in lines
+    assert "White kept the best result with every move." in lines
+    assert lines[-8:-5] == ["3 . . b . .", "2 .[w]w w .", "1 . b . . b"]  # the last move marked
+
+
+def test_perfect_opponent_punishes_a_blunder(tables_env):
+    result = play("--opponent", "perfect", "--seed", "1", input="C4-C3\nB1-A1\nhint\n")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0] == "Neutreeko 5x5 connected. You play Black, the perfect engine plays White (seed 1)."
+    assert [line for line in lines if line.startswith("White plays")] == ["White plays B5-B2", "White plays D5-A2"]
+    assert "== White wins: three in a row on A2 B2 C2 ==" in lines
+    assert "moves: 1. C4-C3 B5-B2 2. B1-A1 D5-A2" in lines
+    assert "hint" not in result.output.split("==")[-1]  # the game ended before the extra line was read
+
+
+def test_engines_play_each_other(tables_env):
+    result = play("--as", "none", "--opponent", "perfect")
+    assert result.exit_code == 0, result.output
+    assert "== draw by repetition: the same position for the third time ==" in result.output
+    assert "Black> " not in result.output and "White> " not in result.output
+
+
+def test_engines_play_out_the_longest_win(tables_env):
+    result = play("--as", "none", "--opponent", "perfect", "--from", LONGEST)
+    assert result.exit_code == 0, result.output
+    assert "== Black wins: three in a row" in result.output
+    assert sum(line.startswith(("Black plays", "White plays")) for line in result.output.splitlines()) == 51
+
+
+def test_perfect_plays_the_line(tablebase):
+    """Perfect against perfect is :meth:`Tablebase.line`, move for move, ending the same way."""
+    for position in [Position.parse(START), *random_positions(12, seed=21)]:
+        outcome, _ = run(tablebase, engines={"black": perfect, "white": perfect}, start=position.fen())
+        line = tablebase.line(position)
+        assert [ply.played.name for ply in outcome.plies] == [step.name for step in line.steps]
+        assert outcome.result == line.result
+
+
+@pytest.mark.parametrize("other", ["random", "fair", "strong"])
+def test_perfect_never_lets_a_result_slip(tablebase, other):
+    """Against random, fair and strong engines, from the start and random positions, with either
+    colour: every perfect move keeps the position's result (checked by probing the table), a won
+    game is won and a drawn one is not lost."""
+    starts = [Position.parse(START)] * 10 + random_positions(20, seed=5)
+    for game, start in enumerate(starts):
+        for perfect_side in ("black", "white"):
+            engines = {perfect_side: perfect, "white" if perfect_side == "black" else "black": ENGINES[other]}
+            outcome, _ = run(tablebase, engines=engines, start=start.fen(), seed=game)
+            best = None  # the best result perfect has had so far
+            for ply in outcome.plies:
+                if ply.side != perfect_side:
+                    continue
+                before = tablebase.probe(ply.before).value
+                after = tablebase.probe(ply.played.position).value  # the opponent's view
+                assert after == {"win": "loss", "draw": "draw", "loss": "win"}[before]
+                best = before if best is None or ORDER[before] > ORDER[best] else best
+            assert outcome.result in RESULTS[:3]
+            if best == "win":
+                assert outcome.result == f"{perfect_side} wins"
+            elif best == "draw":
+                assert outcome.result in (f"{perfect_side} wins", "draw by repetition")
+
+
+# -- repetition and undo ----------------------------------------------------------------------------
+
+def test_threefold_repetition_is_a_draw(tables_env):
+    result = play("--as", "both", input="\n".join(CYCLE * 3) + "\n")
+    assert result.exit_code == 0, result.output
+    assert "== draw by repetition: the same position for the third time ==" in result.output
+    assert f"moves: {move_list_text(CYCLE * 2)}" in result.output  # the start's third time: after 8 plies
+    assert result.output.count("Black> ") + result.output.count("White> ") == 8
+
+
+def test_a_win_walked_round_in_circles_is_reported(tables_env):
+    """Black wins in 7 but only shuffles between winning moves: drawn by repetition, and the end says so."""
+    cycle = ["D5-C5", "E4-E5", "C5-D5", "E5-E4"]
+    result = play("--as", "both", "--from", "1w1b1/4w/b3b/5/2w2 b", input="\n".join(cycle * 2) + "\n")
+    assert result.exit_code == 0, result.output
+    assert "== draw by repetition: the same position for the third time ==" in result.output
+    assert "Black kept a win with every move but let positions repeat" in result.output
+    assert "White kept the best result with every move." in result.output
+
+
+def move_list_text(names: list[str]) -> str:
+    return " ".join(f"{n // 2 + 1}. {names[n]} {names[n + 1]}" for n in range(0, len(names), 2))
+
+
+def test_repetition_count_follows_undo(tablebase):
+    """A take-back removes its positions from the count: two cycles, one ply taken back and replayed,
+    then the draw comes when the start occurs for the third time."""
+    lines = CYCLE * 2
+    outcome, _ = run(tablebase, [*CYCLE, *CYCLE[:3], "undo", "undo", *CYCLE[2:], *CYCLE])
+    assert outcome.result == "draw by repetition"
+    assert [ply.played.name for ply in outcome.plies] == lines
+
+
+def test_undo_restores_the_exact_position(tablebase):
+    """Against an engine, undo takes back the person's move and the reply: the board (last-move mark
+    included), the notation and the ply count are those before the move."""
+    outcome, transcript = run(tablebase, ["B1-C1", "fen", "D1-E1", "undo", "fen", "undo", "fen", "undo"],
+                              engines={"white": strong}, seed=3)
+    shown = boards(transcript)
+    # boards: start, after move 1, after move 2, after the first undo, after the second undo
+    assert len(shown) == 5
+    assert shown[3] == shown[1] and shown[4] == shown[0]
+    fens = [line.split("> ")[-1] for line in transcript.splitlines() if line.count("/") == 4]
+    assert fens[0] == fens[1] and fens[2] == START
+    assert "nothing to undo" in transcript
+    assert outcome.plies == () and outcome.result == "end of input"
+
+
+def test_undo_with_both_sides_takes_one_ply(tablebase):
+    outcome, transcript = run(tablebase, ["C4-C3", "D5-D2", "undo", "fen"])
+    assert "took back D5-D2" in transcript
+    assert "White> fen\n1w1w1/5/2b2/2w2/1b1b1 w\n" in transcript
+    assert [ply.played.name for ply in outcome.plies] == ["C4-C3"]
+
+
+# -- engines ----------------------------------------------------------------------------------------
+
+def test_seeded_games_are_reproducible(tables_env):
+    for opponent in ("fair", "random", "strong"):
+        first = play("--as", "none", "--opponent", opponent, "--seed", "11")
+        assert first.exit_code == 0, first.output
+        assert play("--as", "none", "--opponent", opponent, "--seed", "11").output == first.output
+    assert play("--as", "none", "--opponent", "random", "--seed", "12").output != \
+        play("--as", "none", "--opponent", "random", "--seed", "11").output
+
+
+def test_seed_is_shown_when_not_given(tables_env):
+    result = play("--as", "none", "--opponent", "random")
+    seed = result.output.splitlines()[0].rsplit("seed ", 1)[1].rstrip(").")
+    assert play("--as", "none", "--opponent", "random", "--seed", seed).output == result.output
+
+
+def test_engine_choices(tablebase):
+    """strong keeps the best value and distance; fair never gives an immediate win away when it can
+    avoid it and mostly plays a best move; random reaches moves of every kind."""
+    rng = random.Random(0)
+    for position in random_positions(60, seed=13):
+        ranked = tablebase.moves(position)
+        if not ranked:
+            continue
+        best = rank_key(ranked[0])[:2]
+        assert all(rank_key(strong(ranked, rng))[:2] == best for _ in range(5))
+        safe = [move for move in ranked if not (move.value == "loss" and move.plies == 2)]
+        picks = [fair(ranked, rng) for _ in range(20)]
+        assert all(pick in safe for pick in picks) or not safe
+        assert random_move(ranked, rng) in ranked
+    ranked = tablebase.moves(START)
+    picks = [fair(ranked, rng) for _ in range(1000)]
+    assert 0.7 < sum(rank_key(pick)[:2] == rank_key(ranked[0])[:2] for pick in picks) / 1000 < 0.95
+    assert {move.value for move in (random_move(ranked, rng) for _ in range(200))} == {"draw", "loss"}
+
+
+# -- the screen -------------------------------------------------------------------------------------
+
+def test_hint_line_and_fen_match_query_and_line(tables_env):
+    fen = "1w1w1/5/2b2/2w2/1b1b1 w"
+    result = play("--as", "white", "--from", fen, input="hint\nline\nfen\nhelp\nquit\n")
+    assert result.exit_code == 0, result.output
+    query = CliRunner().invoke(cli, ["query", fen]).output.splitlines()
+    line = CliRunner().invoke(cli, ["line", fen]).output
+    assert "\n".join(query[7:]) + "\n" in result.output  # the value and every move, as query shows them
+    assert line in result.output
+    assert f"White> fen\n{fen}\nWhite> help\n" in result.output
+    assert "== game stopped (quit) after 0 plies ==" in result.output
+    assert "with best play from here: White to move wins in 3 plies" in result.output
+
+
+def test_board_marks_the_last_move():
+    position = Position.parse(START)
+    after = position.play("B1-A1")
+    assert after.diagram(position.parse_move("B1-A1")).splitlines()[4] == "1[b]* . b ."
+    move = position.parse_move("D1-E1")
+    assert position.play(move).diagram(move).splitlines()[4] == "1 . b . *[b]"
+    assert position.diagram() == position.diagram(None)
+
+
+def test_move_list_when_white_begins(tablebase):
+    outcome, transcript = run(tablebase, ["D5-D2", "B1-C1", "quit"], start="1w1w1/5/2b2/2w2/1b1b1 w")
+    assert move_list(Position.parse("1w1w1/5/2b2/2w2/1b1b1 w"), outcome.plies) == "1... D5-D2 2. B1-C1"
+    assert outcome.result == "quit"
+
+
+# -- bad input --------------------------------------------------------------------------------------
+
+def test_bad_input_gets_a_message_and_the_prompt_again(tables_env):
+    bad = ["", "hnit", "B1-B2", "F1-F2", "z9-a1", "c4c3", "C4-C3-C2", "C4-", "xyzzy", "undo"]
+    result = play("--opponent", "perfect", input="\n".join(bad) + "\nfen\n")
+    assert result.exit_code == 0, result.output
+    assert result.exception is None
+    output = result.output
+    assert "unknown command 'hnit'; did you mean hint?" in output
+    assert "B1-B2 is not a legal move here (a piece slides as far as it can). Legal moves: B1-A1 " in output
+    assert "square F1 is not on the 5x5 board" in output
+    assert "square Z9 is not on the 5x5 board" in output
+    assert "write a move with a dash between the squares, e.g. C4-C3" in output
+    assert "is not of the form FROM-TO" in output
+    assert "unknown command 'xyzzy'; type help for the commands" in output
+    assert "nothing to undo" in output
+    assert output.count("Black> ") == len(bad) + 2  # every line prompted again, then the end of input
+    assert f"Black> fen\n{START}\n" in output
+    assert "== game stopped (end of input) after 0 plies ==" in output
+    assert "Traceback" not in output
+
+
+def test_end_of_input_ends_cleanly(tables_env):
+    result = play(input="C4-C3")  # no line end, then nothing more
+    assert result.exit_code == 0, result.output
+    assert "== game stopped (end of input) after 2 plies ==" in result.output
+    assert result.output.endswith("was better.\n")
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (["--from", "5/5/5/5/5 b"], "black has 0 pieces"),
+    (["--as", "red"], "'red' is not one of"),
+    (["--opponent", "godlike"], "'godlike' is not one of"),
+    (["--board", "9x9"], "not supported"),
+])
+def test_bad_options(tables_env, arguments, message):
+    result = play(*arguments)
+    assert result.exit_code == 2
+    assert message in result.output

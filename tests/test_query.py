@@ -1,0 +1,104 @@
+"""The notation parser under fuzzing, and bulk queries (solver.bulk) against single probes."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import threading
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from solver.bulk import CHUNK_LINES, answer_lines, query_stream, read_lines
+from solver.errors import NeutreekoError
+from solver.game import Game
+from solver.position import Position
+from solver.report import error_object, query_object
+from tests.helpers import LONGEST, START, random_positions
+
+GAME = Game.of("5x5")
+FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+# Strings near the notation: its characters and a few others, and real positions slightly damaged.
+notation_like = st.text(alphabet="bwBW0123456789/ x-\t\n", max_size=40)
+damaged = st.builds(
+    lambda fen, at, cut, insert: fen[:at] + insert + fen[at + cut:],
+    st.sampled_from([START, LONGEST, "4w/5/bbw2/5/bw3 w", "3w/3/bbw b", "start"]),
+    st.integers(0, 30), st.integers(0, 2), st.text(alphabet="bw0123456789/ ", max_size=3))
+any_line = st.one_of(st.text(max_size=60), notation_like, damaged)
+
+
+def expected_answer(tablebase, text: str, line_number: int, with_moves: bool = False) -> str:
+    """What a bulk query must answer for one line: the single-query object, or the error object."""
+    if not text.strip():
+        return json.dumps(error_object(line_number, text, "empty line"))
+    try:
+        position = Position.parse(text, game=GAME)
+    except NeutreekoError as error:
+        return json.dumps(error_object(line_number, text, str(error)))
+    return json.dumps(query_object(position, tablebase.probe(position),
+                                   tablebase.moves(position) if with_moves else None))
+
+
+@given(any_line)
+@FUZZ
+def test_parser_never_crashes(text):
+    """Random strings parse or raise a NeutreekoError (a NotationError, BoardError or RuleError)."""
+    try:
+        position = Position.parse(text)
+    except NeutreekoError:
+        return
+    assert Position.parse(position.fen()) == position
+
+
+@given(st.lists(any_line, max_size=8))
+@FUZZ
+def test_bulk_answers_like_single_queries_on_any_input(tablebase, lines):
+    lines = [line.replace("\n", " ") for line in lines]  # a line has no line break
+    answers = answer_lines(lines, tablebase, GAME)
+    assert answers.texts == [expected_answer(tablebase, text, number) for number, text in enumerate(lines, 1)]
+    assert answers.errors == sum('"error"' in text for text in answers.texts)
+
+
+def test_bulk_equals_single_queries(tablebase):
+    """Many random positions (both sides to move, with odd spacing) and some bad lines."""
+    lines = [position.fen() for position in random_positions(5000, seed=6)]
+    lines[::7] = [f"  {line.split()[0]}   {line.split()[1]}  " for line in lines[::7]]
+    bad = ["", "start", "x", "bbb2/5/5/5/www2 b", "3w/3/bbw b", "1w1w1/2b2/5/2w2/1b1b1 B", "5/5/5/5/5 b"]
+    lines[::50] = (bad * 15)[:100]
+    chunks = list(query_stream([lines[:3000], lines[3000:]], tablebase, GAME))
+    texts = [text for chunk in chunks for text in chunk.texts]
+    assert texts == [expected_answer(tablebase, text, number) for number, text in enumerate(lines, 1)]
+    assert sum(chunk.errors for chunk in chunks) == sum('"error"' in text for text in texts) > 0
+
+
+def test_bulk_with_moves_equals_single_queries(tablebase):
+    lines = [position.fen() for position in random_positions(100, seed=7)] + ["start", "", "x"]
+    answers = answer_lines(lines, tablebase, GAME, with_moves=True)
+    assert answers.texts == [expected_answer(tablebase, text, number, True) for number, text in enumerate(lines, 1)]
+    assert answers.errors == 2
+
+
+def test_bulk_chunks_are_numbered_on(tablebase):
+    lines = [START] * (CHUNK_LINES + 5) + [""]
+    chunks = list(query_stream([lines], tablebase, GAME))
+    assert [len(chunk.texts) for chunk in chunks] == [CHUNK_LINES, 6]
+    assert json.loads(chunks[-1].texts[-1]) == {"line": CHUNK_LINES + 6, "input": "", "error": "empty line"}
+
+
+def test_read_lines_from_a_text_stream():
+    stream = io.StringIO("a\r\nb\n\nc")
+    assert [line for chunk in read_lines(stream) for line in chunk] == ["a", "b", "", "c"]
+
+
+def test_read_lines_from_a_pipe_streams():
+    """From a file descriptor, a line is handed on as soon as it is complete (no waiting for more)."""
+    read_end, write_end = os.pipe()
+    chunks = read_lines(os.fdopen(read_end, "r"))
+    os.write(write_end, b"first\npart")
+    assert next(chunks) == ["first"]
+    os.write(write_end, b"ial\xff\r\nlast")
+    assert next(chunks) == ["partial\ufffd"]
+    threading.Timer(0.05, os.close, [write_end]).start()
+    assert list(chunks) == [["last"]]

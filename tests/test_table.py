@@ -1,0 +1,264 @@
+"""The HDF5 table: its attributes, determinism, atomic writes, and every way a file can be refused."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import h5py
+import numpy as np
+import pytest
+
+import solver.table
+from solver import index
+from solver.build import TableExistsError, build_table
+from solver.errors import MissingTableError, TableError, TableMismatchError
+from solver.game import Game
+from solver.solve import solve
+from solver.table import (FORMAT, FORMAT_VERSION, attributes_digest, digest, open_table, table_path,
+                          tables_dir, write_table)
+from solver.values import ENCODING
+
+GAME = Game.of("5x5")
+
+# Every test gets its own tables directory, so that none writes into the checkout's.
+pytestmark = pytest.mark.usefixtures("fresh_tables")
+
+
+def _copy(source: Path, directory: Path, name: str = "neutreeko-5x5.h5") -> Path:
+    directory.mkdir(parents=True, exist_ok=True)
+    return Path(shutil.copy(source, directory / name))
+
+
+def _files(directory: Path) -> list[str]:
+    return sorted(path.name for path in directory.iterdir())
+
+
+# -- attributes and data ---------------------------------------------------------------------------
+
+
+def test_attributes_describe_the_table(table_5x5):
+    with h5py.File(table_5x5, "r") as file:
+        attributes = dict(file.attrs)
+        dataset = file["result"]
+        assert dataset.dtype == np.uint8 and dataset.shape == (GAME.positions,)
+        assert dataset.chunks is not None and dataset.compression == "gzip"
+        data = dataset[()]
+    assert attributes["format"] == FORMAT
+    assert attributes["format_version"] == FORMAT_VERSION
+    assert (attributes["board"], attributes["rule"]) == ("5x5", "connected")
+    assert attributes["index_scheme"] == index.INDEX_SCHEME
+    assert attributes["value_encoding"] == ENCODING
+    counts = {name: int(attributes[name]) for name in
+              ("legal", "wins", "losses", "draws", "longest_win", "longest_loss", "no_move")}
+    assert counts == {"legal": 3_468_080, "wins": 2_473_028, "losses": 890_392, "draws": 104_660,
+                      "longest_win": 51, "longest_loss": 50, "no_move": 0}
+    assert counts["wins"] + counts["losses"] + counts["draws"] == counts["legal"]
+    assert attributes["digest"] == digest(data)
+    assert attributes["digest"].startswith("sha256:")
+    assert attributes["attributes_digest"] == attributes_digest(attributes)
+
+
+def test_open_reads_what_was_written(table_5x5, solved_5x5):
+    table = open_table(GAME, table_5x5)
+    assert table.game == GAME and table.path == table_5x5
+    assert np.array_equal(table.result, solved_5x5.result)
+    assert table.lookup(5) == solved_5x5.result[5]
+
+
+def test_same_inputs_give_same_bytes(solved_5x5, table_5x5, tmp_path):
+    """A second solve gives identical result bytes; its table the same data and digests."""
+    again = solve(GAME)
+    assert np.array_equal(again.result, solved_5x5.result)
+    path = tmp_path / "again.h5"
+    write_table(GAME, again.result, path, again.seconds)
+    with h5py.File(table_5x5, "r") as first, h5py.File(path, "r") as second:
+        assert first["result"][()].tobytes() == second["result"][()].tobytes()
+        for name in ("digest", "attributes_digest"):
+            assert first.attrs[name] == second.attrs[name]
+        assert {name for name in first.attrs} == {name for name in second.attrs}
+
+
+def test_table_file_is_not_private(table_5x5, tmp_path):
+    """The temporary file is private; the table renamed from it gets the usual permissions."""
+    previous = os.umask(0o022)
+    try:
+        path = tmp_path / "t.h5"
+        write_table(Game.of("3x3"), solve(Game.of("3x3")).result, path, 0.0)
+    finally:
+        os.umask(previous)
+    assert path.stat().st_mode & 0o777 == 0o644
+
+
+# -- where tables live -----------------------------------------------------------------------------
+
+
+def test_environment_chooses_the_tables_directory(fresh_tables):
+    assert tables_dir() == fresh_tables
+    assert table_path(GAME) == fresh_tables / "neutreeko-5x5.h5"
+    assert table_path(Game.of("5x5", "centre")) == fresh_tables / "neutreeko-5x5-centre.h5"
+
+
+def test_build_writes_into_the_tables_directory(fresh_tables):
+    path, summary, _ = build_table(Game.of("3x4"))
+    assert path == fresh_tables / "neutreeko-3x4.h5" and path.is_file()
+    assert _files(fresh_tables) == ["neutreeko-3x4.h5"]
+    assert open_table(Game.of("3x4")).attributes["legal"] == summary.legal
+
+
+# -- atomic writes ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("failure", [KeyboardInterrupt(), OSError(28, "No space left on device")])
+def test_failed_write_keeps_the_previous_table(table_5x5, solved_5x5, tmp_path, monkeypatch, failure):
+    """A write interrupted half way (here: after the data, before the attributes) leaves the previous
+    table as it was and no temporary file."""
+    path = _copy(table_5x5, tmp_path / "out")
+    before = path.read_bytes()
+
+    def fail(data):
+        raise failure
+
+    monkeypatch.setattr(solver.table, "digest", fail)
+    with pytest.raises(type(failure) if isinstance(failure, KeyboardInterrupt) else TableError):
+        write_table(GAME, solved_5x5.result, path, 0.0)
+    assert path.read_bytes() == before
+    assert _files(path.parent) == [path.name]
+
+
+def test_unwritable_destination_fails_before_solving(tmp_path, monkeypatch):
+    """An impossible destination is found before the solve, which may take minutes."""
+    monkeypatch.setattr("solver.build.solve", lambda *args: pytest.fail("solved anyway"))
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    with pytest.raises(TableError, match="not a directory"):
+        build_table(GAME, blocker / "t.h5")
+    with pytest.raises(TableError, match="is a directory"):
+        build_table(GAME, tmp_path)
+    assert _files(tmp_path) == ["file"]
+
+
+def test_build_refuses_to_overwrite_without_force(table_5x5, tmp_path, monkeypatch):
+    monkeypatch.setattr("solver.build.solve", lambda *args: pytest.fail("solved anyway"))
+    valid = _copy(table_5x5, tmp_path)
+    with pytest.raises(TableExistsError, match="already exists.*--force"):
+        build_table(GAME, valid)
+    notes = tmp_path / "notes.txt"
+    notes.write_text("someone's data")
+    with pytest.raises(TableExistsError, match="not overwriting .*notes.txt without --force"):
+        build_table(GAME, notes)
+    assert notes.read_text() == "someone's data"
+
+
+def test_force_rebuilds(tmp_path):
+    game = Game.of("3x3")
+    path, _, _ = build_table(game, tmp_path / "t.h5")
+    path.write_text("junk")
+    build_table(game, path, force=True)
+    assert open_table(game, path).attributes["board"] == "3x3"
+    assert _files(tmp_path) == ["t.h5"]
+
+
+# -- refused files ---------------------------------------------------------------------------------
+
+
+def _edit_attribute(path: Path) -> None:
+    with h5py.File(path, "r+") as file:
+        file.attrs["legal"] = 123
+
+
+def _edit_rule(path: Path) -> None:
+    with h5py.File(path, "r+") as file:
+        file.attrs["rule"] = "orthogonal"
+
+
+def _drop_attributes_digest(path: Path) -> None:
+    with h5py.File(path, "r+") as file:
+        del file.attrs["attributes_digest"]
+
+
+def _edit_data(path: Path) -> None:
+    with h5py.File(path, "r+") as file:
+        file["result"][1_000_000] ^= 3
+
+
+def _flip_stored_byte(path: Path) -> None:
+    """Flip one byte in the middle of a compressed chunk, as a bad disk would."""
+    with h5py.File(path, "r") as file:
+        chunk = file["result"].id.get_chunk_info(3)
+    with open(path, "r+b") as raw:
+        raw.seek(chunk.byte_offset + chunk.size // 2)
+        byte = raw.read(1)
+        raw.seek(-1, os.SEEK_CUR)
+        raw.write(bytes([byte[0] ^ 0x40]))
+
+
+def _truncate(path: Path) -> None:
+    with open(path, "r+b") as raw:
+        raw.truncate(20_000)
+
+
+def _text(path: Path) -> None:
+    path.write_text("hello\n")
+
+
+def _foreign_hdf5(path: Path) -> None:
+    path.unlink()
+    with h5py.File(path, "w") as file:
+        file["x"] = np.arange(3)
+
+
+def _wrong_format_version(path: Path) -> None:
+    with h5py.File(path, "r+") as file:
+        file.attrs["format_version"] = FORMAT_VERSION + 1
+
+
+DAMAGE = {
+    "text file": (_text, "not a neutreeko-solver table"),
+    "foreign HDF5 file": (_foreign_hdf5, "not a neutreeko-solver table"),
+    "truncated": (_truncate, "truncated"),
+    "edited data": (_edit_data, "data does not match its digest"),
+    "flipped stored byte": (_flip_stored_byte, "damaged"),
+    "edited count": (_edit_attribute, "attributes do not match their digest"),
+    "edited rule": (_edit_rule, "attributes do not match their digest"),
+    "attributes digest removed": (_drop_attributes_digest, "attributes do not match their digest"),
+    "another format version": (_wrong_format_version, "format"),
+}
+
+
+@pytest.mark.parametrize("damage", DAMAGE, ids=list(DAMAGE))
+def test_damaged_or_foreign_file_is_refused(table_5x5, tmp_path, damage):
+    change, message = DAMAGE[damage]
+    path = _copy(table_5x5, tmp_path)
+    change(path)
+    with pytest.raises(TableError, match=message) as raised:
+        open_table(GAME, path)
+    assert not isinstance(raised.value, MissingTableError)
+    assert "\n" not in str(raised.value) and str(path) in str(raised.value)
+
+
+def test_format_1_table_is_still_read(table_5x5, tmp_path):
+    """Format 1 is format 2 without the attributes digest."""
+    path = _copy(table_5x5, tmp_path)
+    with h5py.File(path, "r+") as file:
+        del file.attrs["attributes_digest"]
+        file.attrs["format_version"] = 1
+    assert open_table(GAME, path).attributes["legal"] == 3_468_080
+
+
+def test_table_of_another_board_is_refused(table_5x5):
+    with pytest.raises(TableMismatchError, match="is a table for 5x5 connected, not 4x4 connected"):
+        open_table(Game.of("4x4"), table_5x5)
+
+
+def test_missing_table_is_a_key_error(tmp_path):
+    with pytest.raises(KeyError):
+        open_table(GAME, tmp_path / "none.h5")
+    with pytest.raises(MissingTableError, match="neutreeko solve --board 5x5 --rule connected --out"):
+        open_table(GAME, tmp_path / "none.h5")
+
+
+def test_directory_is_not_a_table(tmp_path):
+    with pytest.raises(TableError, match="is a directory"):
+        open_table(GAME, tmp_path)
