@@ -1,36 +1,54 @@
 """Numba kernels of the retrograde analysis. Private: :mod:`solver.solve` is the public wrapper.
 
-The kernels see integers and arrays only, never a board: ``steps[square, direction]`` (the neighbour, or
--1 off the board; direction ``d`` and ``d ^ 4`` are opposite), ``triples[rank]`` (sorted squares of a
-rank), ``wins[rank]`` (does that triple win) and the index layout of :mod:`solver.index`, whose scalar
-functions are compiled here as they are.
+The kernels see integers and arrays only, never a board. Geometry comes as tables over the board's
+``N`` squares plus one extra square, the *wall* (square ``N``), which stands for everything off the
+board and counts as occupied, so "off the board or occupied" is one bit test:
+
+* ``steps[square, direction]``: the neighbour, or the wall (whose own steps lead back to it);
+* ``rays[square, k]``: bitmask of the squares met going out from ``square`` along its k-th direction,
+  without the wall; for ``k < 4`` the square numbers rise along the ray, for ``k >= 4`` they fall;
+  ``stops[square, k]``: the neighbour of ``square`` on the other side, i.e. where a piece that slid
+  in along ray ``k`` would have gone next.
+
+Positions are indices of :mod:`solver.index` (``triples[rank]``: sorted squares of a rank; ``wins[rank]``:
+does that triple win); ``weights[k, square]`` is what ``square`` adds to a triple's rank as the triple's
+k-th smallest square, so that ``rank(a < b < c) = weights[0, a] + weights[1, b] + weights[2, c]``.
 
 ``result`` holds one byte per index, the encoding of :mod:`solver.values`: 0 undecided (a draw
 once the analysis ends), 255 not a legal position, otherwise distance + 1 (odd distance: the mover
-wins; even: the mover loses).
+wins; even: the mover loses). ``decided`` is one bit per index, set once ``result`` is final.
+
+A level is processed in two parallel passes over chunks of its positions:
+
+* :func:`_gather` writes each position's undecided predecessors (*parents*) into the bucket of the
+  *part* that the parent lies in (``part_of[parent's mover rank]``);
+* :func:`_settle` runs one thread per part over that part's buckets and decides parents.
+
+Parts own disjoint sets of indices made of runs whose bounds are multiples of 8, so no two threads
+write the same byte of ``result``, ``moves_left`` or ``decided``, and each part appends what it decides
+to its own segment of the queue. What is decided does not depend on the order of settling.
 """
 
-import numba as nb
-import numpy as np
+import os
 
-from solver import index
-from solver.values import ILLEGAL, UNDECIDED
+# Threads wait for work asleep rather than spinning. Between the many short parallel passes, spinning
+# threads steal whole time slices from each other once the machine is busy with anything else, and a
+# pass then costs milliseconds instead of microseconds. The OpenMP runtime reads this when numba first
+# starts it; a value the user has set wins.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+import numba as nb  # noqa: E402 (after the environment is set)
+import numpy as np  # noqa: E402
+# LLVM's count-leading/trailing-zeros instructions, which numba does not otherwise expose.
+from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros  # noqa: E402
+
+from solver import index  # noqa: E402
+from solver.values import ILLEGAL  # noqa: E402
 
 _jit = nb.njit(cache=True, nogil=True, error_model="numpy")
 _triple_rank = _jit(index.triple_rank)
-_squeeze = _jit(index.squeeze)
 _unsqueeze = _jit(index.unsqueeze)
-
-
-@_jit
-def _sorted3(a, b, c):
-    if a > b:
-        a, b = b, a
-    if b > c:
-        b, c = c, b
-    if a > b:
-        a, b = b, a
-    return a, b, c
+_unsigned = np.uintp  # an array index known not to be negative (for indexing only, not arithmetic)
 
 
 @_jit
@@ -46,27 +64,23 @@ def _decode(position, triples, other_count):
 
 
 @_jit
-def _encode(m0, m1, m2, o0, o1, o2, other_count):
-    rank = _triple_rank(_squeeze(o0, m0, m1, m2), _squeeze(o1, m0, m1, m2), _squeeze(o2, m0, m1, m2))
-    return np.int64(_triple_rank(m0, m1, m2)) * other_count + rank
-
-
-@_jit
-def _occupancy(a, b, c, d, e, f):
+def _occupancy(a, b, c, d, e, f, wall):
+    """Bitmask of six squares and the wall."""
     one = np.int64(1)
-    return (one << a) | (one << b) | (one << c) | (one << d) | (one << e) | (one << f)
+    return (one << a) | (one << b) | (one << c) | (one << d) | (one << e) | (one << f) | (one << wall)
 
 
 @_jit
 def _blocked(square, occupied):
-    """Is ``square`` off the board (-1) or occupied? A slide stops just before such a square."""
-    return square < 0 or (occupied >> square) & 1 == 1
+    """1 if ``square`` is the wall or occupied (a slide stops just before it), else 0."""
+    return (occupied >> square) & 1
 
 
 @nb.njit(cache=True, parallel=True, error_model="numpy")
 def _classify(steps, triples, wins, other_count, result, moves_left):
     """Fill ``result`` with ILLEGAL (mover has already won) and lost-in-0 (the other side has won, or
     the mover cannot move); ``moves_left`` with every other position's number of moves."""
+    wall = steps.shape[0] - 1
     for mover in nb.prange(triples.shape[0]):
         base = mover * other_count
         if wins[mover]:
@@ -81,12 +95,11 @@ def _classify(steps, triples, wins, other_count, result, moves_left):
             if wins[_triple_rank(o0, o1, o2)]:
                 result[position] = 1
                 continue
-            occupied = _occupancy(m0, m1, m2, o0, o1, o2)
+            occupied = _occupancy(m0, m1, m2, o0, o1, o2, wall)
             moves = 0
             for piece in (m0, m1, m2):
                 for direction in range(8):
-                    if not _blocked(steps[piece, direction], occupied):
-                        moves += 1
+                    moves += 1 - _blocked(steps[piece, direction], occupied)
             if moves == 0:
                 result[position] = 1
             else:
@@ -95,70 +108,110 @@ def _classify(steps, triples, wins, other_count, result, moves_left):
 
 @_jit
 def _is_decided(decided, position):
-    return (decided[position >> 3] >> (position & 7)) & 1 == 1
+    """1 if the bit of ``position`` is set, else 0."""
+    return (decided[_unsigned(position >> 3)] >> (position & 7)) & 1
 
 
 @_jit
-def _unmoves(position, steps, triples, other_count, decided, out, start):
-    """Write to ``out[start:]`` the undecided predecessors of ``position``: the positions from which
-    the side that just moved reaches it in one move. Return how many were written."""
+def _origins(square, occupied, rays, stops):
+    """Bitmask of the squares from which a piece slides to ``square`` (occupied by it) and stops there.
+
+    Along each ray those are the free squares before the first blocker, provided the square beyond
+    ``square`` on the other side is blocked. Bit arithmetic instead of walking square by square: the
+    walk's length is data, and a mispredicted loop exit per ray cost more than all of this."""
+    origins = np.int64(0)
+    for k in range(4):
+        # Rising ray: the first blocker is its lowest occupied bit; keep the ray's bits below it.
+        ray = rays[square, k]
+        blockers = occupied & ray
+        free = ray & ((blockers & -blockers) - 1)
+        origins |= free & -_blocked(stops[square, k], occupied)
+        # Falling ray: the first blocker is its highest occupied bit; keep the ray's bits above it.
+        ray = rays[square, k + 4]
+        free = ray & (np.int64(-1) << (64 - leading_zeros(occupied & ray)))
+        origins |= free & -_blocked(stops[square, k + 4], occupied)
+    return origins
+
+
+@_jit
+def _unmoves(position, rays, stops, triples, weights, other_count, decided, part_of, out, base, counts):
+    """Append the undecided predecessors of ``position`` (the positions from which the side that just
+    moved reaches it in one move) to the buckets: part ``p``'s to ``out[p, base + counts[p]]``."""
     m0, m1, m2, o0, o1, o2 = _decode(position, triples, other_count)
-    occupied = _occupancy(m0, m1, m2, o0, o1, o2)
-    count = 0
+    occupied = _occupancy(m0, m1, m2, o0, o1, o2, rays.shape[0])
     for moved in range(3):
         # The piece on `square` moves back; `low` < `high` stay. The parent's mover is the side that
         # just moved, its other side the present mover, squeezed around the parent's mover.
         square, low, high = (o0, o1, o2) if moved == 0 else ((o1, o0, o2) if moved == 1 else (o2, o0, o1))
+        # What `low` and `high` add to the parent's mover rank with the origin below, between, above.
+        below = weights[1, low] + weights[2, high]
+        between = weights[0, low] + weights[2, high]
+        above = weights[0, low] + weights[1, high]
+        # The other side's rank with the origin above all three, and what it loses (the squeezed
+        # square one lower) for each of its squares above the origin.
         s0 = m0 - (low < m0) - (high < m0)
         s1 = m1 - (low < m1) - (high < m1)
         s2 = m2 - (low < m2) - (high < m2)
-        for direction in range(8):
-            # The piece slid in `direction` and stopped on `square`: only possible if blocked next.
-            if not _blocked(steps[square, direction], occupied):
-                continue
-            back = direction ^ 4
-            origin = steps[square, back]
-            while not _blocked(origin, occupied):
-                if origin < low:
-                    mover = _triple_rank(origin, low, high)
-                elif origin < high:
-                    mover = _triple_rank(low, origin, high)
-                else:
-                    mover = _triple_rank(low, high, origin)
-                other = _triple_rank(s0 - (origin < m0), s1 - (origin < m1), s2 - (origin < m2))
-                parent = np.int64(mover) * other_count + other
-                if not _is_decided(decided, parent):
-                    out[start + count] = parent
-                    count += 1
-                origin = steps[origin, back]
-    return count
+        other_above = s0 + weights[1, s1] + weights[2, s2]
+        drop1 = weights[1, s1] - weights[1, s1 - 1]  # s1 >= 1 and s2 >= 2: squares of a sorted triple
+        drop2 = weights[2, s2] - weights[2, s2 - 1]
+        origins = _origins(square, occupied, rays, stops)
+        while origins:
+            # The hottest loop. Indices are cast to unsigned, which spares the negative-index wraparound
+            # that numba adds to every signed one; where `origin` falls among the other squares is
+            # computed by comparisons, not branches, as it follows no pattern.
+            origin = trailing_zeros(origins)
+            origins &= origins - 1
+            place = (origin > low) + (origin > high)
+            mover = (weights[_unsigned(place), _unsigned(origin)]
+                     + (below if origin < low else (between if origin < high else above)))
+            other = other_above - (origin < m0) - (drop1 if origin < m1 else 0) - (drop2 if origin < m2 else 0)
+            parent = mover * other_count + other
+            part = _unsigned(part_of[_unsigned(mover)])
+            # Written always, kept only if undecided: cheaper than a branch taken half the time.
+            out[part, _unsigned(base + counts[part])] = parent
+            counts[part] += 1 - _is_decided(decided, parent)
 
 
 @nb.njit(cache=True, parallel=True, error_model="numpy")
-def _gather(queue, first, last, steps, triples, other_count, decided, out, counts, stride):
-    """Undecided predecessors of ``queue[first:last]``, ``stride`` slots per position."""
-    for slot in nb.prange(last - first):
-        counts[slot] = _unmoves(queue[first + slot], steps, triples, other_count, decided, out, slot * stride)
+def _gather(queue, first, last, block, rays, stops, triples, weights, other_count, decided, part_of,
+            out, counts):
+    """Undecided predecessors of ``queue[first:last]``, by blocks of ``block`` positions: block ``b``
+    writes the parents that lie in part ``p`` to ``out[p, b * capacity:]`` and their number to
+    ``counts[b, p]``, ``capacity = out.shape[1] // counts.shape[0]`` being room for the predecessors
+    of ``block`` positions. Returns the number of blocks."""
+    blocks = (last - first + block - 1) // block
+    capacity = out.shape[1] // counts.shape[0]
+    for b in nb.prange(blocks):
+        counts[b, :] = 0
+        for slot in range(first + b * block, min(first + (b + 1) * block, last)):
+            _unmoves(queue[slot], rays, stops, triples, weights, other_count, decided, part_of, out,
+                     b * capacity, counts[b])
+    return blocks
 
 
-@_jit
-def _settle(out, counts, stride, slots, losing, code, result, decided, moves_left, queue, tail):
-    """Decide the gathered predecessors of a level's positions; append the decided ones to ``queue``.
+@nb.njit(cache=True, parallel=True, error_model="numpy")
+def _settle(out, counts, blocks, losing, code, result, decided, moves_left, queue, tails):
+    """Decide the parents gathered by :func:`_gather` in its first ``blocks`` blocks; part ``p``
+    appends what it decides to ``queue[tails[p]:]`` and advances ``tails[p]``.
 
     Predecessors of a lost position are won (``losing``); a predecessor of a won position is lost when
-    its last undecided move is gone. ``code`` is the result byte of the next level. Returns the new tail.
+    its last undecided move is gone. ``code`` is the result byte of the next level.
     """
-    for slot in range(slots):
-        for k in range(counts[slot]):
-            parent = out[slot * stride + k]
-            if _is_decided(decided, parent):
-                continue
-            if not losing:
-                moves_left[parent] -= 1
-                if moves_left[parent] != 0:
+    capacity = out.shape[1] // counts.shape[0]
+    for part in nb.prange(out.shape[0]):
+        tail = tails[part]
+        for b in range(blocks):
+            for k in range(b * capacity, b * capacity + counts[b, part]):
+                parent = out[part, k]
+                if _is_decided(decided, parent):  # earlier in this level
                     continue
-            result[parent] = code
-            decided[parent >> 3] |= np.uint8(1 << (parent & 7))
-            queue[tail] = parent
-            tail += 1
-    return tail
+                if not losing:
+                    moves_left[parent] -= 1
+                    if moves_left[parent] != 0:
+                        continue
+                result[parent] = code
+                decided[parent >> 3] |= np.uint8(1 << (parent & 7))
+                queue[tail] = parent
+                tail += 1
+        tails[part] = tail

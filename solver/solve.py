@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from math import gcd
 from typing import Callable
 
 import numpy as np
@@ -19,8 +20,11 @@ from solver import index
 from solver.game import Game
 from solver.values import MAX_DISTANCE, UNDECIDED, encode_result
 
-# Positions whose predecessors are gathered in one parallel pass; bounds the scratch buffer.
-_CHUNK = 1 << 16
+# Positions whose predecessors are gathered in one parallel pass; bounds the scratch buffers (on 5 x 5,
+# 2 parts x 2^15 positions x 48 predecessors x 4 bytes: 12 MB, mostly never touched).
+_CHUNK = 1 << 15
+# Positions per work item of that pass: large enough that a part's predecessors lie in long runs.
+_BLOCK = 1 << 9
 
 
 @dataclass(frozen=True)
@@ -45,54 +49,116 @@ class Solution:
     seconds: float
 
 
+def _walled_steps(game: Game) -> np.ndarray:
+    """``game.steps`` with the squares off the board replaced by one extra square, the wall, whose steps
+    lead back to itself (the kernels keep it occupied)."""
+    wall = game.board.size
+    steps = np.where(game.steps < 0, wall, game.steps)
+    return np.vstack([steps, np.full((1, 8), wall)]).astype(np.int32)
+
+
+def _rays(game: Game) -> tuple[np.ndarray, np.ndarray]:
+    """(``rays``, ``stops``) as :mod:`solver._kernel` describes them: per square, the bitmask of each
+    ray, the four along which square numbers rise first, and the neighbour opposite each ray."""
+    steps = _walled_steps(game)
+    wall = game.board.size
+    # Square numbers change by a fixed amount per step in a direction, so one step on the board tells.
+    rising = [any(wall > steps[square, direction] > square for square in range(wall)) for direction in range(8)]
+    order = [d for d in range(8) if rising[d]] + [d for d in range(8) if not rising[d]]
+    rays = np.zeros((wall, 8), dtype=np.int64)
+    stops = np.empty((wall, 8), dtype=np.int32)
+    for square in range(wall):
+        for k, direction in enumerate(order):
+            step = steps[square, direction]
+            while step != wall:
+                rays[square, k] |= 1 << int(step)
+                step = steps[step, direction]
+            stops[square, k] = steps[square, direction ^ 4]
+    return rays, stops
+
+
 def _max_unmoves(game: Game) -> int:
     """An upper bound on one position's predecessors: three pieces, each back along every ray."""
-    rays = []
-    for square in range(game.board.size):
-        total = 0
-        for direction in range(8):
-            step = square
-            while game.board.steps[step][direction] >= 0:
-                step = game.board.steps[step][direction]
-                total += 1
-        rays.append(total)
-    return 3 * max(rays)
+    rays, _ = _rays(game)
+    return 3 * max(sum(bin(int(ray)).count("1") for ray in square) for square in rays)
+
+
+def _rank_weights(squares: int) -> np.ndarray:
+    """``weights[k, s]``: what square ``s`` adds to :func:`index.triple_rank` as a triple's k-th smallest
+    square (the rank is a sum of one term per square, and a square 0 adds nothing)."""
+    s, zero = np.arange(squares), np.zeros(squares, dtype=np.int64)
+    return np.array([index.triple_rank(s, zero, zero), index.triple_rank(zero, s, zero),
+                     index.triple_rank(zero, zero, s)], dtype=np.int32)
+
+
+def _partition(squares: int, parts: int) -> np.ndarray:
+    """``part_of[mover rank]``: which of ``parts`` parts settles the indices of that mover rank.
+
+    Parts take turns over runs of ranks that span a multiple of 8 indices, so that they share no byte
+    of the decided bits, and each part gets its share of every region of the index (the predecessors
+    of a level crowd into some regions more than others)."""
+    movers, other_count = len(index.triples(squares)), index.other_count(squares)
+    run = 8 // gcd(other_count, 8)
+    return (np.arange(movers) // run % parts).astype(np.int32)
+
+
+def _queue_lost_at_once(result: np.ndarray, part_of: np.ndarray, parts: int, other_count: int):
+    """The queue of decided positions, holding those lost at distance 0: each part has its own segment,
+    as long as the part has indices (each index is decided at most once). Returns (queue, where each
+    part's segment starts, where it ends so far)."""
+    sizes = np.bincount(part_of, minlength=parts) * other_count
+    heads = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    tails = heads.copy()
+    queue = np.empty(len(result), dtype=np.int32)
+    lost = np.flatnonzero(result == encode_result(0))
+    lost_part = part_of[lost // other_count]
+    for part in range(parts):
+        mine = lost[lost_part == part]
+        queue[tails[part]:tails[part] + len(mine)] = mine
+        tails[part] += len(mine)
+    return queue, heads, tails
 
 
 def solve(game: Game, progress: Callable[[Level], None] | None = None) -> Solution:
-    """Solve ``game`` completely. ``progress`` is called once per distance, in increasing order."""
-    from solver import _kernel  # numba is imported only when something is solved
+    """Solve ``game`` completely. ``progress`` is called once per distance, in increasing order.
+
+    Raises :class:`OverflowError` if a distance does not fit the result byte."""
+    import numba  # numba is imported only when something is solved
+
+    from solver import _kernel
 
     began = time.perf_counter()
+    squares = game.board.size
+    triples = index.triples(squares)
+    other_count = index.other_count(squares)
     result = np.zeros(game.positions, dtype=np.uint8)
     moves_left = np.zeros(game.positions, dtype=np.uint8)
-    triples = index.triples(game.board.size)
-    other_count = index.other_count(game.board.size)
-    _kernel._classify(game.steps, triples, game.wins, other_count, result, moves_left)
-
+    _kernel._classify(_walled_steps(game), triples, game.wins, other_count, result, moves_left)
     # One bit per index, set once decided (or illegal): small enough to stay in cache when probed.
     decided = np.packbits(result != UNDECIDED, bitorder="little")
-    lost_at_once = np.flatnonzero(result == encode_result(0))
-    queue = np.empty(game.positions, dtype=np.int32)  # every position is decided at most once
-    queue[:len(lost_at_once)] = lost_at_once
-    first, last = 0, len(lost_at_once)
-    stride = _max_unmoves(game)
-    out = np.empty(_CHUNK * stride, dtype=np.int32)
-    counts = np.empty(_CHUNK, dtype=np.int32)
 
+    threads = numba.get_num_threads()
+    part_of = _partition(squares, threads)
+    queue, first, tails = _queue_lost_at_once(result, part_of, threads, other_count)
+    rays, stops = _rays(game)
+    weights = _rank_weights(squares)
+    blocks = -(-_CHUNK // _BLOCK)
+    out = np.empty((threads, blocks * _BLOCK * _max_unmoves(game)), dtype=np.int32)
+    counts = np.empty((blocks, threads), dtype=np.int64)
     plies = 0
-    while last > first:
+    while (count := int((tails - first).sum())) > 0:
         if progress:
-            progress(Level(plies, last - first))
+            progress(Level(plies, count))
         if plies + 1 > MAX_DISTANCE:
             raise OverflowError(f"distance {plies + 1} does not fit the table encoding")
-        tail = last
+        # The level's positions in one piece, so that chunks span all parts.
+        level = np.concatenate([queue[start:end] for start, end in zip(first, tails)])
+        first = tails.copy()
         code = encode_result(plies + 1)
-        for chunk in range(first, last, _CHUNK):
-            end = min(chunk + _CHUNK, last)
-            _kernel._gather(queue, chunk, end, game.steps, triples, other_count, decided, out, counts, stride)
-            tail = _kernel._settle(out, counts, stride, end - chunk, plies % 2 == 0, code,
-                                   result, decided, moves_left, queue, tail)
-        first, last = last, tail
+        for chunk in range(0, count, _CHUNK):
+            used = _kernel._gather(level, chunk, min(chunk + _CHUNK, count), _BLOCK, rays, stops, triples,
+                                   weights, other_count, decided, part_of, out, counts)
+            _kernel._settle(out, counts, used, plies % 2 == 0, code, result, decided, moves_left, queue,
+                            tails)
         plies += 1
     return Solution(game, result, time.perf_counter() - began)

@@ -27,8 +27,7 @@ symmetries, classes
 canonical_form     folded tables only: :data:`solver.symmetry.CANONICAL_FORM`
 solve_seconds      how long the analysis took (not part of the data)
 attributes_digest  ``"sha256:<hex>"`` of all the attributes above but ``solve_seconds``, so that an
-                   edited attribute is caught like edited data; checked on every open (new in
-                   format 2; a format 1 table, without it, is still read)
+                   edited attribute is caught like edited data; checked on every open
 =================  =============================================================================
 
 Where tables live: ``$NEUTREEKO_TABLES`` if set; otherwise ``tables/`` of the source checkout the
@@ -64,8 +63,6 @@ from solver.values import ENCODING, ILLEGAL
 
 FORMAT = "neutreeko-solver table"
 FORMAT_VERSION = 2
-#: Formats read: 1 is 2 without ``attributes_digest`` (its attributes cannot be checked).
-READABLE_FORMAT_VERSIONS = (1, 2)
 _DATASET = "result"
 _FOLDED_DATASET = "class_result"
 _CHUNK_BYTES = 1 << 18
@@ -234,14 +231,12 @@ def open_table(game: Game, path: Path | None = None) -> Table:
             folded = bool(attributes.get("folded", False))
             if attributes.get("format") != FORMAT or (_FOLDED_DATASET if folded else _DATASET) not in file:
                 raise TableError(f"{path} is not a neutreeko-solver table")
-            if attributes.get("format_version") not in READABLE_FORMAT_VERSIONS or \
+            if attributes.get("format_version") != FORMAT_VERSION or \
                     attributes.get("index_scheme") != index.INDEX_SCHEME:
                 raise TableError(f"{path} has format {attributes.get('format_version')}, index scheme "
-                                 f"{attributes.get('index_scheme')}; this version reads formats "
-                                 f"{', '.join(map(str, READABLE_FORMAT_VERSIONS))}, index scheme "
-                                 f"{index.INDEX_SCHEME} (rebuild it with --force)")
-            if attributes.get("format_version") != 1 and \
-                    attributes_digest(attributes) != attributes.get("attributes_digest"):
+                                 f"{attributes.get('index_scheme')}; this version reads format "
+                                 f"{FORMAT_VERSION}, index scheme {index.INDEX_SCHEME} (rebuild it with --force)")
+            if attributes_digest(attributes) != attributes.get("attributes_digest"):
                 raise TableError(f"{path} is damaged: its attributes do not match their digest "
                                  f"(rebuild it with --force)")
             if attributes.get("value_encoding") != ENCODING:

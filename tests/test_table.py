@@ -238,15 +238,6 @@ def test_damaged_or_foreign_file_is_refused(table_5x5, tmp_path, damage):
     assert "\n" not in str(raised.value) and str(path) in str(raised.value)
 
 
-def test_format_1_table_is_still_read(table_5x5, tmp_path):
-    """Format 1 is format 2 without the attributes digest."""
-    path = _copy(table_5x5, tmp_path)
-    with h5py.File(path, "r+") as file:
-        del file.attrs["attributes_digest"]
-        file.attrs["format_version"] = 1
-    assert open_table(GAME, path).attributes["legal"] == 3_468_080
-
-
 def test_table_of_another_board_is_refused(table_5x5):
     with pytest.raises(TableMismatchError, match="is a table for 5x5 connected, not 4x4 connected"):
         open_table(Game.of("4x4"), table_5x5)
