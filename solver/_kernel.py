@@ -18,32 +18,38 @@ k-th smallest square, so that ``rank(a < b < c) = weights[0, a] + weights[1, b] 
 once the analysis ends), 255 not a legal position, otherwise distance + 1 (odd distance: the mover
 wins; even: the mover loses). ``decided`` is one bit per index, set once ``result`` is final.
 
-A level is processed in two parallel passes over chunks of its positions:
+A level (the positions decided at one distance) is processed in three steps:
 
-* :func:`_gather` writes each position's undecided predecessors (*parents*) into the bucket of the
-  *part* that the parent lies in (``part_of[parent's mover rank]``);
+* on large boards, :func:`_other_ranks` and :func:`_group` order its positions by the squares of their
+  other side, so that the parents met together lie in few stretches of the index (see
+  :func:`solver.solve._level_positions`);
+* :func:`_gather`, in parallel over chunks of the level, writes each position's undecided
+  predecessors (*parents*) into the bucket of the *part* that the parent lies in
+  (``part_of[parent's mover rank]``);
 * :func:`_settle` runs one thread per part over that part's buckets and decides parents.
 
 Parts own disjoint sets of indices made of runs whose bounds are multiples of 8, so no two threads
 write the same byte of ``result``, ``moves_left`` or ``decided``, and each part appends what it decides
-to its own segment of the queue. What is decided does not depend on the order of settling.
+to its own segment of the queue. The order of settling changes nothing that is decided: a parent of a
+lost position is won whichever child comes first, and a counter reaches zero within the level whatever
+the order of its decrements. So the result is the same for any number of threads.
 """
 
 import os
 
+import numba as nb
+import numpy as np
+# LLVM's count-leading/trailing-zeros instructions, which numba does not otherwise expose.
+from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
+
+from solver import index
+from solver.values import ILLEGAL
+
 # Threads wait for work asleep rather than spinning. Between the many short parallel passes, spinning
 # threads steal whole time slices from each other once the machine is busy with anything else, and a
-# pass then costs milliseconds instead of microseconds. The OpenMP runtime reads this when numba first
-# starts it; a value the user has set wins.
+# pass then costs milliseconds instead of microseconds. The OpenMP runtime reads this when numba starts
+# it, at the first parallel call; a value the user has set wins.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
-
-import numba as nb  # noqa: E402 (after the environment is set)
-import numpy as np  # noqa: E402
-# LLVM's count-leading/trailing-zeros instructions, which numba does not otherwise expose.
-from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros  # noqa: E402
-
-from solver import index  # noqa: E402
-from solver.values import ILLEGAL  # noqa: E402
 
 _jit = nb.njit(cache=True, nogil=True, error_model="numpy")
 _triple_rank = _jit(index.triple_rank)
@@ -117,8 +123,8 @@ def _origins(square, occupied, rays, stops):
     """Bitmask of the squares from which a piece slides to ``square`` (occupied by it) and stops there.
 
     Along each ray those are the free squares before the first blocker, provided the square beyond
-    ``square`` on the other side is blocked. Bit arithmetic instead of walking square by square: the
-    walk's length is data, and a mispredicted loop exit per ray cost more than all of this."""
+    ``square`` on the other side is blocked. Bit arithmetic rather than a walk square by square: a
+    walk's length is data, and its mispredicted exit, once per ray, costs more than all of this."""
     origins = np.int64(0)
     for k in range(4):
         # Rising ray: the first blocker is its lowest occupied bit; keep the ray's bits below it.
@@ -165,7 +171,8 @@ def _unmoves(position, rays, stops, triples, weights, other_count, decided, part
             place = (origin > low) + (origin > high)
             mover = (weights[_unsigned(place), _unsigned(origin)]
                      + (below if origin < low else (between if origin < high else above)))
-            other = other_above - (origin < m0) - (drop1 if origin < m1 else 0) - (drop2 if origin < m2 else 0)
+            other = (other_above - (origin < m0) - (drop1 if origin < m1 else 0)
+                     - (drop2 if origin < m2 else 0))
             parent = mover * other_count + other
             part = _unsigned(part_of[_unsigned(mover)])
             # Written always, kept only if undecided: cheaper than a branch taken half the time.
@@ -215,3 +222,36 @@ def _settle(out, counts, blocks, losing, code, result, decided, moves_left, queu
                 queue[tail] = parent
                 tail += 1
         tails[part] = tail
+
+
+@_jit
+def _queue_slot(starts, ends, slot):
+    """Where the ``slot``-th position of the queue segments ``queue[starts[p]:ends[p]]``, taken one
+    segment after the other, is in the queue."""
+    segment, slot = 0, np.int64(slot)
+    while slot >= ends[segment] - starts[segment]:
+        slot -= ends[segment] - starts[segment]
+        segment += 1
+    return starts[segment] + slot
+
+
+@nb.njit(cache=True, parallel=True, error_model="numpy")
+def _other_ranks(queue, starts, ends, triples, other_count, ranks):
+    """``ranks[i]``: the triple rank of the other side's squares of the ``i``-th position of the queue
+    segments ``queue[starts[p]:ends[p]]``, taken one segment after the other."""
+    for slot in nb.prange(ranks.shape[0]):
+        _, _, _, o0, o1, o2 = _decode(queue[_queue_slot(starts, ends, slot)], triples, other_count)
+        ranks[slot] = _triple_rank(o0, o1, o2)
+
+
+@_jit
+def _group(queue, starts, ends, ranks, firsts, grouped):
+    """Copy the positions of the queue segments to ``grouped`` in the order of their ``ranks`` (see
+    :func:`_other_ranks`), a counting sort: those of rank ``r`` go to ``grouped[firsts[r]:]`` in queue
+    order, and ``firsts[r]`` is advanced."""
+    slot = 0
+    for segment in range(starts.shape[0]):
+        for position in queue[starts[segment]:ends[segment]]:
+            grouped[firsts[ranks[slot]]] = position
+            firsts[ranks[slot]] += 1
+            slot += 1

@@ -5,6 +5,7 @@ side to move cannot move) and walks backwards level by level with unmoves: a pre
 lost in d is won in d + 1; a predecessor of a position won in d loses in d + 1 once all its moves are
 known to lead to won positions. Levels are processed in order of distance, so each position is decided
 once, at its exact distance (the fastest win; the longest resistance). What is never decided is a draw.
+How a level is split between threads is told in :mod:`solver._kernel`.
 """
 
 from __future__ import annotations
@@ -20,11 +21,14 @@ from solver import index
 from solver.game import Game
 from solver.values import MAX_DISTANCE, UNDECIDED, encode_result
 
-# Positions whose predecessors are gathered in one parallel pass; bounds the scratch buffers (on 5 x 5,
-# 2 parts x 2^15 positions x 48 predecessors x 4 bytes: 12 MB, mostly never touched).
+# Positions whose predecessors are gathered in one parallel pass; bounds the scratch buffers, one per
+# thread (on 5 x 5, 2 threads x 2^15 positions x 48 predecessors x 4 bytes: 12 MB, mostly untouched).
 _CHUNK = 1 << 15
 # Positions per work item of that pass: large enough that a part's predecessors lie in long runs.
 _BLOCK = 1 << 9
+# Boards with at least this many indices (6 x 5 and up, not 5 x 5) have the positions of each level
+# grouped before the passes over them (see _level_positions).
+_GROUP_FROM = 1 << 23
 
 
 @dataclass(frozen=True)
@@ -63,7 +67,8 @@ def _rays(game: Game) -> tuple[np.ndarray, np.ndarray]:
     steps = _walled_steps(game)
     wall = game.board.size
     # Square numbers change by a fixed amount per step in a direction, so one step on the board tells.
-    rising = [any(wall > steps[square, direction] > square for square in range(wall)) for direction in range(8)]
+    rising = [any(wall > steps[square, direction] > square for square in range(wall))
+              for direction in range(8)]
     order = [d for d in range(8) if rising[d]] + [d for d in range(8) if not rising[d]]
     rays = np.zeros((wall, 8), dtype=np.int64)
     stops = np.empty((wall, 8), dtype=np.int32)
@@ -103,9 +108,9 @@ def _partition(squares: int, parts: int) -> np.ndarray:
 
 
 def _queue_lost_at_once(result: np.ndarray, part_of: np.ndarray, parts: int, other_count: int):
-    """The queue of decided positions, holding those lost at distance 0: each part has its own segment,
-    as long as the part has indices (each index is decided at most once). Returns (queue, where each
-    part's segment starts, where it ends so far)."""
+    """The queue of the positions decided at the latest distance, holding those lost at distance 0:
+    each part has its own segment, as long as the part has indices (so it never overflows). Returns
+    (queue, where each part's segment starts, where it ends)."""
     sizes = np.bincount(part_of, minlength=parts) * other_count
     heads = np.concatenate([[0], np.cumsum(sizes)[:-1]])
     tails = heads.copy()
@@ -117,6 +122,28 @@ def _queue_lost_at_once(result: np.ndarray, part_of: np.ndarray, parts: int, oth
         queue[tails[part]:tails[part] + len(mine)] = mine
         tails[part] += len(mine)
     return queue, heads, tails
+
+
+def _level_positions(queue: np.ndarray, first: np.ndarray, last: np.ndarray, triples: np.ndarray,
+                     other_count: int, grouped: bool) -> np.ndarray:
+    """The positions of the queue segments ``queue[first[p]:last[p]]`` in one array; if ``grouped``,
+    ordered by the squares of their other side.
+
+    The predecessors of such a group share two squares of their mover, so they lie in a few stretches
+    of the index, and the passes over the level find their bytes and bits still in the caches. That
+    pays once the arrays outgrow the caches: a solve takes 8% less time on 6 x 5, 20% less on 6 x 6
+    and 37% less on 7 x 7 (45 s instead of 71 s on two cores), while on 5 x 5 grouping costs 5% more
+    than it saves."""
+    if not grouped:
+        return np.concatenate([queue[start:end] for start, end in zip(first, last)])
+    from solver import _kernel
+
+    ranks = np.empty(int((last - first).sum()), dtype=np.uint16)  # C(49, 3) ranks at most
+    _kernel._other_ranks(queue, first, last, triples, other_count, ranks)
+    firsts = np.concatenate([[0], np.cumsum(np.bincount(ranks, minlength=len(triples)))[:-1]])
+    level = np.empty(len(ranks), dtype=np.int32)
+    _kernel._group(queue, first, last, ranks, firsts, level)
+    return level
 
 
 def solve(game: Game, progress: Callable[[Level], None] | None = None) -> Solution:
@@ -134,26 +161,26 @@ def solve(game: Game, progress: Callable[[Level], None] | None = None) -> Soluti
     result = np.zeros(game.positions, dtype=np.uint8)
     moves_left = np.zeros(game.positions, dtype=np.uint8)
     _kernel._classify(_walled_steps(game), triples, game.wins, other_count, result, moves_left)
-    # One bit per index, set once decided (or illegal): small enough to stay in cache when probed.
+    # One bit per index, set once decided (or illegal): an eighth of `result`, so probes of it hit the
+    # caches far more often.
     decided = np.packbits(result != UNDECIDED, bitorder="little")
 
     threads = numba.get_num_threads()
     part_of = _partition(squares, threads)
-    queue, first, tails = _queue_lost_at_once(result, part_of, threads, other_count)
+    queue, heads, tails = _queue_lost_at_once(result, part_of, threads, other_count)
     rays, stops = _rays(game)
     weights = _rank_weights(squares)
     blocks = -(-_CHUNK // _BLOCK)
     out = np.empty((threads, blocks * _BLOCK * _max_unmoves(game)), dtype=np.int32)
     counts = np.empty((blocks, threads), dtype=np.int64)
     plies = 0
-    while (count := int((tails - first).sum())) > 0:
+    while (count := int((tails - heads).sum())) > 0:
         if progress:
             progress(Level(plies, count))
         if plies + 1 > MAX_DISTANCE:
             raise OverflowError(f"distance {plies + 1} does not fit the table encoding")
-        # The level's positions in one piece, so that chunks span all parts.
-        level = np.concatenate([queue[start:end] for start, end in zip(first, tails)])
-        first = tails.copy()
+        level = _level_positions(queue, heads, tails, triples, other_count, game.positions >= _GROUP_FROM)
+        tails = heads.copy()  # the next level refills the segments: memory touched for one level only
         code = encode_result(plies + 1)
         for chunk in range(0, count, _CHUNK):
             used = _kernel._gather(level, chunk, min(chunk + _CHUNK, count), _BLOCK, rays, stops, triples,
