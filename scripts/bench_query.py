@@ -22,31 +22,15 @@ import tempfile
 import time
 from pathlib import Path
 
-import numpy as np
 
-from solver.errors import NeutreekoError
 from solver.game import Game
-from solver.position import Position
+from solver.position import random_positions
 
 
 def command() -> list[str]:
     """The ``neutreeko`` console script beside this interpreter, or ``python -m solver``."""
     script = Path(sys.executable).with_name("neutreeko")
     return [str(script)] if script.is_file() else [sys.executable, "-m", "solver"]
-
-
-def random_fens(game: Game, count: int, seed: int) -> list[str]:
-    """``count`` random legal positions of ``game`` in notation."""
-    rng = np.random.default_rng(seed)
-    fens: list[str] = []
-    while len(fens) < count:
-        for position_index, black in zip(rng.integers(0, game.positions, count).tolist(),
-                                         rng.integers(0, 2, count).tolist()):
-            try:
-                fens.append(Position.from_index(game, position_index, bool(black)).fen())
-            except NeutreekoError:  # the side to move already has three in a row
-                pass
-    return fens[:count]
 
 
 def timed(arguments: list[str], stdin=None) -> tuple[float, float]:
@@ -83,7 +67,7 @@ def main() -> None:
     print(f"query start: median {wall:.3f} s wall, {cpu:.3f} s CPU "
           f"(wall min {min(w for w, _ in starts):.3f}, max {max(w for w, _ in starts):.3f}; {options.runs} runs)")
 
-    fens = random_fens(game, options.positions, options.seed)
+    fens = [position.fen() for position in random_positions(game, options.positions, options.seed)]
     for flags, count in (([], len(fens)), (["--with-moves"], min(options.moves_positions, len(fens)))):
         with tempfile.TemporaryDirectory() as directory:
             path = Path(directory) / "positions.txt"

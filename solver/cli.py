@@ -230,6 +230,13 @@ moves_option = click.option("--moves", default="", metavar='"C4-C3 D5-D2"',
                             help="Moves to play from POSITION first, each checked.")
 
 
+def position_options(command):
+    """POSITION with --board, --rule, --table and --moves: what query, line and show read."""
+    for option in reversed((position_argument, board_option, rule_option, table_option, moves_option)):
+        command = option(command)
+    return command
+
+
 def _position(words: tuple[str, ...], board: str, rule: str, moves: str) -> Position:
     """POSITION (its words joined by a space, so quoting it is optional) on the --board, after --moves."""
     return Position.parse(" ".join(words), rule, Game.of(board, rule)).play_line(moves)
@@ -241,11 +248,7 @@ def _tablebase(table_file: Path | None) -> Tablebase:
 
 
 @cli.command()
-@position_argument
-@board_option
-@rule_option
-@table_option
-@moves_option
+@position_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--with-moves", is_flag=True, help="With -: rank every move of each position too (slower).")
 def query(position: tuple[str, ...], board: str, rule: str, table_file: Path | None, moves: str,
@@ -294,11 +297,7 @@ def _query_stdin(game: Game, tablebase: Tablebase, with_moves: bool) -> None:
 
 
 @cli.command()
-@position_argument
-@board_option
-@rule_option
-@table_option
-@moves_option
+@position_options
 @click.option("--max-plies", type=click.IntRange(min=0), default=None,
               help="Stop after this many plies (default: at the win or the third repetition).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
@@ -334,11 +333,7 @@ def _write_picture(path: Path, data: bytes) -> None:
 
 
 @cli.command()
-@position_argument
-@board_option
-@rule_option
-@table_option
-@moves_option
+@position_options
 @click.option("--svg", "svg_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
               help="Write the diagram to an SVG file.")
 @click.option("--png", "png_file", type=click.Path(path_type=Path), default=None, metavar="FILE",

@@ -14,6 +14,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import NamedTuple
 
+import numpy as np
+
 from solver import index
 from solver.board import MAX_SIDE, Board, Square
 from solver.errors import BoardError, IllegalMoveError, IllegalPositionError, NotationError
@@ -269,3 +271,18 @@ class Position:
         for move in moves.split():
             position = position.play(move)
         return position
+
+
+def random_positions(game: Game, count: int, seed: int = 0) -> list[Position]:
+    """``count`` legal positions of ``game``, drawn uniformly over the index and the side to move;
+    the same ``seed`` gives the same positions."""
+    rng = np.random.default_rng(seed)
+    positions: list[Position] = []
+    while len(positions) < count:
+        for position_index, black in zip(rng.integers(0, game.positions, count).tolist(),
+                                         rng.integers(0, 2, count).tolist()):
+            try:
+                positions.append(Position.from_index(game, position_index, bool(black)))
+            except NotationError:  # the side to move already has a winning triple
+                continue
+    return positions[:count]

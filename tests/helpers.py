@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import numpy as np
-
-from solver.errors import NeutreekoError
+import solver.position
 from solver.game import Game
 from solver.position import Position
 
@@ -14,17 +12,8 @@ LONGEST = "w4/5/1b3/2w2/bw1b1 b"
 
 
 def random_positions(count: int, seed: int = 0) -> list[Position]:
-    """``count`` legal 5 x 5 positions drawn uniformly (index and side to move), reproducibly."""
-    rng = np.random.default_rng(seed)
-    positions: list[Position] = []
-    while len(positions) < count:
-        for position_index, black in zip(rng.integers(0, GAME.positions, count).tolist(),
-                                         rng.integers(0, 2, count).tolist()):
-            try:
-                positions.append(Position.from_index(GAME, position_index, bool(black)))
-            except NeutreekoError:  # the side to move already has three in a row
-                continue
-    return positions[:count]
+    """``count`` random legal 5 x 5 positions, reproducibly."""
+    return solver.position.random_positions(GAME, count, seed)
 
 
 def colour_twin(position: Position) -> Position:
