@@ -5,11 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
+import numpy as np
+
+from solver.folding import fold
 from solver.game import Game
 from solver.position import Position
 from solver.stats import summarize
 from solver.table import Table
-from solver.values import decode_result
+from solver.values import UNDECIDED, decode_result
 
 
 @dataclass(frozen=True)
@@ -32,11 +35,14 @@ def _start_value(table: Table) -> str:
 
 def _figures(table: Table) -> dict[str, str]:
     summary = summarize(table.game, table.result)
+    class_results = fold(table.game, table.result)
     return {
         "legal": f"{summary.legal:,}",
         "draws": f"{summary.draws:,}",
         "longest_win": f"{summary.longest_win} plies",
         "start": _start_value(table),
+        "classes": f"{len(class_results):,}",
+        "drawn_classes": f"{np.count_nonzero(class_results == UNDECIDED):,}",
     }
 
 
@@ -47,6 +53,8 @@ PUBLISHED: dict[tuple[str, str], list[tuple[str, str, str]]] = {
         ("neutral (drawn) positions", "draws", "104,660"),
         ("longest forced win", "longest_win", "51 plies"),
         ("start position 1w1w1/2b2/5/2w2/1b1b1 b", "start", "draw"),
+        ("legal symmetry classes (5 x 5)", "classes", "434,500"),
+        ("drawn symmetry classes", "drawn_classes", "13,114"),
     ],
     ("4x4", "connected"): [
         ("longest forced win on 4 x 4", "longest_win", "33 plies"),
