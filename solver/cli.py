@@ -11,11 +11,12 @@ import json
 import os
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
 
-from solver import pictures, report
+from solver import files, pictures, report
 from solver.board import Board
 from solver.build import build_table, ensure_table
 from solver.bulk import query_stream, read_lines
@@ -26,7 +27,7 @@ from solver.position import Position
 from solver.probe import Tablebase
 from solver.rules import DEFAULT_RULE, RULES
 from solver.stats import summarize
-from solver.survey import SurveyRow, run_survey, select_rules, survey_games, write_report
+from solver.survey import SurveyRow, csv_path, run_survey, select_rules, survey_games, write_report
 from solver.table import Table, open_table
 from solver.verify import verify
 
@@ -68,6 +69,15 @@ class _Neutreeko(click.Group):
 
 # click >= 8.2 raises this for a group called without a command; older versions exit with the help.
 _NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", ())
+
+
+@contextmanager
+def _writing(path: Path):
+    """Turn a failure to write ``path`` into one line and exit 1."""
+    try:
+        yield
+    except OSError as error:
+        raise click.ClickException(f"cannot write {path}: {error.strerror or error}") from None
 
 
 def _fail(message, code: int):
@@ -140,8 +150,9 @@ def solve(board: str, rule: str, out: Path | None, force: bool, fold: bool) -> N
 def survey_command(max_board: str, rules: str, out: Path) -> None:
     """Solve every board and rule (reusing built tables) and tabulate them."""
     games = survey_games(Board.parse(max_board), select_rules(rules))
-    if out.is_dir() or not _writable_dir(out.parent):
-        raise click.ClickException(f"cannot write the report to {out}")
+    for path in (out, csv_path(out)):
+        with _writing(path):
+            files.check_writable(path)
 
     def announce(row: SurveyRow) -> None:
         click.echo(f"{row.board} {row.rule}: {row.legal:,} legal, {row.draws:,} draws, start {row.start_value}",
@@ -149,19 +160,9 @@ def survey_command(max_board: str, rules: str, out: Path) -> None:
 
     rows = run_survey(games, lambda game: _open(game, None), announce)
     command = f"neutreeko survey --max-board {max_board} --rules {rules}"
-    try:
+    with _writing(out):
         table = write_report(rows, out, command)
-    except OSError as error:
-        raise click.ClickException(f"cannot write the report to {out}: {error.strerror or error}") from None
     click.echo(f"surveyed {len(rows)} boards and rules -> {out}, {table}")
-
-
-def _writable_dir(directory: Path) -> bool:
-    try:
-        directory.mkdir(parents=True, exist_ok=True)
-    except OSError:
-        return False
-    return os.access(directory, os.W_OK)
 
 
 @cli.command(name="verify")
@@ -316,21 +317,16 @@ def line(position: tuple[str, ...], board: str, rule: str, table_file: Path | No
     pictures_asked = [(path, kind) for path, kind in ((svg_file, "svg"), (html_file, "html")) if path]
     for path, kind in pictures_asked:
         pictures.check_format(path, kind)
+        with _writing(path):
+            files.check_writable(path)
     played = _tablebase(table_file).line(_position(position, board, rule, moves), max_plies)
     for path, kind in pictures_asked:
-        _write_picture(path, pictures.line_picture(played, kind))
+        with _writing(path):
+            files.write_atomically(path, pictures.line_picture(played, kind))
     click.echo(json.dumps(report.line_object(played)) if as_json else report.line_text(played))
 
 
 # -- pictures -----------------------------------------------------------------------------------------
-
-def _write_picture(path: Path, data: bytes) -> None:
-    """Write a picture file atomically; exit 1 with one line saying why if it cannot be written."""
-    try:
-        pictures.write_file(path, data)
-    except OSError as error:
-        raise click.ClickException(f"cannot write {path}: {error.strerror or error}") from None
-
 
 @cli.command()
 @position_options
@@ -349,6 +345,8 @@ def show(position: tuple[str, ...], board: str, rule: str, table_file: Path | No
     pictures_asked = [(path, kind) for path, kind in ((svg_file, "svg"), (png_file, "png")) if path]
     for path, kind in pictures_asked:
         pictures.check_format(path, kind)
+        with _writing(path):
+            files.check_writable(path)
     played = moves.split()
     shown = _position(position, board, rule, " ".join(played[:-1]))
     last_move = shown.parse_move(played[-1]) if played else None
@@ -359,7 +357,8 @@ def show(position: tuple[str, ...], board: str, rule: str, table_file: Path | No
     if not pictures_asked:
         click.echo(pictures.position_picture(shown, evaluation, ranked, last_move, "svg").decode(), nl=False)
     for path, kind in pictures_asked:
-        _write_picture(path, pictures.position_picture(shown, evaluation, ranked, last_move, kind))
+        with _writing(path):
+            files.write_atomically(path, pictures.position_picture(shown, evaluation, ranked, last_move, kind))
 
 
 # -- play ---------------------------------------------------------------------------------------------

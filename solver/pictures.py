@@ -4,14 +4,11 @@ Formats: ``svg`` (:mod:`solver.svg`), ``png`` (:mod:`solver.png`, through matplo
 line, ``html``: a page of the line's small boards as inline SVG, each with its caption, in a grid that
 flows with the window. The drawing itself is :mod:`solver.diagram`'s, the same in every format.
 
-A file is written to a temporary file beside it and renamed into place (:func:`write_file`), so a
-failed or interrupted write leaves the previous file, or none, and never a partial one.
+The command line writes them with :func:`solver.files.write_atomically`.
 """
 
 from __future__ import annotations
 
-import os
-import tempfile
 from html import escape
 from pathlib import Path
 from typing import Sequence
@@ -91,23 +88,3 @@ def line_page(line: Line) -> str:
         "<body>", f"<h1>Perfect play from <code>{fen}</code></h1>", f"<p>{summary} Under each board: the "
         f"move just played and the value of the position for the side to move, in plies.</p>",
         '<div class="frames">', *figures, "</div>", "</body>", "</html>", ""])
-
-
-def write_file(path: Path | str, data: bytes) -> None:
-    """Write ``data`` to ``path`` atomically: to a temporary file beside it, then renamed into place.
-
-    Raises :class:`OSError` (with ``strerror`` saying why) if it cannot; no file is left behind then."""
-    path = Path(path)
-    if path.is_dir():
-        raise IsADirectoryError(21, "it is a directory", str(path))
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(handle, "wb") as file:
-            file.write(data)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(temporary, 0o666 & ~umask)  # mkstemp makes it private; a picture is an ordinary file
-        os.replace(temporary, path)
-    except BaseException:
-        os.unlink(temporary)
-        raise

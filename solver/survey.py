@@ -13,8 +13,9 @@ from dataclasses import astuple, dataclass, fields
 from pathlib import Path
 from typing import Callable, Iterable
 
+from solver import files
 from solver.board import MIN_SIDE, Board
-from solver.errors import RuleError
+from solver.errors import NeutreekoError, RuleError
 from solver.game import Game
 from solver.position import Position
 from solver.rules import RULES, Rule, get_rule
@@ -71,12 +72,22 @@ def survey_games(max_board: Board, rules: Iterable[Rule]) -> list[Game]:
     return games
 
 
-def write_report(rows: list[SurveyRow], markdown: Path, command: str) -> Path:
-    """Write the Markdown report to ``markdown`` and the CSV beside it (same name, ``.csv``); return
-    the CSV's path. Raises ``OSError`` if they cannot be written."""
+def csv_path(markdown: Path) -> Path:
+    """Where the CSV goes beside the Markdown report ``markdown``: the same name with ``.csv``.
+
+    Raises :class:`~solver.errors.NeutreekoError` if that is ``markdown`` itself."""
     table = markdown.with_suffix(".csv")
-    markdown.write_text(to_markdown(rows, command))
-    table.write_text(to_csv(rows))
+    if table == markdown:
+        raise NeutreekoError(f"the report {markdown} would be overwritten by its CSV: name it .md")
+    return table
+
+
+def write_report(rows: list[SurveyRow], markdown: Path, command: str) -> Path:
+    """Write the Markdown report to ``markdown`` and the CSV to :func:`csv_path`, each atomically;
+    return the CSV's path. Raises ``OSError`` if they cannot be written."""
+    table = csv_path(markdown)
+    files.write_atomically(markdown, to_markdown(rows, command))
+    files.write_atomically(table, to_csv(rows))
     return table
 
 

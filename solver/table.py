@@ -45,7 +45,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -53,7 +52,7 @@ from pathlib import Path
 import h5py
 import numpy as np
 
-from solver import folding, index
+from solver import files, folding, index
 from solver.errors import MissingTableError, TableError, TableMismatchError
 from solver.game import Game
 from solver.rules import DEFAULT_RULE
@@ -102,31 +101,13 @@ def attributes_digest(attributes: dict) -> str:
     return "sha256:" + hashlib.sha256(text.encode()).hexdigest()
 
 
-def _create_temporary(path: Path) -> str:
-    """Create an empty file beside ``path`` (and ``path``'s directory if need be); return its name.
-
-    Raises :class:`TableError` saying why if a table cannot be written at ``path``."""
-    if path.is_dir():
-        raise TableError(f"cannot write a table to {path}: it is a directory")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    except FileExistsError as error:  # mkdir met a file where a directory should be
-        raise TableError(f"cannot write {path}: {error.filename} is not a directory") from None
-    except OSError as error:
-        raise TableError(f"cannot write {path}: cannot create a file in {path.parent} "
-                         f"({error.strerror or error})") from None
-    os.close(handle)
-    umask = os.umask(0)
-    os.umask(umask)
-    os.chmod(temporary, 0o666 & ~umask)  # mkstemp makes it private; a table is an ordinary file
-    return temporary
-
-
 def check_writable(path: Path) -> None:
-    """Raise :class:`TableError` unless a table can be written at ``path`` (tried by creating and
-    removing a file beside it), so that a long solve does not end in a failed write."""
-    os.unlink(_create_temporary(Path(path)))
+    """Raise :class:`TableError` unless a table can be written at ``path``, so that a long solve does
+    not end in a failed write."""
+    try:
+        files.check_writable(path)
+    except OSError as error:
+        raise TableError(f"cannot write {path}: {error.strerror or error}") from None
 
 
 def _open_hdf5(path: Path) -> h5py.File:
@@ -151,9 +132,8 @@ def write_table(game: Game, result: np.ndarray, path: Path, solve_seconds: float
     path = Path(path)
     summary = summarize(game, result)
     data = folding.fold(game, result) if fold else result
-    temporary = _create_temporary(path)
     try:
-        with h5py.File(temporary, "w", track_order=True) as file:
+        with files.replacing(path) as temporary, h5py.File(temporary, "w", track_order=True) as file:
             file.create_dataset(_FOLDED_DATASET if fold else _DATASET, data=data,
                                 chunks=(max(1, min(len(data), _CHUNK_BYTES)),),
                                 compression="gzip", compression_opts=9 if fold else 6, shuffle=False,
@@ -171,12 +151,8 @@ def write_table(game: Game, result: np.ndarray, path: Path, solve_seconds: float
             file.attrs.update(attributes)
             # Digest the attributes as they read back, so that writing and checking see the same types.
             file.attrs["attributes_digest"] = attributes_digest(dict(file.attrs))
-        os.replace(temporary, path)
     except OSError as error:
         raise TableError(f"cannot write {path}: {error.strerror or error}") from None
-    finally:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
     return summary
 
 

@@ -96,10 +96,10 @@ def test_line_pictures(tables_env, tmp_path):
     (["show", "start", "--moves", "C4"], 2, ["FROM-TO"]),
     (["show", "start", "--png", "{dir}/board.jpg"], 2, ["not .jpg"]),
     (["show", "start", "--svg", "{dir}/board.png"], 2, [".png", "--png"]),
-    (["show", "start", "--png", "{dir}/missing/board.png"], 1, ["cannot write", "No such file or directory"]),
+    (["show", "start", "--png", "{dir}/keep.svg/board.png"], 1, ["cannot write", "keep.svg is not a directory"]),
     (["show", "start", "--svg", "{dir}"], 1, ["cannot write", "directory"]),
     (["line", "start", "--html", "{dir}/line.svg"], 2, ["HTML files end in .html or .htm"]),
-    (["line", "start", "--svg", "{dir}/missing/line.svg"], 1, ["cannot write"]),
+    (["line", "start", "--svg", "{dir}/keep.svg/line.svg"], 1, ["cannot write", "not a directory"]),
     (["line", "start", "--moves", "B1-B2", "--svg", "{dir}/line.svg"], 2, ["not legal"]),
 ])
 def test_bad_input(tables_env, tmp_path, arguments, code, fragments):
@@ -131,7 +131,7 @@ def test_failed_write_keeps_the_previous_file(tables_env, tmp_path, monkeypatch)
     def fail(*_):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("solver.pictures.os.replace", fail)
+    monkeypatch.setattr("solver.files.os.replace", fail)
     one_line_error(run("show", "start", "--svg", str(target)), 1, "No space left on device")
     assert target.read_text() == "previous"
     assert [path.name for path in tmp_path.iterdir()] == ["board.svg"]

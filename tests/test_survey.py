@@ -110,8 +110,15 @@ def test_bad_input_is_one_line_and_writes_nothing(args, tables, tmp_path):
 
 def test_a_report_path_that_is_a_directory_fails_before_solving(tables, tmp_path):
     outcome = _survey("--max-board", "3x3", "--out", str(tmp_path))
-    assert outcome.exit_code != 0 and "cannot write the report" in outcome.output
+    assert outcome.exit_code != 0 and "it is a directory" in outcome.output
     assert not tables.exists()
+
+
+def test_a_csv_report_path_is_refused(tables, tmp_path):
+    """The CSV goes beside the report with the suffix .csv: a report named .csv would be overwritten."""
+    outcome = _survey("--max-board", "3x3", "--out", str(tmp_path / "survey.csv"))
+    assert outcome.exit_code == 2 and "would be overwritten by its CSV" in outcome.output
+    assert not (tmp_path / "survey.csv").exists()
 
 
 def test_markdown_and_csv_of_rows(tables):

@@ -179,23 +179,3 @@ def test_formats():
             pictures.check_format(path, kind)
     with pytest.raises(pictures.PictureFormatError):
         pictures.encode(Scene(1, 1, ()), "html")
-
-
-def test_write_file_is_atomic(tmp_path, monkeypatch):
-    """A failed write leaves the previous file and no temporary file."""
-    target = tmp_path / "board.svg"
-    pictures.write_file(target, b"first")
-    assert target.read_bytes() == b"first"
-
-    def fail(*_):
-        raise OSError(28, "No space left on device")
-
-    monkeypatch.setattr("solver.pictures.os.replace", fail)
-    with pytest.raises(OSError):
-        pictures.write_file(target, b"second")
-    assert target.read_bytes() == b"first"
-    assert sorted(path.name for path in tmp_path.iterdir()) == ["board.svg"]
-    with pytest.raises(IsADirectoryError):
-        pictures.write_file(tmp_path, b"x")
-    with pytest.raises(FileNotFoundError):
-        pictures.write_file(tmp_path / "missing" / "board.svg", b"x")
