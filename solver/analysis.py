@@ -212,6 +212,8 @@ def choice(tablebase: Tablebase, position: Position, ply: int = 1, played: str =
     """The :class:`Choice` of the side to move in ``position``."""
     evaluation = tablebase.probe(position)
     ranked = tablebase.moves(position)
+    if not ranked:  # the game is over: nothing to choose
+        return Choice(ply, position, evaluation.value, evaluation.plies, 0, 0, 0, 0, played)
     keeping = [move for move in ranked if _keeps(move, evaluation.value)]
     classes = set(canonical_indices([move.position.index() for move in keeping], position.game.board).tolist())
     best = sum((move.value, move.plies) == (ranked[0].value, ranked[0].plies) for move in ranked)

@@ -40,6 +40,7 @@ from solver import report
 from solver.errors import IllegalMoveError, NotationError
 from solver.position import BLACK, WHITE, Position
 from solver.probe import LINE_RESULTS, RankedMove, Tablebase, rank_key
+from solver.report import plies_text
 
 Engine = Callable[[list[RankedMove], random.Random], RankedMove]
 Write = Callable[[str], None]
@@ -321,7 +322,7 @@ class Match:
     def _finish(self, result: str, why: str) -> Outcome:
         position = self.position
         if result == "end of input" or result == "quit":
-            headline = f"game stopped ({result}) after {_plies(len(self.plies))}"
+            headline = f"game stopped ({result}) after {plies_text(len(self.plies))}"
         else:
             self._say(self._board(status=False))
             headline = (f"{result.split()[0].capitalize()} wins: {why}" if "wins" in result
@@ -372,7 +373,7 @@ class Match:
         last = self.plies[-1].played.move if self.plies else None
         text = position.diagram(last)
         if status:
-            text += f"\n{position.side_to_move.capitalize()} to move ({_plies(len(self.plies))} played)"
+            text += f"\n{position.side_to_move.capitalize()} to move ({plies_text(len(self.plies))} played)"
         return text
 
     def _help(self) -> str:
@@ -403,10 +404,6 @@ def _wrap(groups: list[str]) -> str:
     return "\n".join(lines)
 
 
-def _plies(count: int) -> str:
-    return f"{count} ply" if count == 1 else f"{count} plies"
-
-
 def _ply_label(start: Position, number: int) -> str:
     """``3.`` or ``3...``: the move number of ply ``number`` (from 1) of a game from ``start``."""
     index = number - 1 + (0 if start.black_to_move else 1)
@@ -415,4 +412,4 @@ def _ply_label(start: Position, number: int) -> str:
 
 def _result_phrase(best: RankedMove) -> str:
     """What a slip threw away: ``a draw`` or ``a win in 5 plies`` (never a loss: nothing is worse)."""
-    return "a draw" if best.value == "draw" else f"a win in {_plies(best.plies)}"
+    return "a draw" if best.value == "draw" else f"a win in {plies_text(best.plies)}"

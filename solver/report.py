@@ -51,7 +51,8 @@ def error_object(line_number: int, text: str, message: str) -> dict:
     return {"line": line_number, "input": text, "error": message}
 
 
-def _plies(count: int) -> str:
+def plies_text(count: int) -> str:
+    """``1 ply``, ``4 plies``."""
     return f"{count} ply" if count == 1 else f"{count} plies"
 
 
@@ -61,7 +62,7 @@ def describe(position: Position, evaluation: Evaluation) -> str:
     side = position.side_to_move.capitalize()
     if evaluation.value == "draw":
         return f"{side} to move: draw"
-    text = f"{side} to move {'wins' if evaluation.value == 'win' else 'loses'} in {_plies(evaluation.plies)}"
+    text = f"{side} to move {'wins' if evaluation.value == 'win' else 'loses'} in {plies_text(evaluation.plies)}"
     if evaluation.plies == 0:
         winner = position.winner()
         text += f" ({winner.capitalize()} has three in a row)" if winner else f" ({side} cannot move)"

@@ -6,7 +6,7 @@ the same value. A square board has 8 symmetries (four quarter turns, each with o
 other board 4 (identity, half turn, left-right mirror, top-bottom mirror). Swapping colours is not among
 them: the index already folds it away by describing a position from the side to move.
 
-Each symmetry is a permutation of the squares, ``SYMMETRIES[g][square]``, built once per board from two
+Each symmetry is a permutation of the squares, ``symmetries(board)[g, square]``, built once per board from two
 generators, *rotate* (a quarter turn, or a half turn on a board that is not square) and *mirror* (files
 reversed)::
 

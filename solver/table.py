@@ -181,12 +181,6 @@ class Table:
         first access, which takes about a second on 5 x 5; prefer :meth:`lookup` for probes)."""
         return folding.unfold(self.game, self.data) if self.folded else self.data
 
-    def __enter__(self) -> Table:
-        return self
-
-    def __exit__(self, *exc) -> None:
-        """Nothing to release: the data is read into memory on opening."""
-
 
 def open_table(game: Game, path: Path | None = None) -> Table:
     """Open and check ``game``'s table (at ``path``, or where :func:`table_path` says).
