@@ -27,7 +27,7 @@ from solver.report import move_value
 from solver.stats import Summary, summarize
 from solver.symmetry import canonical_indices
 from solver.table import Table
-from solver.values import ILLEGAL, UNDECIDED
+from solver.values import value_codes, value_text
 
 #: The squares the folklore calls strong (the middle of each edge and the centre), and the corners.
 KEY_SQUARES = ("C1", "A3", "C3", "E3", "C5")
@@ -39,14 +39,6 @@ HOLDERS = ("side to move", "side that just moved")
 
 
 # -- every position -------------------------------------------------------------------------------
-
-def value_codes(result: np.ndarray) -> np.ndarray:
-    """Per index of a table's result bytes: 0 win, 1 draw, 2 loss (for the side to move), -1 not legal."""
-    codes = np.where(result % 2 == 0, 0, 2).astype(np.int8)  # byte = distance + 1: even byte, odd distance
-    codes[result == UNDECIDED] = 1
-    codes[result == ILLEGAL] = -1
-    return codes
-
 
 def shares(summary: Summary) -> dict[str, float]:
     """The share of legal positions won, drawn and lost by the side to move."""
@@ -82,7 +74,7 @@ def board_figures(boards: Iterable[str], rule: str = "connected", directory=None
         start = tablebase.probe(Position.start(game))
         figures.append(BoardFigures(str(game.board), summary.legal, summary.wins, summary.draws, summary.losses,
                                     summary.longest_win,
-                                    start.value if start.plies is None else f"{start.value} in {start.plies}",
+                                    value_text(*start),
                                     summary))
     return figures
 
@@ -121,7 +113,7 @@ class SquareValues(NamedTuple):
 
 
 class Pieces(NamedTuple):
-    """Every legal position of a table: its value code for the side to move (see :func:`value_codes`)
+    """Every legal position of a table: its value code for the side to move (see :func:`solver.values.value_codes`)
     and the squares of the side to move and of the other side (``(positions, 3)`` arrays)."""
 
     game: Game

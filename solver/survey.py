@@ -20,7 +20,7 @@ from solver.game import Game
 from solver.position import Position
 from solver.rules import RULES, Rule, get_rule
 from solver.table import Table
-from solver.values import decode_result
+from solver.values import decode_result, value_text
 
 
 @dataclass(frozen=True)
@@ -148,7 +148,7 @@ def to_markdown(rows: list[SurveyRow], command: str) -> str:
         "|" + "|".join("---" if name in ("board", "rule", "start") else "---:" for name in _HEADER) + "|",
     ]
     for row in rows:
-        start = row.start_value if row.start_plies is None else f"{row.start_value} in {row.start_plies}"
+        start = value_text(row.start_value, row.start_plies)
         cells = (row.board, row.rule, f"{row.legal:,}", f"{row.wins:,}", f"{row.losses:,}", f"{row.draws:,}",
                  f"{row.draws_percent:.2f}", str(row.longest_win), str(row.longest_loss), f"{row.no_move:,}",
                  start, _size(row.table_bytes), f"{row.solve_seconds:.2f} s")

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import Literal
 
+import numpy as np
+
 UNDECIDED = 0
 ILLEGAL = 255
 MAX_DISTANCE = 253
@@ -37,3 +39,16 @@ def decode_result(byte: int) -> tuple[Value, int | None]:
         return "draw", None
     distance = int(byte) - 1
     return ("win" if distance % 2 else "loss"), distance
+
+
+def value_text(value: Value, plies: int | None) -> str:
+    """``"draw"``, ``"win in 3"``, ``"loss in 22"``: a value with its distance, tersely."""
+    return value if plies is None else f"{value} in {plies}"
+
+
+def value_codes(result: np.ndarray) -> np.ndarray:
+    """Per result byte: 0 win, 1 draw, 2 loss (for the side to move), -1 not legal (int8)."""
+    codes = np.where(result % 2 == 0, 0, 2).astype(np.int8)  # byte = distance + 1: even byte, odd distance
+    codes[result == UNDECIDED] = 1
+    codes[result == ILLEGAL] = -1
+    return codes

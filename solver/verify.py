@@ -12,7 +12,7 @@ from solver.game import Game
 from solver.position import Position
 from solver.stats import summarize
 from solver.table import Table
-from solver.values import UNDECIDED, decode_result
+from solver.values import UNDECIDED, decode_result, value_text
 
 
 @dataclass(frozen=True)
@@ -29,8 +29,7 @@ class Check:
 
 
 def _start_value(table: Table) -> str:
-    value, plies = decode_result(table.lookup(Position.start(table.game).index()))
-    return value if plies is None else f"{value} in {plies}"
+    return value_text(*decode_result(table.lookup(Position.start(table.game).index())))
 
 
 def _figures(table: Table) -> dict[str, str]:

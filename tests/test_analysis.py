@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from solver import analysis
+from solver import analysis, values
 from solver.game import Game
 from solver.position import Position
 from solver.solve import solve
@@ -41,7 +41,7 @@ def small():
 
 
 def test_value_codes():
-    assert analysis.value_codes(np.array([0, 1, 2, 3, 52, 255], dtype=np.uint8)).tolist() == [1, 2, 0, 2, 0, -1]
+    assert values.value_codes(np.array([0, 1, 2, 3, 52, 255], dtype=np.uint8)).tolist() == [1, 2, 0, 2, 0, -1]
 
 
 def test_board_figures(tables_5x5):
