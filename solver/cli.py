@@ -171,9 +171,10 @@ def survey_command(max_board: str, rules: str, out: Path) -> None:
 def verify_command(board: str, rule: str) -> None:
     """Check the tables against the published figures (building them if missing)."""
     game = Game.of(board, rule)
-    checks = verify(game, lambda other: _open(other, None))
+    table = _open(game, None)
+    checks = verify(game, lambda other: table if other == game else _open(other, None))
     if not checks:
-        summary = summarize(game, _open(game, None).result)
+        summary = summarize(game, table.result)
         click.echo(f"no published figures for {game}; its table gives {summary.legal:,} legal positions, "
                    f"{summary.draws:,} draws, longest win {summary.longest_win} plies")
         return

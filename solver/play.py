@@ -172,7 +172,7 @@ class Match:
         self.echo_input = echo_input
         self.plies: list[Ply] = []
         self._write = write
-        self._seen = Counter([start.fen()])
+        self._seen = Counter([start])
 
     @classmethod
     def setup(cls, tablebase: Tablebase, start: Position, you: str = BLACK, opponent: str = "strong",
@@ -282,13 +282,13 @@ class Match:
             return False
         taken = [ply.played.name for ply in self.plies[back:]]
         while len(self.plies) > back:
-            self._seen[self.plies.pop().played.position.fen()] -= 1
+            self._seen[self.plies.pop().played.position] -= 1
         self._say(f"took back {' '.join(taken)}")
         return True
 
     def _push(self, ply: Ply) -> None:
         self.plies.append(ply)
-        self._seen[ply.played.position.fen()] += 1
+        self._seen[ply.played.position] += 1
 
     def _read(self, lines: Iterator[str], prompt: str) -> str | None:
         """The next line without its line end, after writing ``prompt``; None at the end of input."""
@@ -315,7 +315,7 @@ class Match:
         if not position.moves():
             winner = WHITE if position.black_to_move else BLACK
             return f"{winner} wins", f"{position.side_to_move.capitalize()} cannot move"
-        if self._seen[position.fen()] >= 3:
+        if self._seen[position] >= 3:
             return "draw by repetition", "the same position for the third time"
         return None
 

@@ -180,7 +180,7 @@ class Tablebase:
         repetition"``; the start counts as its first occurrence) or after ``max_plies`` plies
         (``"stopped"``). Raises as :meth:`probe` does."""
         start = current = _position(position)
-        seen = Counter([_repetition_key(start)])
+        seen = Counter([start])  # a Position is its own repetition key: pieces and side to move
         steps: list[LineStep] = []
         while True:
             ranked = self.moves(current)
@@ -193,8 +193,8 @@ class Tablebase:
             best = ranked[0]
             steps.append(LineStep(best.move, best.name, best.position, self.probe(best.position)))
             current = best.position
-            seen[_repetition_key(current)] += 1
-            if seen[_repetition_key(current)] == 3:
+            seen[current] += 1
+            if seen[current] == 3:
                 result = "draw by repetition"
                 break
         return Line(start, self.probe(start), tuple(steps), result)
@@ -217,7 +217,3 @@ def open_tablebase(directory: Path | str | None = None) -> Tablebase:
 
 def _position(position: Position | str) -> Position:
     return position if isinstance(position, Position) else Position.parse(position)
-
-
-def _repetition_key(position: Position) -> tuple[int, bool]:
-    return position.index(), position.black_to_move
