@@ -1,0 +1,129 @@
+"""Commands that build and read whole tables: solve, verify, stats and survey."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from solver import files
+from solver.board import Board
+from solver.build import build_table
+from solver.cli.common import (
+    board_option,
+    cli,
+    open_or_build,
+    rule_option,
+    table_option,
+    terminal_progress,
+    writing,
+)
+from solver.game import Game
+from solver.position import Position
+from solver.rules import RULES
+from solver.stats import summarize
+from solver.survey import SurveyRow, csv_path, run_survey, select_rules, survey_games, write_report
+from solver.verify import verify
+
+
+@cli.command()
+@board_option
+@rule_option
+@click.option("--out", type=click.Path(path_type=Path), default=None,
+              help="Where to write the table (default: the tables directory).")
+@click.option("--force", is_flag=True, help="Rebuild even if a valid table exists.")
+@click.option("--fold", is_flag=True,
+              help="Store one result per symmetry class: a table 8 times smaller, read the same way.")
+def solve(board: str, rule: str, out: Path | None, force: bool, fold: bool) -> None:
+    """Solve a board completely and write its HDF5 table."""
+    game = Game.of(board, rule)
+    path, summary, seconds = build_table(game, out, force, terminal_progress(), fold)
+    click.echo(f"solved {game}: {summary.legal:,} legal positions ({summary.wins:,} wins, "
+               f"{summary.losses:,} losses, {summary.draws:,} draws) in {seconds:.2f} s -> {path}")
+
+
+@cli.command(name="survey")
+@click.option("--max-board", default="7x7", show_default=True, metavar="WIDTHxHEIGHT",
+              help="Largest board: every board from 3x3 up to it, each width with each height.")
+@click.option("--rules", default="all", show_default=True,
+              help=f"Comma-separated winning conditions ({', '.join(RULES)}), or all.")
+@click.option("--out", type=click.Path(path_type=Path), default=Path("docs/survey.md"), show_default=True,
+              help="Markdown report; the CSV goes beside it, with the suffix .csv.")
+def survey_command(max_board: str, rules: str, out: Path) -> None:
+    """Solve every board and rule (reusing built tables) and tabulate them."""
+    games = survey_games(Board.parse(max_board), select_rules(rules))
+    for path in (out, csv_path(out)):
+        with writing(path):
+            files.check_writable(path)
+
+    def announce(row: SurveyRow) -> None:
+        click.echo(f"{row.board} {row.rule}: {row.legal:,} legal, {row.draws:,} draws, start {row.start_value}",
+                   err=True)
+
+    rows = run_survey(games, lambda game: open_or_build(game, None), announce)
+    command = f"neutreeko survey --max-board {max_board} --rules {rules}"
+    with writing(out):
+        table = write_report(rows, out, command)
+    click.echo(f"surveyed {len(rows)} boards and rules -> {out}, {table}")
+
+
+@cli.command(name="verify")
+@board_option
+@rule_option
+def verify_command(board: str, rule: str) -> None:
+    """Check the tables against the published figures (building them if missing)."""
+    game = Game.of(board, rule)
+    table = open_or_build(game, None)
+    checks = verify(game, lambda other: table if other == game else open_or_build(other, None))
+    if not checks:
+        summary = summarize(game, table.result)
+        click.echo(f"no published figures for {game}; its table gives {summary.legal:,} legal positions, "
+                   f"{summary.draws:,} draws, longest win {summary.longest_win} plies")
+        return
+    width = max(len(check.name) for check in checks)
+    click.echo(f"{'check':<{width}}  {'expected':>12}  {'table':>12}  result")
+    for check in checks:
+        click.echo(f"{check.name:<{width}}  {check.expected:>12}  {check.actual:>12}  "
+                   f"{'PASS' if check.passed else 'FAIL'}")
+    failed = sum(not check.passed for check in checks)
+    click.echo(f"{len(checks) - failed} of {len(checks)} checks pass")
+    if failed:
+        sys.exit(1)
+
+
+@cli.command()
+@board_option
+@rule_option
+@table_option
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def stats(board: str, rule: str, table_file: Path | None, as_json: bool) -> None:
+    """Counts by value and distance, and the longest wins."""
+    game = Game.of(board, rule)
+    summary = summarize(game, open_or_build(game, table_file).result)
+    longest = [Position.from_index(game, i).fen() for i in summary.longest_win_indices]
+    if as_json:
+        click.echo(json.dumps({
+            "board": str(game.board), "rule": game.rule.name, **summary.counts(),
+            "wins_by_plies": {str(plies): count for plies, count in sorted(summary.wins_by_plies.items())},
+            "losses_by_plies": {str(plies): count for plies, count in sorted(summary.losses_by_plies.items())},
+            "longest_wins": longest,
+        }))
+        return
+    click.echo(f"{game}: {summary.legal:,} legal positions (side to move's view)")
+    for name, count in (("wins", summary.wins), ("losses", summary.losses), ("draws", summary.draws)):
+        click.echo(f"  {name:<7} {count:>12,}  {100 * count / summary.legal:6.2f} %")
+    click.echo(f"  no move {summary.no_move:>12,}")
+    click.echo("plies       wins     losses")
+    for plies in range(max(summary.longest_win, summary.longest_loss) + 1):
+        wins, losses = summary.wins_by_plies.get(plies), summary.losses_by_plies.get(plies)
+        if wins or losses:
+            click.echo(f"{plies:5d} {_count(wins):>10} {_count(losses):>10}")
+    click.echo(f"longest win: {summary.longest_win} plies, {len(longest)} positions (side to move wins):")
+    for fen in longest:
+        click.echo(f"  {fen}")
+
+
+def _count(number: int | None) -> str:
+    return f"{number:,}" if number else ""
