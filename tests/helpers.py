@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import h5py
+import numpy as np
+
 import solver.position
 from solver.game import Game
 from solver.position import Position
@@ -22,3 +27,27 @@ def colour_twin(position: Position) -> Position:
     black = tuple(sorted(last - square for square in position.white))
     white = tuple(sorted(last - square for square in position.black))
     return Position(position.game, black, white, not position.black_to_move)
+
+
+# -- ways to damage a copy of a table file ----------------------------------------------------------
+
+def overwrite_with_text(path: Path) -> None:
+    path.write_text("hello\n")
+
+
+def replace_with_foreign_hdf5(path: Path) -> None:
+    """An HDF5 file, but not one of ours."""
+    path.unlink()
+    with h5py.File(path, "w") as file:
+        file["x"] = np.arange(3)
+
+
+def truncate(path: Path) -> None:
+    with open(path, "r+b") as raw:
+        raw.truncate(20_000)
+
+
+def edit_data(path: Path) -> None:
+    """Change one result byte through HDF5, so that the file reads but the digest no longer matches."""
+    with h5py.File(path, "r+") as file:
+        file["result"][1_000_000] ^= 3

@@ -13,7 +13,6 @@ import sys
 from pathlib import Path
 
 import h5py
-import numpy as np
 import pytest
 from click.testing import CliRunner
 
@@ -23,6 +22,7 @@ from solver.game import Game
 from solver.position import Position
 from solver.table import open_table
 from solver.values import encode_result
+from tests.helpers import edit_data, overwrite_with_text, replace_with_foreign_hdf5, truncate
 
 GAME = Game.of("5x5")
 SUMMARY = re.compile(r"solved (\S+) connected: [\d,]+ legal positions \([\d,]+ wins, [\d,]+ losses, "
@@ -242,36 +242,16 @@ def test_out_where_no_file_can_be_made(no_solve):
     assert_one_line_error(run("solve", "--out", "/proc/neutreeko.h5"), "/proc/neutreeko.h5", code=1)
 
 
-def _write_text(path: Path) -> None:
-    path.write_text("hello\n")
-
-
-def _foreign_hdf5(path: Path) -> None:
-    path.unlink()
-    with h5py.File(path, "w") as file:
-        file["x"] = np.arange(3)
-
-
-def _truncate(path: Path) -> None:
-    with open(path, "r+b") as raw:
-        raw.truncate(20_000)
-
-
-def _edit_data(path: Path) -> None:
-    with h5py.File(path, "r+") as file:
-        file["result"][123_456] ^= 1
-
-
 def _edit_attribute(path: Path) -> None:
     with h5py.File(path, "r+") as file:
         file.attrs["draws"] = 100_000
 
 
 @pytest.mark.parametrize("change, words", [
-    (_write_text, ["not a neutreeko-solver table"]),
-    (_foreign_hdf5, ["not a neutreeko-solver table"]),
-    (_truncate, ["truncated"]),
-    (_edit_data, ["damaged", "digest"]),
+    (overwrite_with_text, ["not a neutreeko-solver table"]),
+    (replace_with_foreign_hdf5, ["not a neutreeko-solver table"]),
+    (truncate, ["truncated"]),
+    (edit_data, ["damaged", "digest"]),
     (_edit_attribute, ["damaged", "attributes"]),
 ], ids=["text", "foreign-hdf5", "truncated", "edited-data", "edited-attribute"])
 @pytest.mark.parametrize("command", [["stats"], ["stats", "--table"], ["verify"]], ids=" ".join)

@@ -19,6 +19,7 @@ from solver.solve import solve
 from solver.table import (FORMAT, FORMAT_VERSION, attributes_digest, digest, open_table, table_path,
                           tables_dir, write_table)
 from solver.values import ENCODING
+from tests.helpers import edit_data, overwrite_with_text, replace_with_foreign_hdf5, truncate
 
 GAME = Game.of("5x5")
 
@@ -178,11 +179,6 @@ def _drop_attributes_digest(path: Path) -> None:
         del file.attrs["attributes_digest"]
 
 
-def _edit_data(path: Path) -> None:
-    with h5py.File(path, "r+") as file:
-        file["result"][1_000_000] ^= 3
-
-
 def _flip_stored_byte(path: Path) -> None:
     """Flip one byte in the middle of a compressed chunk, as a bad disk would."""
     with h5py.File(path, "r") as file:
@@ -194,31 +190,16 @@ def _flip_stored_byte(path: Path) -> None:
         raw.write(bytes([byte[0] ^ 0x40]))
 
 
-def _truncate(path: Path) -> None:
-    with open(path, "r+b") as raw:
-        raw.truncate(20_000)
-
-
-def _text(path: Path) -> None:
-    path.write_text("hello\n")
-
-
-def _foreign_hdf5(path: Path) -> None:
-    path.unlink()
-    with h5py.File(path, "w") as file:
-        file["x"] = np.arange(3)
-
-
 def _wrong_format_version(path: Path) -> None:
     with h5py.File(path, "r+") as file:
         file.attrs["format_version"] = FORMAT_VERSION + 1
 
 
 DAMAGE = {
-    "text file": (_text, "not a neutreeko-solver table"),
-    "foreign HDF5 file": (_foreign_hdf5, "not a neutreeko-solver table"),
-    "truncated": (_truncate, "truncated"),
-    "edited data": (_edit_data, "data does not match its digest"),
+    "text file": (overwrite_with_text, "not a neutreeko-solver table"),
+    "foreign HDF5 file": (replace_with_foreign_hdf5, "not a neutreeko-solver table"),
+    "truncated": (truncate, "truncated"),
+    "edited data": (edit_data, "data does not match its digest"),
     "flipped stored byte": (_flip_stored_byte, "damaged"),
     "edited count": (_edit_attribute, "attributes do not match their digest"),
     "edited rule": (_edit_rule, "attributes do not match their digest"),
