@@ -22,7 +22,7 @@ from solver import index
 from solver.errors import MissingTableError
 from solver.game import Game
 from solver.position import Position
-from solver.probe import Line, RankedMove, Tablebase
+from solver.probe import Line, RankedMove, Tablebase, best_moves
 from solver.report import move_value
 from solver.stats import Summary, summarize
 from solver.symmetry import canonical_indices
@@ -208,9 +208,8 @@ def choice(tablebase: Tablebase, position: Position, ply: int = 1, played: str =
         return Choice(ply, position, evaluation.value, evaluation.plies, 0, 0, 0, 0, played)
     keeping = [move for move in ranked if _keeps(move, evaluation.value)]
     classes = set(canonical_indices([move.position.index() for move in keeping], position.game.board).tolist())
-    best = sum((move.value, move.plies) == (ranked[0].value, ranked[0].plies) for move in ranked)
     return Choice(ply, position, evaluation.value, evaluation.plies, len(ranked), len(keeping), len(classes),
-                  best, played)
+                  len(best_moves(ranked)), played)
 
 
 def line_choices(tablebase: Tablebase, line: Line) -> list[Choice]:

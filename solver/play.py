@@ -39,7 +39,7 @@ from typing import Callable, Iterable, Iterator, Mapping, NamedTuple
 from solver import report
 from solver.errors import IllegalMoveError, NotationError
 from solver.position import BLACK, WHITE, Position
-from solver.probe import LINE_RESULTS, RankedMove, Tablebase, rank_key
+from solver.probe import LINE_RESULTS, RankedMove, Tablebase, best_moves
 from solver.report import plies_text
 
 Engine = Callable[[list[RankedMove], random.Random], RankedMove]
@@ -78,8 +78,7 @@ def perfect(ranked: list[RankedMove], rng: random.Random) -> RankedMove:
 
 def strong(ranked: list[RankedMove], rng: random.Random) -> RankedMove:
     """A random move among those ranked equal to the best: same value, same plies."""
-    best = rank_key(ranked[0])[:2]
-    return rng.choice([move for move in ranked if rank_key(move)[:2] == best])
+    return rng.choice(best_moves(ranked))
 
 
 def fair(ranked: list[RankedMove], rng: random.Random) -> RankedMove:

@@ -283,6 +283,6 @@ def random_positions(game: Game, count: int, seed: int = 0) -> list[Position]:
                                          rng.integers(0, 2, count).tolist()):
             try:
                 positions.append(Position.from_index(game, position_index, bool(black)))
-            except NotationError:  # the side to move already has a winning triple
+            except IllegalPositionError:  # the side to move already has a winning triple
                 continue
     return positions[:count]

@@ -93,6 +93,11 @@ def rank_key(move: RankedMove) -> tuple:
     return 2, -move.plies, move.name
 
 
+def best_moves(ranked: list[RankedMove]) -> list[RankedMove]:
+    """The moves of a ranking (best first) as good as the first: the same value and the same plies."""
+    return [move for move in ranked if (move.value, move.plies) == (ranked[0].value, ranked[0].plies)]
+
+
 class Tablebase:
     """Values of positions, read from the tables of their games (opened on first use, then kept).
 

@@ -11,6 +11,10 @@ from solver.game import Game
 from solver.values import ILLEGAL, UNDECIDED, encode_result
 
 
+#: The scalar counts of a :class:`Summary`, which tables store as attributes under these names.
+COUNT_NAMES = ("legal", "wins", "losses", "draws", "longest_win", "longest_loss", "no_move")
+
+
 @dataclass(frozen=True)
 class Summary:
     """Counts of a solved game. ``wins``/``losses`` are from the side to move's point of view;
@@ -29,8 +33,7 @@ class Summary:
 
     def counts(self) -> dict[str, int]:
         """The scalar counts, by name (stored as table attributes)."""
-        return {name: getattr(self, name) for name in
-                ("legal", "wins", "losses", "draws", "longest_win", "longest_loss", "no_move")}
+        return {name: getattr(self, name) for name in COUNT_NAMES}
 
 
 def summarize(game: Game, result: np.ndarray) -> Summary:

@@ -19,6 +19,7 @@ from solver.errors import NeutreekoError, RuleError
 from solver.game import Game
 from solver.position import Position
 from solver.rules import RULES, Rule, get_rule
+from solver.stats import COUNT_NAMES
 from solver.table import Table
 from solver.values import decode_result, value_text
 
@@ -93,8 +94,7 @@ def write_report(rows: list[SurveyRow], markdown: Path, command: str) -> Path:
 
 def survey_row(table: Table) -> SurveyRow:
     """The figures of an opened table."""
-    counts = {name: int(table.attributes[name]) for name in
-              ("legal", "wins", "losses", "draws", "longest_win", "longest_loss", "no_move")}
+    counts = {name: int(table.attributes[name]) for name in COUNT_NAMES}
     value, plies = decode_result(int(table.lookup(Position.start(table.game).index())))
     return SurveyRow(
         board=str(table.game.board), rule=table.game.rule.name, **counts,
