@@ -170,8 +170,8 @@ class Table:
     def lookup(self, indices):
         """Result bytes (see :mod:`solver.values`) of an index or an array of indices; a folded
         table answers through each position's canonical twin, and :data:`ILLEGAL` where not legal."""
-        if not self.folded or "result" in self.__dict__:
-            return self.result[indices]
+        if not self.folded:
+            return self.data[indices]
         numbers = folding.Classes.of(self.game).numbers(indices)
         return np.where(numbers >= 0, self.data[np.maximum(numbers, 0)], np.uint8(ILLEGAL))[()]
 
