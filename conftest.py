@@ -1,5 +1,8 @@
 """Fixtures shared by the test suite and the doctests of ``solver/``: the 5 x 5 game solved once a
-session, its table in a directory of its own, and environments that keep tests out of ``tables/``."""
+session, its table in a directory of its own, and environments that keep tests out of ``tables/``.
+
+Every test that needs the 5 x 5 solve (through :func:`solved_5x5`, directly or through another fixture)
+and every doctest that reads a table is marked ``slow``: ``pytest -m "not slow"`` leaves out the solve."""
 
 from __future__ import annotations
 
@@ -8,10 +11,10 @@ from pathlib import Path
 import pytest
 from _pytest.doctest import DoctestItem
 
-from solver.game import Game
-from solver.probe import Tablebase
-from solver.solve import Solution, solve
-from solver.table import table_path, write_table
+from solver.neutreeko.game import Game
+from solver.neutreeko.probe import Tablebase
+from solver.neutreeko.solve import Solution, solve
+from solver.neutreeko.table import table_path, write_table
 
 STANDARD = Game.of("5x5", "connected")
 
@@ -57,8 +60,19 @@ def fresh_tables(tmp_path, monkeypatch) -> Path:
     return directory
 
 
+def _reads_tables(item: pytest.Item) -> bool:
+    """A doctest that opens a tablebase."""
+    return isinstance(item, DoctestItem) and any("Tablebase" in example.source for example in item.dtest.examples)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "solved_5x5" in getattr(item, "fixturenames", ()) or _reads_tables(item):
+            item.add_marker(pytest.mark.slow)
+
+
 @pytest.fixture(autouse=True)
 def _doctest_tables(request):
-    """Doctests read the default tables directory: point it at :func:`tables_5x5`."""
-    if isinstance(request.node, DoctestItem):
+    """Doctests that read tables read the default tables directory: point it at :func:`tables_5x5`."""
+    if _reads_tables(request.node):
         request.getfixturevalue("tables_env")

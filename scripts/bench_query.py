@@ -22,9 +22,8 @@ import tempfile
 import time
 from pathlib import Path
 
-
-from solver.game import Game
-from solver.position import random_positions
+from solver.neutreeko.game import Game
+from solver.neutreeko.position import random_positions
 
 
 def command() -> list[str]:

@@ -5,7 +5,7 @@ peak memory, and ``neutreeko solve`` end to end.
     python scripts/bench_solve.py --board 7x7 --runs 1 --cli-runs 0
     python scripts/bench_solve.py --baseline /tmp/old  # also time another source tree, alternately
 
-Only the public API is used (:class:`solver.game.Game`, :func:`solver.solve.solve`). Each measurement
+Only the public API is used (:class:`solver.neutreeko.game.Game`, :func:`solver.neutreeko.solve.solve`). Each measurement
 that must start from nothing runs in a fresh interpreter:
 
 * **warm**: one process solves 3 x 3 (loading the compiled kernels, which serve every board), then the
@@ -36,14 +36,14 @@ import tempfile
 import time
 from pathlib import Path
 
-from solver.game import Game
+from solver.neutreeko.game import Game
 
 # Each runs in a fresh interpreter with the arguments board, rule, runs and prints one JSON object.
 # A 3 x 3 solve first loads numba and the compiled kernels (the same for every board).
 _WARM = """
 import json, sys, time
-from solver.game import Game
-from solver.solve import solve
+from solver.neutreeko.game import Game
+from solver.neutreeko.solve import solve
 solve(Game.of("3x3"))
 game = Game.of(sys.argv[1], sys.argv[2])
 seconds = []
@@ -57,16 +57,16 @@ print(json.dumps({"seconds": seconds}))
 _FIRST = """
 import json, sys, time
 began = time.perf_counter()
-from solver.game import Game
-from solver.solve import solve
+from solver.neutreeko.game import Game
+from solver.neutreeko.solve import solve
 solve(Game.of(sys.argv[1], sys.argv[2]))
 print(json.dumps({"seconds": time.perf_counter() - began}))
 """
 
 _MEMORY = """
 import json, resource, sys, tracemalloc
-from solver.game import Game
-from solver.solve import solve
+from solver.neutreeko.game import Game
+from solver.neutreeko.solve import solve
 solve(Game.of("3x3"))
 loaded = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 game = Game.of(sys.argv[1], sys.argv[2])

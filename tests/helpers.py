@@ -1,24 +1,40 @@
-"""Positions and helpers shared by the tests that read the 5 x 5 table (the fixtures are in conftest.py)."""
+"""Positions and helpers shared by the tests: running a command, the one-line error it must give, and
+ways to damage a table (the fixtures are in conftest.py)."""
 
 from __future__ import annotations
 
+import inspect
 from pathlib import Path
 
+import click
 import h5py
 import numpy as np
+from click.testing import CliRunner, Result
 
-import solver.position
-from solver.game import Game
-from solver.position import Position
+import solver.neutreeko.position
+from solver.cli import cli
+from solver.neutreeko.board import Board
+from solver.neutreeko.game import Game
+from solver.neutreeko.position import Position
+from solver.neutreeko.rules import RuleError
 
 GAME = Game.of("5x5")
 START = "1w1w1/2b2/5/2w2/1b1b1 b"
 LONGEST = "w4/5/1b3/2w2/bw1b1 b"
 
 
+def offered(rule: str, board: Board | str) -> bool:
+    """Is ``rule`` offered on ``board``?"""
+    try:
+        Game.of(board, rule)
+    except RuleError:
+        return False
+    return True
+
+
 def random_positions(count: int, seed: int = 0) -> list[Position]:
     """``count`` random legal 5 x 5 positions, reproducibly."""
-    return solver.position.random_positions(GAME, count, seed)
+    return solver.neutreeko.position.random_positions(GAME, count, seed)
 
 
 def colour_twin(position: Position) -> Position:
@@ -27,6 +43,31 @@ def colour_twin(position: Position) -> Position:
     black = tuple(sorted(last - square for square in position.white))
     white = tuple(sorted(last - square for square in position.black))
     return Position(position.game, black, white, not position.black_to_move)
+
+
+# -- the command line -------------------------------------------------------------------------------
+
+def invoke(*args: str, input: str | None = None, program: click.Command = cli) -> Result:
+    """``neutreeko ARGS`` (or another ``program``) in process, with standard output and standard error
+    apart whatever the click version; ``input`` is standard input. Only ``SystemExit`` may end it."""
+    separate = {"mix_stderr": False} if "mix_stderr" in inspect.signature(CliRunner).parameters else {}
+    result = CliRunner(**separate).invoke(program, list(args), input=input)
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    return result
+
+
+def assert_one_line_error(result: Result, *words: str, code: int | None = None,
+                          program: str = "neutreeko") -> str:
+    """A non-zero exit (``code`` if given), nothing on standard output and one line on standard error,
+    ``<program>: error: ...``, naming every one of ``words``; returns that line."""
+    assert result.exit_code != 0 if code is None else result.exit_code == code, result.stderr
+    assert "Traceback" not in result.stderr + result.stdout
+    assert result.stdout == "", result.stdout
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"{program}: error: "), result.stderr
+    for word in words:
+        assert word in lines[0], (word, lines[0])
+    return lines[0]
 
 
 # -- ways to damage a copy of a table file ----------------------------------------------------------

@@ -1,8 +1,8 @@
 """A slow, obviously correct Neutreeko solver for small boards, written from the rules alone.
 
-Nothing here comes from the package: squares are (file, rank) pairs, moves are slides worked out square
-by square, the winning lines of every rule are built here, and values come from forward iteration
-straight from the definitions of RULES.md:
+Nothing of the solving here comes from the package: squares are (file, rank) pairs, moves are slides
+worked out square by square, the winning lines of every rule are built here, and values come from
+forward iteration straight from the definitions of the rules (README, "The game and its notation"):
 
 * a position is a pair (mover's squares, other side's squares), the mover being the side to move;
 * it is *illegal* if the mover already has a winning line;
@@ -10,6 +10,9 @@ straight from the definitions of RULES.md:
 * it is *won in k* (k odd) if some move reaches a position lost in k - 1;
 * it is *lost in k* (k even) if every move reaches a won position and the longest of those wins is k - 1;
 * whatever is never decided is a draw.
+
+The last section translates the reference's positions into the package's square numbers and indices,
+for the tests that compare the two; it is the only place the reference meets the package.
 
 Level k is computed from levels 0 .. k-1 only, so each position gets the first (smallest) k whose
 condition holds. The levels run over numpy arrays of child lists, because plain Python loops over the
@@ -200,3 +203,27 @@ def solve(width: int, height: int, rule: str) -> Solution:
     result = {position: (None if distance[n] == UNDECIDED else int(distance[n]))
               for n, position in enumerate(positions) if distance[n] != ILLEGAL}
     return Solution(width, height, rule, lines, result, no_move)
+
+
+# -- the reference in the package's terms ------------------------------------------------------------
+
+def numbers(side: Side, width: int) -> tuple[int, ...]:
+    """The sorted square numbers (:func:`number`) of a side."""
+    return tuple(sorted(number(square, width) for square in side))
+
+
+def side_of(squares, width: int) -> Side:
+    """The side standing on the numbered ``squares``."""
+    return frozenset((square % width, square // width) for square in squares)
+
+
+def numbered_lines(rule: str, width: int, height: int) -> set[tuple[int, ...]]:
+    """The winning lines of ``rule`` as sorted triples of square numbers."""
+    return {numbers(line, width) for line in winning_lines(rule, width, height)}
+
+
+def package_index(mover: Side, other: Side, width: int, height: int) -> int:
+    """The package's dense index of the position (``mover`` to move)."""
+    from solver.neutreeko import index  # the package's numbering, used to compare, never to solve
+
+    return int(index.encode(*numbers(mover, width), *numbers(other, width), index.other_count(width * height)))

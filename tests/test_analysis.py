@@ -5,14 +5,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from solver import analysis, values
-from solver.game import Game
-from solver.position import Position
-from solver.solve import solve
-from solver.stats import summarize
-from solver.symmetry import symmetries
-from solver.table import open_table, table_path
-from solver.values import decode_result
+from solver.neutreeko import analysis, values
+from solver.neutreeko.game import Game
+from solver.neutreeko.position import Position
+from solver.neutreeko.solve import solve
+from solver.neutreeko.stats import summarize
+from solver.neutreeko.symmetry import symmetries
+from solver.neutreeko.table import open_table, table_path
+from solver.neutreeko.values import DRAW, Evaluation
 from tests.helpers import LONGEST, START, random_positions
 
 GAME = Game.of("5x5")
@@ -36,7 +36,7 @@ def small():
     positions = []
     for position_index, byte in enumerate(result.tolist()):
         if byte != 255:
-            positions.append((Position.from_index(game, position_index), decode_result(byte)[0]))
+            positions.append((Position.from_index(game, position_index), Evaluation.of_byte(byte).value))
     return game, result, positions
 
 
@@ -48,7 +48,7 @@ def test_board_figures(tables_5x5):
     """Boards without a table are left out; 5 x 5 gives the published figures."""
     (figures,) = analysis.board_figures(["3x3", "5x5"], directory=tables_5x5)
     assert (figures.board, figures.legal, figures.draws, figures.longest_win, figures.start) == \
-        ("5x5", 3_468_080, 104_660, 51, "draw")
+        ("5x5", 3_468_080, 104_660, 51, DRAW)
     assert figures.wins + figures.draws + figures.losses == figures.legal
     assert analysis.shares(figures.summary) == pytest.approx(
         {"win": figures.wins / 3_468_080, "draw": 104_660 / 3_468_080, "loss": figures.losses / 3_468_080})
@@ -58,7 +58,7 @@ def test_longest_wins_are_one_class(table, tablebase):
     positions = analysis.longest_wins(GAME, table)
     assert len(positions) == 8 and LONGEST in [position.fen() for position in positions]
     assert analysis.symmetry_classes(positions) == 1
-    assert {tablebase.probe(position) for position in positions} == {("win", 51)}
+    assert {tablebase.probe(position) for position in positions} == {Evaluation.win(51)}
     assert analysis.symmetry_classes([Position.parse(START), Position.parse(LONGEST)]) == 2
 
 
@@ -156,8 +156,8 @@ def test_longest_line_choices(tablebase):
 def test_opening_tree(tablebase):
     start = Position.parse(START)
     full = analysis.opening_tree(tablebase, start, 2)
-    assert [(n.move, n.value, n.plies) for n in full] == \
-        [(m.name, m.value, m.plies) for m in tablebase.moves(start)]
+    assert [(n.move, n.evaluation) for n in full] == \
+        [(m.name, m.evaluation) for m in tablebase.moves(start)]
     assert all(len(n.replies) == len(tablebase.moves(n.position)) for n in full)
     assert all(reply.replies == () for n in full for reply in n.replies)
     drawn = analysis.opening_tree(tablebase, start, 3, explore=lambda move: move.value == "draw")

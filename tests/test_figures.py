@@ -1,14 +1,14 @@
-"""The published figures of RULES.md, reproduced by a solve (5 x 5 and 4 x 4, ``connected``)."""
+"""The published figures (README's `neutreeko verify` table), reproduced by a solve (5 x 5 and 4 x 4, ``connected``)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from solver.game import Game
-from solver.position import Position
-from solver.solve import solve
-from solver.values import ILLEGAL, UNDECIDED, encode_result
+from solver.neutreeko.game import Game
+from solver.neutreeko.position import Position
+from solver.neutreeko.solve import solve
+from solver.neutreeko.values import ILLEGAL, UNDECIDED, encode_result
 
 START = "1w1w1/2b2/5/2w2/1b1b1 b"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from solver import files
+from solver.core import files
 
 
 def test_write_replaces_the_file(tmp_path):
@@ -22,7 +22,7 @@ def test_failed_write_keeps_the_previous_file(tmp_path, monkeypatch):
     def fail(*_):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("solver.files.os.replace", fail)
+    monkeypatch.setattr("solver.core.files.os.replace", fail)
     with pytest.raises(OSError, match="No space left"):
         files.write_atomically(target, b"second")
     assert target.read_bytes() == b"first"

@@ -8,10 +8,10 @@ from math import comb
 import numpy as np
 import pytest
 
-from solver import index
-from solver.errors import NotationError
-from solver.game import Game
-from solver.position import Position
+from solver.core.errors import NotationError
+from solver.neutreeko import index
+from solver.neutreeko.game import Game
+from solver.neutreeko.position import Position
 
 #: Every board size from 3 x 3 to 7 x 7, in squares.
 SIZES = sorted({width * height for width in range(3, 8) for height in range(3, 8)})

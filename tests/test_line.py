@@ -6,12 +6,10 @@ import json
 from collections import Counter
 
 import pytest
-from click.testing import CliRunner
 
-from solver.cli import cli
-from solver.position import Position
-from solver.probe import LINE_RESULTS, Evaluation
-from tests.helpers import LONGEST, START, colour_twin, random_positions
+from solver.neutreeko.position import Position
+from solver.neutreeko.probe import LINE_RESULTS, Evaluation
+from tests.helpers import LONGEST, START, colour_twin, invoke, random_positions
 
 
 def test_longest_line(tablebase):
@@ -77,8 +75,8 @@ def test_colour_symmetric_lines(tablebase):
 
 
 def test_cli_line_text(tables_env):
-    result = CliRunner().invoke(cli, ["line", LONGEST])
-    assert result.exit_code == 0, result.output
+    result = invoke("line", LONGEST)
+    assert result.exit_code == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[:7] == ["5 w . . . .", "4 . . . . .", "3 . b . . .", "2 . . w . .", "1 b w . b .",
                          "  A B C D E", LONGEST]
@@ -89,8 +87,8 @@ def test_cli_line_text(tables_env):
 
 
 def test_cli_line_json(tables_env):
-    result = CliRunner().invoke(cli, ["line", *LONGEST.split(), "--json"])  # unquoted works too
-    assert result.exit_code == 0, result.output
+    result = invoke("line", *LONGEST.split(), "--json")  # unquoted works too
+    assert result.exit_code == 0, result.stderr
     answer = json.loads(result.stdout)
     assert set(answer) == {"position", "board", "to_move", "value", "plies", "moves", "result"}
     assert (answer["position"], answer["value"], answer["plies"]) == (LONGEST, "win", 51)
@@ -104,10 +102,9 @@ def test_cli_line_json(tables_env):
 
 
 def test_cli_line_options(tables_env):
-    runner = CliRunner()
-    stopped = json.loads(runner.invoke(cli, ["line", "start", "--max-plies", "3", "--json"]).stdout)
+    stopped = json.loads(invoke("line", "start", "--max-plies", "3", "--json").stdout)
     assert (len(stopped["moves"]), stopped["result"], stopped["value"]) == (3, "stopped", "draw")
-    after = json.loads(runner.invoke(cli, ["line", START, "--moves", "C4-C3", "--json"]).stdout)
+    after = json.loads(invoke("line", START, "--moves", "C4-C3", "--json").stdout)
     assert (after["position"], after["value"], after["plies"], after["result"]) == \
         ("1w1w1/5/2b2/2w2/1b1b1 w", "win", 3, "white wins")
     assert [move["move"] for move in after["moves"]][0] == "B5-B2"  # tie with D5-D2: alphabetical
@@ -120,7 +117,7 @@ def test_cli_line_options(tables_env):
     (["bbb2/5/5/5/www2 b"], "bbb2/5/5/5/www2 b"),
 ])
 def test_cli_line_bad_input(tables_env, arguments, token):
-    result = CliRunner().invoke(cli, ["line", *arguments])
+    result = invoke("line", *arguments)
     assert result.exit_code == 2
     assert result.stdout == ""
     assert len(result.stderr.splitlines()) == 1 and token in result.stderr

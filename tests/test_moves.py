@@ -12,11 +12,11 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from solver import _kernel, index
-from solver import solve as solve_module
-from solver.game import Game
-from solver.position import Move, Position
-from solver.values import ILLEGAL, UNDECIDED, encode_result
+from solver.neutreeko import _kernel, index
+from solver.neutreeko.game import Game
+from solver.neutreeko.kernel_inputs import KernelInputs
+from solver.neutreeko.position import Move, Position
+from solver.neutreeko.values import ILLEGAL, UNDECIDED, encode_result
 from tests import reference
 
 #: (board, rule) pairs the random positions are drawn from.
@@ -34,27 +34,24 @@ def _game(board: str, rule: str) -> Game:
 
 
 @lru_cache(maxsize=None)
-def _unmove_arguments(game: Game) -> tuple:
-    """Everything :func:`_kernel._unmoves` needs besides the position, as :mod:`solver.solve` builds it;
-    no position marked decided, and every parent in one part."""
-    squares = game.board.size
-    triples = index.triples(squares)
-    return (*solve_module._rays(game), triples, solve_module._rank_weights(squares),
-            index.other_count(squares), np.zeros(game.positions // 8 + 1, dtype=np.uint8),
-            np.zeros(len(triples), dtype=np.int32))
+def _inputs(game: Game) -> tuple[KernelInputs, np.ndarray]:
+    """The solver's kernel inputs for ``game`` (every parent in one part), and decided bits with no
+    position marked decided."""
+    return KernelInputs.of(game), np.zeros(game.positions // 8 + 1, dtype=np.uint8)
 
 
 def _kernel_parents(game: Game, position: int) -> list[int]:
     """The predecessors that the kernel's unmove generator writes for ``position``.
 
     The one place that knows the kernel's calling convention. The buffer has room for four times the
-    bound the solver allows a position (:func:`solver.solve._max_unmoves`), so that an overrun shows
-    as a failed check rather than as damaged memory."""
-    rays, stops, triples, weights, other_count, decided, part_of = _unmove_arguments(game)
-    bound = solve_module._max_unmoves(game)
+    bound the solver allows a position (:attr:`KernelInputs.max_unmoves`), so that an overrun shows as
+    a failed check rather than as damaged memory."""
+    inputs, decided = _inputs(game)
+    bound = inputs.max_unmoves
     out = np.full((1, 4 * bound), -1, dtype=np.int32)
     counts = np.zeros(1, dtype=np.int64)
-    _kernel._unmoves(np.int32(position), rays, stops, triples, weights, other_count, decided, part_of, out, 0, counts)
+    _kernel._unmoves(np.int32(position), inputs.rays, inputs.stops, inputs.triples, inputs.weights,
+                     inputs.other_count, decided, inputs.part_of, out, 0, counts)
     assert counts[0] <= bound, f"{counts[0]} predecessors, more than the solver's buffer holds ({bound})"
     return out[0, :counts[0]].tolist()
 
@@ -62,22 +59,18 @@ def _kernel_parents(game: Game, position: int) -> list[int]:
 @lru_cache(maxsize=None)
 def _classified(game: Game) -> tuple[np.ndarray, np.ndarray]:
     """``result`` and ``moves_left`` as the kernel's classification pass leaves them."""
+    inputs, _ = _inputs(game)
     result = np.zeros(game.positions, dtype=np.uint8)
     moves_left = np.zeros(game.positions, dtype=np.uint8)
-    _kernel._classify(solve_module._walled_steps(game), index.triples(game.board.size), game.wins,
-                      index.other_count(game.board.size), result, moves_left)
+    _kernel._classify(inputs.steps, inputs.triples, inputs.wins, inputs.other_count, result, moves_left)
     return result, moves_left
-
-
-def _coordinates(side, width: int) -> frozenset:
-    return frozenset((square % width, square // width) for square in side)
 
 
 def _reference_moves(position: Position) -> set[Move]:
     width, height = position.game.board.width, position.game.board.height
     return {Move(reference.number(origin, width), reference.number(target, width))
-            for origin, target in reference.moves(_coordinates(position.mover, width),
-                                                  _coordinates(position.other, width), width, height)}
+            for origin, target in reference.moves(reference.side_of(position.mover, width),
+                                                  reference.side_of(position.other, width), width, height)}
 
 
 @st.composite
@@ -116,7 +109,8 @@ def test_every_predecessor_moves_to_the_position(position):
         assert other == position.mover
         (origin,) = set(mover) - set(position.other)
         (target,) = set(position.other) - set(mover)
-        slides = reference.moves(_coordinates(mover, width), _coordinates(other, width), width, game.board.height)
+        slides = reference.moves(reference.side_of(mover, width), reference.side_of(other, width), width,
+                                 game.board.height)
         assert ((origin % width, origin // width), (target % width, target // width)) in slides
         if mover in game.winning_triples:
             continue
@@ -163,13 +157,6 @@ def test_classify_counts_the_moves(position):
         assert moves_left[position.index()] == len(moves)
 
 
-def _reference_index(game: Game, mover, other) -> int:
-    width = game.board.width
-    return index.encode(*sorted(reference.number(square, width) for square in mover),
-                        *sorted(reference.number(square, width) for square in other),
-                        index.other_count(game.board.size))
-
-
 @pytest.mark.parametrize("board, rule", [("3x3", "connected"), ("3x4", "orthogonal"), ("4x3", "connected")])
 def test_unmoves_reverse_the_reference_moves_on_every_position(board, rule):
     """On every index of a small board, legal or not, the kernel's predecessors are exactly the
@@ -177,11 +164,11 @@ def test_unmoves_reverse_the_reference_moves_on_every_position(board, rule):
     game = _game(board, rule)
     width, height = game.board.width, game.board.height
     positions = reference.all_positions(width, height)
-    kernel_index = [_reference_index(game, mover, other) for mover, other in positions]
+    kernel_index = [reference.package_index(mover, other, width, height) for mover, other in positions]
     parents = defaultdict(list)
     for n, (mover, other) in enumerate(positions):
         for origin, target in reference.moves(mover, other, width, height):
-            parents[_reference_index(game, other, (mover - {origin}) | {target})].append(kernel_index[n])
+            parents[reference.package_index(other, (mover - {origin}) | {target}, width, height)].append(kernel_index[n])
     for position in range(game.positions):
         assert sorted(_kernel_parents(game, position)) == sorted(parents[position]), position
 
@@ -196,7 +183,7 @@ def test_classify_on_every_position(board, rule):
     lines = reference.winning_lines(rule, width, height)
     result, moves_left = _classified(game)
     for mover, other in reference.all_positions(width, height):
-        position = _reference_index(game, mover, other)
+        position = reference.package_index(mover, other, width, height)
         slides = len(reference.moves(mover, other, width, height))
         if mover in lines:
             assert result[position] == ILLEGAL
@@ -207,7 +194,7 @@ def test_classify_on_every_position(board, rule):
 
 
 def test_rules_example_from_the_start():
-    """RULES.md: from the start, the piece on B1 can go to A1, C1, A2 or B4 (C2 is occupied)."""
+    """The rules' example: from the start, the piece on B1 can go to A1, C1, A2 or B4 (C2 is occupied)."""
     start = Position.start(_game("5x5", "connected"))
     board = start.game.board
     from_b1 = {move.name(board) for move in start.moves() if board.name(move.origin) == "B1"}

@@ -1,17 +1,14 @@
-"""``neutreeko play``: scripted games through the command line and through :class:`solver.play.Match`."""
+"""``neutreeko play``: scripted games through the command line and through :class:`solver.neutreeko.play.Match`."""
 
 from __future__ import annotations
 
 import random
 
 import pytest
-from click.testing import CliRunner
 
-from solver.cli import cli
-from solver.play import ENGINES, RESULTS, Match, fair, move_list, perfect, random_move, strong
-from solver.position import Position
-from solver.probe import rank_key
-from tests.helpers import LONGEST, START, random_positions
+from solver.neutreeko.play import ENGINES, RESULTS, Match, fair, move_list, perfect, random_move, strong
+from solver.neutreeko.position import Position
+from tests.helpers import LONGEST, START, assert_one_line_error, invoke, random_positions
 
 #: Four plies that lead from the start back to it.
 CYCLE = ["B1-A2", "B5-A4", "A2-B1", "A4-B5"]
@@ -19,7 +16,7 @@ ORDER = {"loss": 0, "draw": 1, "win": 2}
 
 
 def play(*arguments, input=""):
-    return CliRunner().invoke(cli, ["play", *arguments], input=input)
+    return invoke("play", *arguments, input=input)
 
 
 def run(tablebase, lines=(), engines=None, start=START, seed=0):
@@ -43,8 +40,8 @@ def boards(transcript: str) -> list[str]:
 def test_scripted_game_ends_in_three_in_a_row(tables_env):
     """The rules' example, both sides typed: 1. C4-C3? D5-D2! and White wins."""
     result = play("--as", "both", input="c4-c3\nD5-D2\nd1-e1\nB5-B2\n")
-    assert result.exit_code == 0, result.output
-    lines = result.output.splitlines()
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
     assert "== White wins: three in a row on B2 C2 D2 ==" in lines
     assert "moves: 1. C4-C3 D5-D2 2. D1-E1 B5-B2" in lines
     assert "Black threw away a draw with 1. C4-C3 (loses in 4); B1-C1 (draw) was better." in lines
@@ -54,27 +51,27 @@ def test_scripted_game_ends_in_three_in_a_row(tables_env):
 
 def test_perfect_opponent_punishes_a_blunder(tables_env):
     result = play("--opponent", "perfect", "--seed", "1", input="C4-C3\nB1-A1\nhint\n")
-    assert result.exit_code == 0, result.output
-    lines = result.output.splitlines()
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
     assert lines[0] == "Neutreeko 5x5 connected. You play Black, the perfect engine plays White (seed 1)."
     assert [line for line in lines if line.startswith("White plays")] == ["White plays B5-B2", "White plays D5-A2"]
     assert "== White wins: three in a row on A2 B2 C2 ==" in lines
     assert "moves: 1. C4-C3 B5-B2 2. B1-A1 D5-A2" in lines
-    assert "hint" not in result.output.split("==")[-1]  # the game ended before the extra line was read
+    assert "hint" not in result.stdout.split("==")[-1]  # the game ended before the extra line was read
 
 
 def test_engines_play_each_other(tables_env):
     result = play("--as", "none", "--opponent", "perfect")
-    assert result.exit_code == 0, result.output
-    assert "== draw by repetition: the same position for the third time ==" in result.output
-    assert "Black> " not in result.output and "White> " not in result.output
+    assert result.exit_code == 0, result.stderr
+    assert "== draw by repetition: the same position for the third time ==" in result.stdout
+    assert "Black> " not in result.stdout and "White> " not in result.stdout
 
 
 def test_engines_play_out_the_longest_win(tables_env):
     result = play("--as", "none", "--opponent", "perfect", "--from", LONGEST)
-    assert result.exit_code == 0, result.output
-    assert "== Black wins: three in a row" in result.output
-    assert sum(line.startswith(("Black plays", "White plays")) for line in result.output.splitlines()) == 51
+    assert result.exit_code == 0, result.stderr
+    assert "== Black wins: three in a row" in result.stdout
+    assert sum(line.startswith(("Black plays", "White plays")) for line in result.stdout.splitlines()) == 51
 
 
 def test_perfect_plays_the_line(tablebase):
@@ -115,20 +112,20 @@ def test_perfect_never_lets_a_result_slip(tablebase, other):
 
 def test_threefold_repetition_is_a_draw(tables_env):
     result = play("--as", "both", input="\n".join(CYCLE * 3) + "\n")
-    assert result.exit_code == 0, result.output
-    assert "== draw by repetition: the same position for the third time ==" in result.output
-    assert f"moves: {move_list_text(CYCLE * 2)}" in result.output  # the start's third time: after 8 plies
-    assert result.output.count("Black> ") + result.output.count("White> ") == 8
+    assert result.exit_code == 0, result.stderr
+    assert "== draw by repetition: the same position for the third time ==" in result.stdout
+    assert f"moves: {move_list_text(CYCLE * 2)}" in result.stdout  # the start's third time: after 8 plies
+    assert result.stdout.count("Black> ") + result.stdout.count("White> ") == 8
 
 
 def test_a_win_walked_round_in_circles_is_reported(tables_env):
     """Black wins in 7 but only shuffles between winning moves: drawn by repetition, and the end says so."""
     cycle = ["D5-C5", "E4-E5", "C5-D5", "E5-E4"]
     result = play("--as", "both", "--from", "1w1b1/4w/b3b/5/2w2 b", input="\n".join(cycle * 2) + "\n")
-    assert result.exit_code == 0, result.output
-    assert "== draw by repetition: the same position for the third time ==" in result.output
-    assert "Black kept a win with every move but let positions repeat" in result.output
-    assert "White kept the best result with every move." in result.output
+    assert result.exit_code == 0, result.stderr
+    assert "== draw by repetition: the same position for the third time ==" in result.stdout
+    assert "Black kept a win with every move but let positions repeat" in result.stdout
+    assert "White kept the best result with every move." in result.stdout
 
 
 def move_list_text(names: list[str]) -> str:
@@ -171,16 +168,16 @@ def test_undo_with_both_sides_takes_one_ply(tablebase):
 def test_seeded_games_are_reproducible(tables_env):
     for opponent in ("fair", "random", "strong"):
         first = play("--as", "none", "--opponent", opponent, "--seed", "11")
-        assert first.exit_code == 0, first.output
-        assert play("--as", "none", "--opponent", opponent, "--seed", "11").output == first.output
-    assert play("--as", "none", "--opponent", "random", "--seed", "12").output != \
-        play("--as", "none", "--opponent", "random", "--seed", "11").output
+        assert first.exit_code == 0, first.stderr
+        assert play("--as", "none", "--opponent", opponent, "--seed", "11").stdout == first.stdout
+    assert play("--as", "none", "--opponent", "random", "--seed", "12").stdout != \
+        play("--as", "none", "--opponent", "random", "--seed", "11").stdout
 
 
 def test_seed_is_shown_when_not_given(tables_env):
     result = play("--as", "none", "--opponent", "random")
-    seed = result.output.splitlines()[0].rsplit("seed ", 1)[1].rstrip(").")
-    assert play("--as", "none", "--opponent", "random", "--seed", seed).output == result.output
+    seed = result.stdout.splitlines()[0].rsplit("seed ", 1)[1].rstrip(").")
+    assert play("--as", "none", "--opponent", "random", "--seed", seed).stdout == result.stdout
 
 
 def test_engine_choices(tablebase):
@@ -191,15 +188,14 @@ def test_engine_choices(tablebase):
         ranked = tablebase.moves(position)
         if not ranked:
             continue
-        best = rank_key(ranked[0])[:2]
-        assert all(rank_key(strong(ranked, rng))[:2] == best for _ in range(5))
+        assert all(strong(ranked, rng).evaluation == ranked[0].evaluation for _ in range(5))
         safe = [move for move in ranked if not (move.value == "loss" and move.plies == 2)]
         picks = [fair(ranked, rng) for _ in range(20)]
         assert all(pick in safe for pick in picks) or not safe
         assert random_move(ranked, rng) in ranked
     ranked = tablebase.moves(START)
     picks = [fair(ranked, rng) for _ in range(1000)]
-    assert 0.7 < sum(rank_key(pick)[:2] == rank_key(ranked[0])[:2] for pick in picks) / 1000 < 0.95
+    assert 0.7 < sum(pick.evaluation == ranked[0].evaluation for pick in picks) / 1000 < 0.95
     assert {move.value for move in (random_move(ranked, rng) for _ in range(200))} == {"draw", "loss"}
 
 
@@ -208,14 +204,14 @@ def test_engine_choices(tablebase):
 def test_hint_line_and_fen_match_query_and_line(tables_env):
     fen = "1w1w1/5/2b2/2w2/1b1b1 w"
     result = play("--as", "white", "--from", fen, input="hint\nline\nfen\nhelp\nquit\n")
-    assert result.exit_code == 0, result.output
-    query = CliRunner().invoke(cli, ["query", fen]).output.splitlines()
-    line = CliRunner().invoke(cli, ["line", fen]).output
-    assert "\n".join(query[7:]) + "\n" in result.output  # the value and every move, as query shows them
-    assert line in result.output
-    assert f"White> fen\n{fen}\nWhite> help\n" in result.output
-    assert "== game stopped (quit) after 0 plies ==" in result.output
-    assert "with best play from here: White to move wins in 3 plies" in result.output
+    assert result.exit_code == 0, result.stderr
+    query = invoke("query", fen).stdout.splitlines()
+    line = invoke("line", fen).stdout
+    assert "\n".join(query[7:]) + "\n" in result.stdout  # the value and every move, as query shows them
+    assert line in result.stdout
+    assert f"White> fen\n{fen}\nWhite> help\n" in result.stdout
+    assert "== game stopped (quit) after 0 plies ==" in result.stdout
+    assert "with best play from here: White to move wins in 3 plies" in result.stdout
 
 
 def test_board_marks_the_last_move():
@@ -238,9 +234,9 @@ def test_move_list_when_white_begins(tablebase):
 def test_bad_input_gets_a_message_and_the_prompt_again(tables_env):
     bad = ["", "hnit", "B1-B2", "F1-F2", "z9-a1", "c4c3", "C4-C3-C2", "C4-", "xyzzy", "undo"]
     result = play("--opponent", "perfect", input="\n".join(bad) + "\nfen\n")
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 0, result.stderr
     assert result.exception is None
-    output = result.output
+    output = result.stdout
     assert "unknown command 'hnit'; did you mean hint?" in output
     assert "B1-B2 is not a legal move here (a piece slides as far as it can). Legal moves: B1-A1 " in output
     assert "square F1 is not on the 5x5 board" in output
@@ -257,9 +253,9 @@ def test_bad_input_gets_a_message_and_the_prompt_again(tables_env):
 
 def test_end_of_input_ends_cleanly(tables_env):
     result = play(input="C4-C3")  # no line end, then nothing more
-    assert result.exit_code == 0, result.output
-    assert "== game stopped (end of input) after 2 plies ==" in result.output
-    assert result.output.endswith("was better.\n")
+    assert result.exit_code == 0, result.stderr
+    assert "== game stopped (end of input) after 2 plies ==" in result.stdout
+    assert result.stdout.endswith("was better.\n")
 
 
 @pytest.mark.parametrize("arguments, message", [
@@ -269,6 +265,4 @@ def test_end_of_input_ends_cleanly(tables_env):
     (["--board", "9x9"], "not supported"),
 ])
 def test_bad_options(tables_env, arguments, message):
-    result = play(*arguments)
-    assert result.exit_code == 2
-    assert message in result.output
+    assert_one_line_error(play(*arguments), message, code=2)

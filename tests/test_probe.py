@@ -1,13 +1,13 @@
-"""The probe API (solver.probe): values, errors, move ranking, against the 5 x 5 table."""
+"""The probe API (solver.neutreeko.probe): values, errors, move ranking, against the 5 x 5 table."""
 
 from __future__ import annotations
 
 import pytest
 
-from solver.errors import IllegalPositionError, MissingTableError, NotationError, TableError
-from solver.game import Game
-from solver.position import Position
-from solver.probe import Evaluation, Tablebase, for_mover, open_tablebase
+from solver.core.errors import IllegalPositionError, MissingTableError, NotationError, TableError
+from solver.neutreeko.game import Game
+from solver.neutreeko.position import Position
+from solver.neutreeko.probe import Evaluation, Tablebase, open_tablebase
 from tests.helpers import LONGEST, START, colour_twin, random_positions
 
 
@@ -50,7 +50,11 @@ def test_moves_order_and_values(tablebase):
         assert keys == sorted(keys)
         for move in moves:
             assert move.position == position.play(move.move)
-            assert (move.value, move.plies) == for_mover(tablebase.probe(move.position))
+            child = tablebase.probe(move.position)
+            if child.value == "draw":
+                assert (move.value, move.plies) == ("draw", None)
+            else:
+                assert (move.value, move.plies) == ("win" if child.value == "loss" else "loss", child.plies + 1)
         if moves:
             assert tablebase.probe(position) == Evaluation(moves[0].value, moves[0].plies)
         else:
@@ -108,7 +112,7 @@ def test_position_over(tablebase):
 
 def test_other_board_table(tmp_path, solved_5x5):
     """Positions of another game need that game's table; a table file of the wrong game is refused."""
-    from solver.table import write_table
+    from solver.neutreeko.table import write_table
     wrong = tmp_path / "neutreeko-4x4.h5"
     write_table(Game.of("5x5"), solved_5x5.result, wrong, 0.0)  # a 5 x 5 table under a 4 x 4 name
     with pytest.raises(TableError, match="not 4x4"):
@@ -117,7 +121,7 @@ def test_other_board_table(tmp_path, solved_5x5):
 
 def test_folded_table_answers_alike(tablebase, solved_5x5, tmp_path):
     """A symmetry-folded table probes exactly like the full one (all reads go through Table.lookup)."""
-    from solver.table import write_table
+    from solver.neutreeko.table import write_table
     write_table(Game.of("5x5"), solved_5x5.result, tmp_path / "neutreeko-5x5.h5", 0.0, fold=True)
     folded = Tablebase(tmp_path)
     for position in random_positions(100, seed=3) + [Position.parse(LONGEST)]:

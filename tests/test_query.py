@@ -1,4 +1,4 @@
-"""The notation parser under fuzzing, and bulk queries (solver.bulk) against single probes."""
+"""The notation parser under fuzzing, and bulk queries (solver.neutreeko.bulk) against single probes."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ import threading
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver.bulk import CHUNK_LINES, answer_lines, query_stream, read_lines
-from solver.errors import NeutreekoError
-from solver.game import Game
-from solver.position import Position
-from solver.report import error_object, query_object
+from solver.core.errors import InputError
+from solver.neutreeko.bulk import CHUNK_LINES, answer_lines, query_stream, read_lines
+from solver.neutreeko.game import Game
+from solver.neutreeko.position import Position
+from solver.neutreeko.report import error_object, query_object
 from tests.helpers import LONGEST, START, random_positions
 
 GAME = Game.of("5x5")
@@ -35,7 +35,7 @@ def expected_answer(tablebase, text: str, line_number: int, with_moves: bool = F
         return json.dumps(error_object(line_number, text, "empty line"))
     try:
         position = Position.parse(text, game=GAME)
-    except NeutreekoError as error:
+    except InputError as error:
         return json.dumps(error_object(line_number, text, str(error)))
     return json.dumps(query_object(position, tablebase.probe(position),
                                    tablebase.moves(position) if with_moves else None))
@@ -44,10 +44,10 @@ def expected_answer(tablebase, text: str, line_number: int, with_moves: bool = F
 @given(any_line)
 @FUZZ
 def test_parser_never_crashes(text):
-    """Random strings parse or raise a NeutreekoError (a NotationError, BoardError or RuleError)."""
+    """Random strings parse or raise a InputError (a NotationError, BoardError or RuleError)."""
     try:
         position = Position.parse(text)
-    except NeutreekoError:
+    except InputError:
         return
     assert Position.parse(position.fen()) == position
 

@@ -15,14 +15,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver import index
-from solver.board import Board
-from solver.errors import RuleError
-from solver.game import Game
-from solver.rules import RULES, Rule
-from solver.solve import solve
-from solver.values import ILLEGAL, UNDECIDED, encode_result
+from solver.neutreeko import index
+from solver.neutreeko.board import Board
+from solver.neutreeko.game import Game
+from solver.neutreeko.rules import RULES, Rule
+from solver.neutreeko.solve import solve
+from solver.neutreeko.values import ILLEGAL, UNDECIDED, encode_result
 from tests import reference
+from tests.helpers import offered
 
 #: (width, height, rule): every rule offered on the boards up to 4 x 4, and ``equidistant`` on the
 #: smallest boards that offer it.
@@ -42,16 +42,10 @@ def _cases(cases) -> list:
     return [pytest.param(width, height, rule, id=f"{width}x{height}-{rule}") for width, height, rule in cases]
 
 
-def _lines(width: int, height: int, rule: str) -> set[tuple[int, int, int]]:
-    """The reference's winning lines as sorted triples of square numbers."""
-    return {tuple(sorted(reference.number(square, width) for square in line))
-            for line in reference.winning_lines(rule, width, height)}
-
-
 def _game(width: int, height: int, rule: str) -> Game:
     board = Board(width, height)
     if (width, height, rule) in NOT_OFFERED:
-        lines = _lines(width, height, rule)
+        lines = reference.numbered_lines(rule, width, height)
         return Game.of(board, Rule(rule, "reference lines", lambda _: lines, lambda _: True, "any board"))
     return Game.of(board, rule)
 
@@ -65,12 +59,9 @@ def _expected_result(solution: reference.Solution) -> np.ndarray:
     """The reference's values as result bytes in the kernel's index layout (ILLEGAL where the
     reference has no legal position)."""
     squares = solution.width * solution.height
-    other_count = index.other_count(squares)
     expected = np.full(index.position_count(squares), ILLEGAL, dtype=np.uint8)
     for (mover, other), distance in solution.distance.items():
-        position = index.encode(*sorted(reference.number(square, solution.width) for square in mover),
-                                *sorted(reference.number(square, solution.width) for square in other),
-                                other_count)
+        position = reference.package_index(mover, other, solution.width, solution.height)
         assert expected[position] == ILLEGAL, "two reference positions share an index"
         expected[position] = UNDECIDED if distance is None else encode_result(distance)
     return expected
@@ -106,7 +97,7 @@ def test_kernel_matches_reference_on_every_position(width, height, rule):
 def test_illegal_exactly_where_the_mover_has_won(width, height, rule):
     """The kernel marks an index ILLEGAL exactly when the mover's squares form a winning line."""
     squares = width * height
-    lines = _lines(width, height, rule)
+    lines = reference.numbered_lines(rule, width, height)
     movers, _ = index.decode(np.arange(index.position_count(squares)), squares)
     mover_won = np.array([tuple(mover) in lines for mover in movers.tolist()])
     assert np.array_equal(_kernel_result(width, height, rule) == ILLEGAL, mover_won)
@@ -124,28 +115,17 @@ def test_no_move_is_lost_at_once(width, height, rule):
     assert len(stuck) == solution.no_move > 0
     result = _kernel_result(width, height, rule)
     for mover, other in stuck:
-        position = index.encode(*sorted(reference.number(square, width) for square in mover),
-                                *sorted(reference.number(square, width) for square in other),
-                                index.other_count(width * height))
-        assert result[position] == encode_result(0)
-
-
-def _offered(width: int, height: int, rule: str) -> bool:
-    try:
-        RULES[rule].check(Board(width, height))
-    except RuleError:
-        return False
-    return True
+        assert result[reference.package_index(mover, other, width, height)] == encode_result(0)
 
 
 @pytest.mark.parametrize("rule", sorted(RULES))
 def test_rules_winning_lines_match_reference(rule):
     """On every board 3 x 3 .. 7 x 7 that offers it, the rule's winning triples (the data the kernel
     is given) are the reference's lines."""
-    boards = [(w, h) for w in range(3, 8) for h in range(3, 8) if _offered(w, h, rule)]
+    boards = [(w, h) for w in range(3, 8) for h in range(3, 8) if offered(rule, Board(w, h))]
     assert boards
     for width, height in boards:
-        assert set(RULES[rule].winning_triples(Board(width, height))) == _lines(width, height, rule), \
+        assert set(RULES[rule].winning_triples(Board(width, height))) == reference.numbered_lines(rule, width, height), \
             f"{rule} on {width}x{height}"
 
 
@@ -164,7 +144,7 @@ def test_5x5_table_satisfies_the_definitions(solved_5x5, position):
     the children if there is one; else lost in 1 + the longest win if every child is won; else a draw.
     Children come from the reference's own move generation."""
     width = height = 5
-    lines = _lines(width, height, "connected")
+    lines = reference.numbered_lines("connected", width, height)
     mover, other = position
     if mover in lines:
         return
@@ -172,16 +152,13 @@ def test_5x5_table_satisfies_the_definitions(solved_5x5, position):
     other_count = index.other_count(width * height)
     byte = int(result[index.encode(*mover, *other, other_count)])
 
-    def coordinates(side):
-        return frozenset((square % width, square // width) for square in side)
-
-    slides = reference.moves(coordinates(mover), coordinates(other), width, height)
+    slides = reference.moves(reference.side_of(mover, width), reference.side_of(other, width), width, height)
     if other in lines or not slides:
         assert byte == encode_result(0)
         return
     children = []
     for origin, target in slides:
-        moved = sorted(reference.number(square, width) for square in (coordinates(mover) - {origin}) | {target})
+        moved = reference.numbers((reference.side_of(mover, width) - {origin}) | {target}, width)
         children.append(int(result[index.encode(*other, *moved, other_count)]))
     assert ILLEGAL not in children
     losses = [child - 1 for child in children if child != UNDECIDED and (child - 1) % 2 == 0]

@@ -7,18 +7,16 @@ import struct
 import xml.etree.ElementTree as ElementTree
 
 import pytest
-from click.testing import CliRunner
 
-from solver import diagram
-from solver.cli import cli
-from solver.position import Position
-from tests.helpers import LONGEST, START
+from solver.neutreeko import diagram
+from solver.neutreeko.position import Position
+from tests.helpers import LONGEST, START, assert_one_line_error, invoke
 
 SVG = "{http://www.w3.org/2000/svg}"
 
 
 def run(*arguments):
-    return CliRunner().invoke(cli, list(arguments))
+    return invoke(*arguments)
 
 
 def classes(svg_bytes) -> list[str]:
@@ -32,17 +30,12 @@ def png_size(data: bytes) -> tuple[int, int]:
 
 
 def one_line_error(result, code: int, *fragments: str) -> None:
-    assert result.exit_code == code, result.output
-    assert result.stdout == ""
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("neutreeko: error: "), result.stderr
-    for fragment in fragments:
-        assert fragment in lines[0]
+    assert_one_line_error(result, *fragments, code=code)
 
 
 def test_show_svg_on_standard_output(tables_env):
     result = run("show", "start")
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 0, result.stderr
     found = classes(result.stdout.encode())
     assert sum(c.startswith("piece ") for c in found) == 6
     assert sum(c.startswith("move ") for c in found) == 14
@@ -52,7 +45,7 @@ def test_show_files(tables_env, tmp_path, tablebase):
     """--svg and --png together; the last of --moves highlighted; the PNG as large as the scene."""
     result = run("show", START, "--moves", "c4-c3 d5-d2", "--svg", str(tmp_path / "a.svg"),
                  "--png", str(tmp_path / "a.png"))
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 0, result.stderr
     assert result.stdout == ""
     shown = Position.parse(START).play_line("C4-C3 D5-D2")
     found = classes((tmp_path / "a.svg").read_bytes())
@@ -70,7 +63,7 @@ def test_show_other_board(tmp_path, monkeypatch):
     """A 4 x 4 position: its table is built on first use, as for query."""
     monkeypatch.setenv("NEUTREEKO_TABLES", str(tmp_path / "tables"))
     result = run("show", "--board", "4x4", "w2w/1b2/2w1/b2b w", "--svg", str(tmp_path / "small.svg"))
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 0, result.stderr
     assert "building the 4x4 connected table" in result.stderr
     found = classes((tmp_path / "small.svg").read_bytes())
     assert sum(c.startswith("piece ") for c in found) == 6
@@ -79,7 +72,7 @@ def test_show_other_board(tmp_path, monkeypatch):
 def test_line_pictures(tables_env, tmp_path):
     """--svg and --html beside the usual text (or JSON) output."""
     result = run("line", LONGEST, "--svg", str(tmp_path / "line.svg"), "--html", str(tmp_path / "line.htm"))
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 0, result.stderr
     assert result.stdout.splitlines()[-1] == "result: black wins"
     assert sum(c == "frame" for c in classes((tmp_path / "line.svg").read_bytes())) == 52
     page = (tmp_path / "line.htm").read_text()
@@ -131,7 +124,7 @@ def test_failed_write_keeps_the_previous_file(tables_env, tmp_path, monkeypatch)
     def fail(*_):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("solver.files.os.replace", fail)
+    monkeypatch.setattr("solver.core.files.os.replace", fail)
     one_line_error(run("show", "start", "--svg", str(target)), 1, "No space left on device")
     assert target.read_text() == "previous"
     assert [path.name for path in tmp_path.iterdir()] == ["board.svg"]

@@ -5,17 +5,15 @@ from __future__ import annotations
 import csv
 
 import pytest
-from click.testing import CliRunner
 
-from solver.board import Board
-from solver.build import ensure_table
-from solver.cli import cli
-from solver.errors import RuleError
-from solver.game import Game
-from solver.rules import RULES
-from solver.stats import summarize
-from solver.survey import run_survey, select_rules, survey_games, to_csv, to_markdown
-from solver.table import open_table, table_path, write_table
+from solver.neutreeko.board import Board
+from solver.neutreeko.build import ensure_table
+from solver.neutreeko.game import Game
+from solver.neutreeko.rules import RULES, RuleError
+from solver.neutreeko.stats import summarize
+from solver.neutreeko.survey import run_survey, select_rules, survey_games, to_csv, to_markdown
+from solver.neutreeko.table import open_table, table_path, write_table
+from tests.helpers import assert_one_line_error, invoke
 
 SMALL = [("3x3", "connected"), ("3x3", "orthogonal"), ("3x4", "connected"), ("3x4", "orthogonal"),
          ("4x3", "connected"), ("4x3", "orthogonal"), ("4x4", "connected"), ("4x4", "orthogonal"),
@@ -30,7 +28,7 @@ def tables(tmp_path, monkeypatch):
 
 
 def _survey(*args):
-    return CliRunner().invoke(cli, ["survey", *args])
+    return invoke("survey", *args)
 
 
 def _csv_rows(path):
@@ -57,7 +55,7 @@ def test_survey_games_are_every_board_and_offered_rule():
 def test_survey_up_to_4x4_writes_the_expected_rows(tables, tmp_path):
     out = tmp_path / "docs" / "survey.md"
     outcome = _survey("--max-board", "4x4", "--out", str(out))
-    assert outcome.exit_code == 0, outcome.output
+    assert outcome.exit_code == 0, outcome.stderr
     rows = _csv_rows(out.with_suffix(".csv"))
     assert [(row["board"], row["rule"]) for row in rows] == SMALL
     for row in rows:
@@ -78,7 +76,7 @@ def test_survey_up_to_4x4_writes_the_expected_rows(tables, tmp_path):
     # A second survey reuses every table.
     stamps = {path: path.stat().st_mtime_ns for path in tables.iterdir()}
     again = _survey("--max-board", "4x4", "--out", str(out))
-    assert again.exit_code == 0 and "building" not in again.output
+    assert again.exit_code == 0 and "building" not in again.stderr
     assert {path: path.stat().st_mtime_ns for path in tables.iterdir()} == stamps
 
 
@@ -87,7 +85,7 @@ def test_5x5_connected_row_matches_the_published_figures(solved_5x5, tables, tmp
     write_table(game, solved_5x5.result, table_path(game), solved_5x5.seconds)
     out = tmp_path / "survey.md"
     outcome = _survey("--max-board", "5x5", "--rules", "connected", "--out", str(out))
-    assert outcome.exit_code == 0, outcome.output
+    assert outcome.exit_code == 0, outcome.stderr
     rows = {row["board"]: row for row in _csv_rows(out.with_suffix(".csv"))}
     assert len(rows) == 9
     row = rows["5x5"]
@@ -101,23 +99,19 @@ def test_5x5_connected_row_matches_the_published_figures(solved_5x5, tables, tmp
                                   ["--max-board", "4x4", "--rules", "centre"]])
 def test_bad_input_is_one_line_and_writes_nothing(args, tables, tmp_path):
     out = tmp_path / "report" / "survey.md"
-    outcome = _survey(*args, "--out", str(out))
-    assert outcome.exit_code == 2
-    message = outcome.output.strip()
-    assert message.startswith("neutreeko: error:") and "\n" not in message
+    assert_one_line_error(_survey(*args, "--out", str(out)), code=2)
     assert not out.parent.exists() and not tables.exists()
 
 
 def test_a_report_path_that_is_a_directory_fails_before_solving(tables, tmp_path):
-    outcome = _survey("--max-board", "3x3", "--out", str(tmp_path))
-    assert outcome.exit_code != 0 and "it is a directory" in outcome.output
+    assert_one_line_error(_survey("--max-board", "3x3", "--out", str(tmp_path)), "it is a directory")
     assert not tables.exists()
 
 
 def test_a_csv_report_path_is_refused(tables, tmp_path):
     """The CSV goes beside the report with the suffix .csv: a report named .csv would be overwritten."""
-    outcome = _survey("--max-board", "3x3", "--out", str(tmp_path / "survey.csv"))
-    assert outcome.exit_code == 2 and "would be overwritten by its CSV" in outcome.output
+    assert_one_line_error(_survey("--max-board", "3x3", "--out", str(tmp_path / "survey.csv")),
+                          "would be overwritten by its CSV", code=2)
     assert not (tmp_path / "survey.csv").exists()
 
 

@@ -9,10 +9,12 @@ from html.parser import HTMLParser
 
 import pytest
 
-from solver import diagram, pictures, png, svg
-from solver.game import Game
-from solver.position import Position
-from solver.scene import Circle, Group, Line, Polygon, Rect, Scene, Text, flatten
+from solver.core import pictures as formats
+from solver.core import png, svg
+from solver.core.scene import Circle, Group, Line, Polygon, Rect, Scene, Text, flatten
+from solver.neutreeko import diagram, pictures
+from solver.neutreeko.game import Game
+from solver.neutreeko.position import Position
 from tests.helpers import LONGEST, START
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -58,7 +60,7 @@ def test_start_diagram_pieces_and_arrows(tablebase):
         assert {shape.get("stroke") or shape.get("fill") for shape in arrow} - {None} == {colour}
     labels = groups(root, "distance ")
     assert sorted(label.find(f"{SVG}text").text for label in labels) == \
-        sorted(diagram.value_label(m.value, m.plies) for m in ranked)
+        sorted(m.evaluation.label() for m in ranked)
     texts = [element.text for element in root.iter(f"{SVG}text")]
     assert "Black to move: draw" in texts and START in texts
     faint = [element.text for element in root.iter(f"{SVG}text") if element.get("fill") == diagram.FAINT_INK]
@@ -170,12 +172,12 @@ def test_png_draws_the_same_scene():
 
 
 def test_formats():
-    pictures.check_format("board.svg", "svg")
-    pictures.check_format("board", "png")
-    pictures.check_format("LINE.HTM", "html")
+    formats.check_format("board.svg", "svg")
+    formats.check_format("board", "png")
+    formats.check_format("LINE.HTM", "html")
     for path, kind, message in (("board.jpg", "png", "not .jpg"), ("board.svg", "png", "--svg"),
                                 ("board.svg", "gif", "unknown picture format")):
-        with pytest.raises(pictures.PictureFormatError, match=message):
-            pictures.check_format(path, kind)
-    with pytest.raises(pictures.PictureFormatError):
-        pictures.encode(Scene(1, 1, ()), "html")
+        with pytest.raises(formats.PictureFormatError, match=message):
+            formats.check_format(path, kind)
+    with pytest.raises(formats.PictureFormatError):
+        formats.encode(Scene(1, 1, ()), "html")

@@ -11,20 +11,19 @@ from functools import lru_cache
 import h5py
 import numpy as np
 import pytest
-from click.testing import CliRunner
 
-from solver import index
-from solver.board import Board
-from solver.cli import cli
-from solver.errors import RuleError, TableError
-from solver.folding import Classes, fold, unfold
-from solver.game import Game
-from solver.position import Position
-from solver.rules import RULES
-from solver.solve import solve
-from solver.symmetry import canonical_indices, class_sizes, images, symmetries, symmetry_count
-from solver.table import open_table, write_table
-from solver.values import ILLEGAL, UNDECIDED
+from solver.core.errors import TableError
+from solver.neutreeko import index
+from solver.neutreeko.board import Board
+from solver.neutreeko.folding import Classes, fold, unfold
+from solver.neutreeko.game import Game
+from solver.neutreeko.position import Position
+from solver.neutreeko.rules import RULES, RuleError
+from solver.neutreeko.solve import solve
+from solver.neutreeko.symmetry import canonical_indices, class_sizes, images, symmetries, symmetry_count
+from solver.neutreeko.table import open_table, write_table
+from solver.neutreeko.values import ILLEGAL, UNDECIDED
+from tests.helpers import assert_one_line_error, invoke
 
 SMALL_BOARDS = ["3x3", "3x4", "4x3", "4x4"]
 BOARDS = [Board(width, height) for width in range(3, 8) for height in range(3, 8)]
@@ -231,10 +230,8 @@ def test_a_folded_table_of_another_game_is_refused(folded_4x4, board, rule):
 
 
 def test_a_folded_table_of_another_game_fails_on_the_command_line(folded_4x4):
-    outcome = CliRunner().invoke(cli, ["stats", "--board", "4x4", "--rule", "diagonal", "--table", str(folded_4x4)])
-    assert outcome.exit_code != 0
-    message = outcome.output.strip()
-    assert message.startswith("neutreeko: error:") and "\n" not in message and "4x4 connected" in message
+    outcome = invoke("stats", "--board", "4x4", "--rule", "diagonal", "--table", str(folded_4x4))
+    assert_one_line_error(outcome, "4x4 connected")
 
 
 def test_a_damaged_folded_table_is_refused(folded_4x4):
@@ -247,18 +244,17 @@ def test_a_damaged_folded_table_is_refused(folded_4x4):
 def test_a_folded_table_of_another_canonical_form_is_refused(tmp_path, monkeypatch):
     path = tmp_path / "other-form.h5"
     with monkeypatch.context() as patch:
-        patch.setattr("solver.table.CANONICAL_FORM", "largest index among the images")
+        patch.setattr("solver.neutreeko.table.CANONICAL_FORM", "largest index among the images")
         write_table(Game.of("4x4"), _solved("4x4", "connected"), path, 1.0, fold=True)
     with pytest.raises(TableError, match="canonical form"):
         open_table(Game.of("4x4"), path)
 
 
 def test_solve_fold_on_the_command_line(tmp_path):
-    runner = CliRunner()
     folded, full = tmp_path / "folded.h5", tmp_path / "full.h5"
-    assert runner.invoke(cli, ["solve", "--board", "4x4", "--fold", "--out", str(folded)]).exit_code == 0
-    assert runner.invoke(cli, ["solve", "--board", "4x4", "--out", str(full)]).exit_code == 0
+    assert invoke("solve", "--board", "4x4", "--fold", "--out", str(folded)).exit_code == 0
+    assert invoke("solve", "--board", "4x4", "--out", str(full)).exit_code == 0
     assert folded.stat().st_size * 3 < full.stat().st_size
-    stats = [runner.invoke(cli, ["stats", "--board", "4x4", "--json", "--table", str(path)])
+    stats = [invoke("stats", "--board", "4x4", "--json", "--table", str(path))
              for path in (folded, full)]
-    assert stats[0].exit_code == 0 and stats[0].output == stats[1].output
+    assert stats[0].exit_code == 0 and stats[0].stdout == stats[1].stdout

@@ -10,15 +10,15 @@ import h5py
 import numpy as np
 import pytest
 
-import solver.table
-from solver import index
-from solver.build import TableExistsError, build_table
-from solver.errors import MissingTableError, TableError, TableMismatchError
-from solver.game import Game
-from solver.solve import solve
-from solver.table import (FORMAT, FORMAT_VERSION, attributes_digest, digest, open_table, table_path,
-                          tables_dir, write_table)
-from solver.values import ENCODING
+import solver.core.container
+from solver.core.container import FORMAT, attributes_digest, digest
+from solver.core.errors import MissingTableError, TableError, TableMismatchError
+from solver.neutreeko import index
+from solver.neutreeko.build import TableExistsError, build_table
+from solver.neutreeko.game import Game
+from solver.neutreeko.solve import solve
+from solver.neutreeko.table import FORMAT_VERSION, open_table, table_path, tables_dir, write_table
+from solver.neutreeko.values import ENCODING
 from tests.helpers import edit_data, overwrite_with_text, replace_with_foreign_hdf5, truncate
 
 GAME = Game.of("5x5")
@@ -58,7 +58,7 @@ def test_attributes_describe_the_table(table_5x5):
     assert counts["wins"] + counts["losses"] + counts["draws"] == counts["legal"]
     assert attributes["digest"] == digest(data)
     assert attributes["digest"].startswith("sha256:")
-    assert attributes["attributes_digest"] == attributes_digest(attributes)
+    assert attributes["attributes_digest"] == attributes_digest(attributes, ("solve_seconds",))
 
 
 def test_open_reads_what_was_written(table_5x5, solved_5x5):
@@ -121,7 +121,7 @@ def test_failed_write_keeps_the_previous_table(table_5x5, solved_5x5, tmp_path, 
     def fail(data):
         raise failure
 
-    monkeypatch.setattr(solver.table, "digest", fail)
+    monkeypatch.setattr(solver.core.container, "digest", fail)
     with pytest.raises(type(failure) if isinstance(failure, KeyboardInterrupt) else TableError):
         write_table(GAME, solved_5x5.result, path, 0.0)
     assert path.read_bytes() == before
@@ -130,7 +130,7 @@ def test_failed_write_keeps_the_previous_table(table_5x5, solved_5x5, tmp_path, 
 
 def test_unwritable_destination_fails_before_solving(tmp_path, monkeypatch):
     """An impossible destination is found before the solve, which may take minutes."""
-    monkeypatch.setattr("solver.build.solve", lambda *args: pytest.fail("solved anyway"))
+    monkeypatch.setattr("solver.neutreeko.build.solve", lambda *args: pytest.fail("solved anyway"))
     blocker = tmp_path / "file"
     blocker.write_text("not a directory")
     with pytest.raises(TableError, match="not a directory"):
@@ -141,7 +141,7 @@ def test_unwritable_destination_fails_before_solving(tmp_path, monkeypatch):
 
 
 def test_build_refuses_to_overwrite_without_force(table_5x5, tmp_path, monkeypatch):
-    monkeypatch.setattr("solver.build.solve", lambda *args: pytest.fail("solved anyway"))
+    monkeypatch.setattr("solver.neutreeko.build.solve", lambda *args: pytest.fail("solved anyway"))
     valid = _copy(table_5x5, tmp_path)
     with pytest.raises(TableExistsError, match="already exists.*--force"):
         build_table(GAME, valid)

@@ -1,9 +1,9 @@
-"""The ``neutreeko`` command: a thin click layer over the library, one module per group of commands.
+"""The command line: thin click layers over the library, one module per group of commands.
 
-Importing the command modules registers their commands with :data:`cli`.
+``neutreeko`` is :data:`cli`; importing the command modules registers their commands with it.
 """
 
 from solver.cli import games, positions, tables  # noqa: F401  (registers the commands)
-from solver.cli.common import cli
+from solver.cli.neutreeko import cli
 
 __all__ = ["cli"]

@@ -7,16 +7,16 @@ from pathlib import Path
 
 import click
 
-from solver.cli.common import (
+from solver.cli.common import reader_gone
+from solver.cli.neutreeko import (
     board_option,
     cli,
     read_position,
-    reader_gone,
     rule_option,
     table_option,
     tablebase_for,
 )
-from solver.play import ENGINES, SIDES, Match
+from solver.neutreeko.play import ENGINES, SIDES, Match
 
 
 @cli.command()

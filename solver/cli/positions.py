@@ -8,19 +8,17 @@ from pathlib import Path
 
 import click
 
-from solver import files, pictures, report
-from solver.bulk import query_stream, read_lines
-from solver.cli.common import (
+from solver.cli.common import fail, pictures_asked, reader_gone, write_pictures
+from solver.cli.neutreeko import (
     cli,
-    fail,
     position_options,
     read_position,
-    reader_gone,
     tablebase_for,
-    writing,
 )
-from solver.game import Game
-from solver.probe import Tablebase
+from solver.neutreeko import pictures, report
+from solver.neutreeko.bulk import query_stream, read_lines
+from solver.neutreeko.game import Game
+from solver.neutreeko.probe import Tablebase
 
 
 @cli.command()
@@ -87,15 +85,9 @@ def line(position: tuple[str, ...], board: str, rule: str, table_file: Path | No
     draw, ties as in query. The line ends at the win, at a position's third occurrence (draw by
     repetition) or after --max-plies plies. Each move is shown with the value of the position after it.
     """
-    pictures_asked = [(path, kind) for path, kind in ((svg_file, "svg"), (html_file, "html")) if path]
-    for path, kind in pictures_asked:
-        pictures.check_format(path, kind)
-        with writing(path):
-            files.check_writable(path)
+    asked = pictures_asked(svg=svg_file, html=html_file)
     played = tablebase_for(table_file).line(read_position(position, board, rule, moves), max_plies)
-    for path, kind in pictures_asked:
-        with writing(path):
-            files.write_atomically(path, pictures.line_picture(played, kind))
+    write_pictures(asked, lambda kind: pictures.line_picture(played, kind))
     click.echo(json.dumps(report.line_object(played)) if as_json else report.line_text(played))
 
 
@@ -113,11 +105,7 @@ def show(position: tuple[str, ...], board: str, rule: str, table_file: Path | No
     move (win, draw, loss) and labelled with it (W3: wins in 3 plies, D: draw, L22: loses in 22). The
     last move of --moves is highlighted. Without --svg or --png, the SVG goes to standard output.
     """
-    pictures_asked = [(path, kind) for path, kind in ((svg_file, "svg"), (png_file, "png")) if path]
-    for path, kind in pictures_asked:
-        pictures.check_format(path, kind)
-        with writing(path):
-            files.check_writable(path)
+    asked = pictures_asked(svg=svg_file, png=png_file)
     played = moves.split()
     shown = read_position(position, board, rule, " ".join(played[:-1]))
     last_move = shown.parse_move(played[-1]) if played else None
@@ -125,8 +113,6 @@ def show(position: tuple[str, ...], board: str, rule: str, table_file: Path | No
         shown = shown.play(last_move)
     tablebase = tablebase_for(table_file)
     evaluation, ranked = tablebase.probe(shown), tablebase.moves(shown)
-    if not pictures_asked:
+    if not asked:
         click.echo(pictures.position_picture(shown, evaluation, ranked, last_move, "svg").decode(), nl=False)
-    for path, kind in pictures_asked:
-        with writing(path):
-            files.write_atomically(path, pictures.position_picture(shown, evaluation, ranked, last_move, kind))
+    write_pictures(asked, lambda kind: pictures.position_picture(shown, evaluation, ranked, last_move, kind))

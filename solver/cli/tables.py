@@ -8,24 +8,24 @@ from pathlib import Path
 
 import click
 
-from solver import files
-from solver.board import Board
-from solver.build import build_table
-from solver.cli.common import (
+from solver.cli.common import writing
+from solver.cli.neutreeko import (
     board_option,
     cli,
     open_or_build,
     rule_option,
     table_option,
     terminal_progress,
-    writing,
 )
-from solver.game import Game
-from solver.position import Position
-from solver.rules import RULES
-from solver.stats import summarize
-from solver.survey import SurveyRow, csv_path, run_survey, select_rules, survey_games, write_report
-from solver.verify import verify
+from solver.core import files
+from solver.neutreeko.board import Board
+from solver.neutreeko.build import build_table
+from solver.neutreeko.game import Game
+from solver.neutreeko.position import Position
+from solver.neutreeko.rules import RULES
+from solver.neutreeko.stats import summarize
+from solver.neutreeko.survey import SurveyRow, csv_path, run_survey, select_rules, survey_games, write_report
+from solver.neutreeko.verify import verify
 
 
 @cli.command()

@@ -1,0 +1,2 @@
+"""What every game of the package shares, and nothing that knows a game: the errors a user can cause,
+atomic files, the digest-checked HDF5 table container, and the drawing backends with their formats."""

@@ -1,0 +1,38 @@
+"""Exceptions a user can cause, shared by every game. The command line turns each into one line on
+standard error and a non-zero exit (see :mod:`solver.cli.common`)."""
+
+
+class InputError(Exception):
+    """Base of every error caused by input: a board, variant, position, move, option or file."""
+
+
+class BoardError(InputError, ValueError):
+    """A board size or square name that is malformed or not supported."""
+
+
+class NotationError(InputError, ValueError):
+    """A position or move that does not parse, or describes something impossible."""
+
+
+class IllegalMoveError(NotationError):
+    """A well-formed move that the rules do not allow in the position."""
+
+
+class IllegalPositionError(NotationError):
+    """A well-formed position that cannot occur (in Neutreeko: the side to move already has a winning
+    triple)."""
+
+
+class TableError(InputError):
+    """A table file that cannot be used: not ours, damaged, or for another game or variant."""
+
+
+class TableMismatchError(TableError):
+    """A table file for another board or variant than the position or options given (an input error)."""
+
+
+class MissingTableError(TableError, KeyError):
+    """No table exists where one was looked for (a ``KeyError``, as for a missing dictionary entry)."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else "table not found"

@@ -1,0 +1,57 @@
+"""Pictures of a Neutreeko position or line as file contents: a board diagram as SVG or PNG, a line as
+a sheet of small boards (SVG or PNG) or as an HTML page of them, each with its caption, in a grid that
+flows with the window. The drawing itself is :mod:`solver.neutreeko.diagram`'s, the same in every format.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Sequence
+
+from solver.core import svg
+from solver.core.pictures import encode
+from solver.neutreeko import diagram
+from solver.neutreeko.position import Move, Position
+from solver.neutreeko.probe import Evaluation, Line, RankedMove
+
+
+def position_picture(position: Position, evaluation: Evaluation | None, moves: Sequence[RankedMove],
+                     last_move: Move | None = None, format: str = "svg") -> bytes:
+    """The board diagram of ``position`` (see :func:`solver.neutreeko.diagram.board_diagram`) as file bytes."""
+    return encode(diagram.board_diagram(position, evaluation, moves, last_move), format)
+
+
+def line_picture(line: Line, format: str = "svg") -> bytes:
+    """The sheet of ``line`` (one small board per ply) as an ``svg``, ``png`` or ``html`` file's bytes."""
+    if format == "html":
+        return line_page(line).encode("utf-8")
+    return encode(diagram.line_sheet(line), format)
+
+
+_PAGE_STYLE = """\
+body { font-family: DejaVu Sans, Verdana, Arial, sans-serif; color: #222; margin: 2em; }
+h1 { font-size: 1.3em; } code { font-size: 1.05em; }
+.frames { display: grid; grid-template-columns: repeat(auto-fill, minmax(200px, 1fr)); gap: 1.4em 1em; }
+figure { margin: 0; text-align: center; }
+figcaption { font-size: 0.85em; margin-top: 0.2em; line-height: 1.5; }
+.move { font-weight: bold; }
+""" + "".join(f".{value} {{ color: {colour}; }}\n" for value, colour in diagram.VALUE_COLOURS.items())
+
+
+def line_page(line: Line) -> str:
+    """A standalone HTML page of ``line``: a title, its value and result, then a figure per frame."""
+    fen = escape(line.position.fen())
+    figures = []
+    for frame in diagram.line_frames(line):
+        board = svg.render(diagram.small_board(frame), declaration=False)
+        value = frame.evaluation.value if frame.evaluation else ""
+        figures.append(f'<figure class="frame">\n{board}<figcaption><span class="move">{escape(frame.heading)}'
+                       f'</span><br><span class="{value}">{escape(frame.value_text())}</span>'
+                       f'</figcaption></figure>')
+    summary = escape(diagram.line_summary(line) + ".")
+    return "\n".join([
+        "<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
+        f"<title>Neutreeko: perfect play from {fen}</title>", f"<style>\n{_PAGE_STYLE}</style>", "</head>",
+        "<body>", f"<h1>Perfect play from <code>{fen}</code></h1>", f"<p>{summary} Under each board: the "
+        f"move just played and the value of the position for the side to move, in plies.</p>",
+        '<div class="frames">', *figures, "</div>", "</body>", "</html>", ""])

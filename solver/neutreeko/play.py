@@ -1,0 +1,405 @@
+"""Playing against the tables: the game loop of ``neutreeko play`` and the engines it offers.
+
+A :class:`Match` reads lines (any iterable of strings: a terminal, a pipe, a list in a test) and writes
+all its text through one ``write`` function, so the same code runs in a terminal, under click's
+``CliRunner`` and in a plain unit test. Each colour is played by a person, who types moves and
+commands, or by an engine from :data:`ENGINES`.
+
+An engine is a function ``(ranked, rng) -> RankedMove``: ``ranked`` is :meth:`Tablebase.moves` of the
+position (every legal move, best first, valued for the player making it) and ``rng`` the match's
+``random.Random``, so a match with a given seed replays exactly.
+
+=======  ======================================================================================
+perfect  the first ranked move, the choice :meth:`Tablebase.line` makes: a fastest win, a longest
+         resistance, from a draw the first drawing move in the ranking's order.
+strong   the same result as perfect, by a random one of the moves ranked equal to the best (as fast
+         a win, any drawing move, as long a resistance). Wins are the fastest ones because a win that
+         does not get shorter can wander back into a position seen before and end drawn by repetition.
+fair     like strong, but one move in :data:`FAIR_SLIP` a random *safe* move: one after which the
+         opponent cannot win at once; any move when none is safe. So it can go wrong from a draw or a
+         win, but never hands over an immediate three in a row.
+random   any legal move.
+=======  ======================================================================================
+
+A person types a move as ``FROM-TO`` (any case) or a command (:data:`COMMANDS`). A game ends with three
+in a row (a side with no move loses, which never happens on 5 x 5), with a position occurring for the
+third time (a draw; the start counts as its first occurrence), with ``quit`` or at the end of input.
+The end screen gives the result, the moves, and for each person the first move that threw away a better
+result (a win turned into a draw or a loss, or a draw into a loss), with a move that kept it.
+"""
+
+from __future__ import annotations
+
+import difflib
+import random
+import re
+from collections import Counter
+from typing import Callable, Iterable, Iterator, Mapping, NamedTuple
+
+from solver.core.errors import IllegalMoveError, NotationError
+from solver.neutreeko import report
+from solver.neutreeko.outcome import LINE_RESULTS, Outcome, Termination, ending
+from solver.neutreeko.position import BLACK, WHITE, Colour, Position
+from solver.neutreeko.probe import RankedMove, Tablebase, best_moves
+from solver.neutreeko.values import VALUES, plies_text
+
+Engine = Callable[[list[RankedMove], random.Random], RankedMove]
+Write = Callable[[str], None]
+
+#: How often the fair engine plays a random safe move instead of a best one.
+FAIR_SLIP = 0.2
+
+#: ``--as``: the colours a person plays.
+SIDES: dict[str, tuple[Colour, ...]] = {BLACK: (BLACK,), WHITE: (WHITE,), "both": (BLACK, WHITE), "none": ()}
+
+#: How a game ended: the endings of a line (a side won, or a draw by repetition), or stopped by ``quit``
+#: or the end of input.
+RESULTS = (*LINE_RESULTS[:3], "quit", "end of input")
+
+COMMANDS = {
+    "hint": "the value of the position and of every legal move, best first",
+    "undo": "take back your last move (and the reply to it)",
+    "line": "the line of perfect play from here",
+    "fen": "the position in notation",
+    "help": "this list",
+    "quit": "end the game",
+}
+_ALIASES = {"?": "help", "exit": "quit"}
+_GLUED_MOVE = re.compile(r"[a-z]\d+[a-z]\d+")
+_WIDTH = 78  # the end screen's move list is wrapped to this many columns
+
+
+# -- engines ----------------------------------------------------------------------------------------
+
+def perfect(ranked: list[RankedMove], rng: random.Random) -> RankedMove:
+    """The best move, ties broken as :meth:`Tablebase.line` breaks them."""
+    return ranked[0]
+
+
+def strong(ranked: list[RankedMove], rng: random.Random) -> RankedMove:
+    """A random move among those ranked equal to the best: same value, same plies."""
+    return rng.choice(best_moves(ranked))
+
+
+def fair(ranked: list[RankedMove], rng: random.Random) -> RankedMove:
+    """Usually :func:`strong`; one move in :data:`FAIR_SLIP` a random move that does not lose at once
+    (after which the opponent cannot win with its next move), or any move if every move does."""
+    if rng.random() >= FAIR_SLIP:
+        return strong(ranked, rng)
+    safe = [move for move in ranked if not (move.value == "loss" and move.plies is not None and move.plies <= 2)]
+    return rng.choice(safe or ranked)
+
+
+def random_move(ranked: list[RankedMove], rng: random.Random) -> RankedMove:
+    """Any legal move."""
+    return rng.choice(ranked)
+
+
+ENGINES: dict[str, Engine] = {"perfect": perfect, "strong": strong, "fair": fair, "random": random_move}
+
+
+# -- the record of a game ---------------------------------------------------------------------------
+
+class Ply(NamedTuple):
+    """One move of a game: the side that made it, whether a person did, the position before it, the
+    move as ranked there (its value for ``side``, and the position after it) and the best move there."""
+
+    side: Colour
+    by_person: bool
+    before: Position
+    played: RankedMove
+    best: RankedMove
+
+
+class PlayedGame(NamedTuple):
+    """A game as it ended: its :class:`~solver.neutreeko.outcome.Outcome`, its plies and its last
+    position."""
+
+    outcome: Outcome
+    plies: tuple[Ply, ...]
+    position: Position
+
+    @property
+    def result(self) -> str:
+        """How the game ended, one of :data:`RESULTS`."""
+        return self.outcome.result
+
+
+def move_list(start: Position, plies: Iterable[Ply]) -> str:
+    """The moves numbered as in chess: ``1. C4-C3 D5-D2 2. B1-B4``; ``1... D5-D2`` if White began."""
+    return " ".join(_numbered_moves(start, plies))
+
+
+def _numbered_moves(start: Position, plies: Iterable[Ply]) -> list[str]:
+    """The moves of :func:`move_list` in groups that a line break should not split: ``1. C4-C3 D5-D2``."""
+    groups: list[str] = []
+    for number, ply in enumerate(plies, 1):
+        if groups and ply.side == WHITE:
+            groups[-1] += f" {ply.played.name}"
+        else:
+            groups.append(f"{_ply_label(start, number)} {ply.played.name}")
+    return groups
+
+
+def first_slip(plies: Iterable[Ply], side: Colour) -> tuple[int, Ply] | None:
+    """(ply number from 1, ply) of ``side``'s first move whose result was worse than the position's,
+    or None."""
+    for number, ply in enumerate(plies, 1):
+        if ply.side == side and VALUES.index(ply.played.value) > VALUES.index(ply.best.value):
+            return number, ply
+    return None
+
+
+# -- the game loop ----------------------------------------------------------------------------------
+
+def _print(text: str) -> None:
+    print(text, end="", flush=True)
+
+
+class Match:
+    """A game from ``start`` between persons and engines.
+
+    ``engines`` maps ``"black"`` and/or ``"white"`` to an :data:`Engine`; a colour without one is played
+    by a person through the lines given to :meth:`run`. ``write`` receives all output, prompts without a
+    line end; with ``echo_input`` each line read is written after its prompt (for piped input, so that
+    the transcript reads like a terminal session).
+    """
+
+    def __init__(self, tablebase: Tablebase, start: Position, engines: Mapping[Colour, Engine],
+                 rng: random.Random | None = None, write: Write = _print, echo_input: bool = False,
+                 seed: int | None = None, opponent: str | None = None) -> None:
+        self.tablebase = tablebase
+        self.start = start
+        self.engines = dict(engines)
+        self.rng = rng if rng is not None else random.Random(seed)
+        self.seed = seed
+        self.opponent = opponent
+        self.echo_input = echo_input
+        self.plies: list[Ply] = []
+        self._write = write
+        self._seen = Counter([start])
+
+    @classmethod
+    def setup(cls, tablebase: Tablebase, start: Position, you: str = BLACK, opponent: str = "strong",
+              seed: int | None = None, write: Write = _print, echo_input: bool = False) -> Match:
+        """The match ``neutreeko play`` runs: a person plays the colours of ``you`` (a key of
+        :data:`SIDES`), the ``opponent`` engine (a key of :data:`ENGINES`) the others. Without a seed,
+        one is drawn and shown, so that any game can be replayed."""
+        if seed is None:
+            seed = random.SystemRandom().randrange(1_000_000)
+        engine = ENGINES[opponent]
+        engines = {side: engine for side in (BLACK, WHITE) if side not in SIDES[you]}
+        return cls(tablebase, start, engines, write=write, echo_input=echo_input, seed=seed, opponent=opponent)
+
+    @property
+    def position(self) -> Position:
+        """The position now."""
+        return self.plies[-1].played.position if self.plies else self.start
+
+    @property
+    def persons(self) -> tuple[Colour, ...]:
+        """The colours played by a person."""
+        return tuple(side for side in (BLACK, WHITE) if side not in self.engines)
+
+    def run(self, lines: Iterable[str]) -> PlayedGame:
+        """Play until the game ends, reading the persons' input from ``lines`` (line ends optional)."""
+        lines = iter(lines)
+        self.tablebase.table(self.start.game)  # a missing or broken table fails here, before any play
+        self._say(self._introduction())
+        show_board = True
+        while True:
+            outcome = ending(self.position, self._seen[self.position])
+            if outcome:
+                return self._finish(outcome)
+            side = self.position.side_to_move
+            if side in self.engines:
+                self._engine_move(side)
+                show_board = True
+                continue
+            if show_board:
+                self._say(self._board())
+                show_board = False
+            text = self._read(lines, f"{side.capitalize()}> ")
+            if text is None:
+                return self._finish(Outcome(Termination.END_OF_INPUT))
+            command = self._command(text)
+            if command == "quit":
+                return self._finish(Outcome(Termination.QUIT))
+            show_board = command in ("move", "undo")
+
+    # -- one turn -----------------------------------------------------------------------------------
+
+    def _engine_move(self, side: Colour) -> None:
+        ranked = self.tablebase.moves(self.position)
+        chosen = self.engines[side](ranked, self.rng)
+        self._push(Ply(side, False, self.position, chosen, ranked[0]))
+        self._say(f"{side.capitalize()} plays {chosen.name}")
+
+    def _command(self, text: str) -> str | None:
+        """Carry out a person's line; return what it was ("move", "undo", "quit", ...) or None if it
+        was not understood."""
+        word = text.strip().lower()
+        if not word:
+            return None
+        if "-" in word:
+            return "move" if self._person_move(text.strip()) else None
+        word = _ALIASES.get(word, word)
+        if word not in COMMANDS:
+            self._say(self._unknown(word))
+            return None
+        if word == "hint":
+            self._say("\n".join(report.ranking_lines(self.position, self.tablebase.probe(self.position),
+                                                     self.tablebase.moves(self.position))))
+        elif word == "undo" and not self._undo():
+            return None
+        elif word == "line":
+            self._say(report.line_text(self.tablebase.line(self.position)))
+        elif word == "fen":
+            self._say(self.position.fen())
+        elif word == "help":
+            self._say(self._help())
+        return word
+
+    def _person_move(self, text: str) -> bool:
+        position = self.position
+        try:
+            move = position.parse_move(text)
+        except IllegalMoveError:
+            legal = " ".join(sorted(legal.name(position.game.board) for legal in position.moves()))
+            self._say(f"{text.upper()} is not a legal move here (a piece slides as far as it can). "
+                      f"Legal moves: {legal}")
+            return False
+        except NotationError as error:
+            self._say(f"{error}")
+            return False
+        ranked = self.tablebase.moves(position)
+        played = next(entry for entry in ranked if entry.move == move)
+        self._push(Ply(position.side_to_move, True, position, played, ranked[0]))
+        return True
+
+    def _undo(self) -> bool:
+        """Take back plies up to the last position where a person was to move: the person's last move
+        and any engine reply after it. False if there is none."""
+        back = next((number for number in reversed(range(len(self.plies)))
+                     if self.plies[number].before.side_to_move in self.persons), None)
+        if back is None:
+            self._say("nothing to undo")
+            return False
+        taken = [ply.played.name for ply in self.plies[back:]]
+        while len(self.plies) > back:
+            self._seen[self.plies.pop().played.position] -= 1
+        self._say(f"took back {' '.join(taken)}")
+        return True
+
+    def _push(self, ply: Ply) -> None:
+        self.plies.append(ply)
+        self._seen[ply.played.position] += 1
+
+    def _read(self, lines: Iterator[str], prompt: str) -> str | None:
+        """The next line without its line end, after writing ``prompt``; None at the end of input."""
+        self._write(prompt)
+        try:
+            text = next(lines).rstrip("\r\n")
+        except StopIteration:
+            self._write("\n")
+            return None
+        if self.echo_input:
+            self._write(text + "\n")
+        return text
+
+    # -- the end ------------------------------------------------------------------------------------
+
+    def _finish(self, outcome: Outcome) -> PlayedGame:
+        position = self.position
+        if not outcome.finished:
+            headline = f"game stopped ({outcome.result}) after {plies_text(len(self.plies))}"
+        else:
+            self._say(self._board(status=False))
+            headline = (f"{outcome.winner.capitalize()} wins: " if outcome.winner else "draw by repetition: ") \
+                + outcome.reason(position)
+        lines = [f"== {headline} =="]
+        if not outcome.finished:
+            lines.append(f"with best play from here: {report.describe(position, self.tablebase.probe(position))}")
+        lines.append(_wrap(["moves:", *(_numbered_moves(self.start, self.plies) or ["(none)"])]))
+        for side in self.persons:
+            lines.extend(self._slip_lines(side, outcome))
+        self._say("\n".join(lines))
+        return PlayedGame(outcome, tuple(self.plies), position)
+
+    def _slip_lines(self, side: Colour, outcome: Outcome) -> list[str]:
+        if not any(ply.side == side for ply in self.plies):
+            return []
+        slip = first_slip(self.plies, side)
+        if slip is None and outcome.termination is Termination.REPETITION and \
+                any(ply.side == side and ply.played.value == "win" for ply in self.plies):
+            # Every move kept a win, but not a shortening one: the game went round in circles.
+            return [f"{side.capitalize()} kept a win with every move but let positions repeat; "
+                    f"the fastest wins (hint lists them first) cannot repeat."]
+        if slip is None:
+            return [f"{side.capitalize()} kept the best result with every move."]
+        number, ply = slip
+        played, best = ply.played, ply.best
+        return [f"{side.capitalize()} threw away {_result_phrase(best)} with {_ply_label(self.start, number)} "
+                f"{played.name} ({played.evaluation.move_text()}); {best.name} "
+                f"({best.evaluation.move_text()}) was better."]
+
+    # -- text ---------------------------------------------------------------------------------------
+
+    def _introduction(self) -> str:
+        game = self.start.game
+        engine = f"the {self.opponent} engine" if self.opponent else "the engine"
+        seed = f" (seed {self.seed})" if self.seed is not None else ""
+        if not self.persons:
+            return f"Neutreeko {game}: {engine} plays both sides{seed}."
+        if len(self.persons) == 2:
+            who = "You play both sides."
+        else:
+            other = WHITE if self.persons[0] == BLACK else BLACK
+            who = f"You play {self.persons[0].capitalize()}, {engine} plays {other.capitalize()}{seed}."
+        return f"Neutreeko {game}. {who}\nType a move such as C4-C3, or help."
+
+    def _board(self, status: bool = True) -> str:
+        position = self.position
+        last = self.plies[-1].played.move if self.plies else None
+        text = position.diagram(last)
+        if status:
+            text += f"\n{position.side_to_move.capitalize()} to move ({plies_text(len(self.plies))} played)"
+        return text
+
+    def _help(self) -> str:
+        width = max(len(name) for name in COMMANDS)
+        return "\n".join(["Type a move as FROM-TO, e.g. C4-C3 (a piece slides as far as it can), or a command:",
+                          *(f"  {name:<{width}}  {text}" for name, text in COMMANDS.items())])
+
+    def _unknown(self, word: str) -> str:
+        if _GLUED_MOVE.fullmatch(word):
+            return f"write a move with a dash between the squares, e.g. {word[:2].upper()}-{word[2:].upper()}"
+        close = difflib.get_close_matches(word, COMMANDS, n=1)
+        suggestion = f"; did you mean {close[0]}?" if close else "; type help for the commands"
+        return f"unknown command {word!r}{suggestion}"
+
+    def _say(self, text: str) -> None:
+        self._write(text + "\n")
+
+
+def _wrap(groups: list[str]) -> str:
+    """``groups`` separated by spaces, in lines of at most :data:`_WIDTH` columns (unless a group is
+    longer), each line after the first indented."""
+    lines = [groups[0]]
+    for group in groups[1:]:
+        if len(lines[-1]) + 1 + len(group) > _WIDTH:
+            lines.append("  " + group)
+        else:
+            lines[-1] += " " + group
+    return "\n".join(lines)
+
+
+def _ply_label(start: Position, number: int) -> str:
+    """``3.`` or ``3...``: the move number of ply ``number`` (from 1) of a game from ``start``."""
+    index = number - 1 + (0 if start.black_to_move else 1)
+    return f"{index // 2 + 1}." if index % 2 == 0 else f"{index // 2 + 1}..."
+
+
+def _result_phrase(best: RankedMove) -> str:
+    """What a slip threw away: ``a draw`` or ``a win in 5 plies`` (never a loss: nothing is worse)."""
+    return "a win in " + plies_text(best.plies) if best.plies is not None else "a draw"

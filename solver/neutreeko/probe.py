@@ -1,0 +1,229 @@
+"""Probing tables: a position's value, every move ranked, and the line of perfect play.
+
+The API has the shape of python-chess's ``chess.syzygy``: open a :class:`Tablebase` (a context
+manager that opens each game's table the first time a position of that game is probed), then
+:meth:`~Tablebase.probe` a position, which raises :class:`~solver.core.errors.MissingTableError` (a
+``KeyError``) when the table is missing, or :meth:`~Tablebase.get` it, which returns a default instead.
+
+**Sign convention.** Every value is from the point of view of the side to move in the position probed:
+``Evaluation.win(5)`` -- the side to move wins in 5 plies, its own winning move included;
+``Evaluation.loss(4)`` -- it loses in 4 plies however long it resists (``0``: the other side has
+just won); ``DRAW`` -- best play repeats forever (see :class:`~solver.neutreeko.values.Evaluation`). A *move's* value
+(:class:`RankedMove`) is for the player who makes it, its plies counted from the position before the
+move: a move to a position the opponent loses in ``d`` wins in ``d + 1``.
+
+**Move order** (:meth:`Tablebase.moves`, and so the choice made by :meth:`Tablebase.line`): winning
+moves by fewest plies, then drawing moves, then losing moves by most plies (longest resistance), as
+:meth:`Evaluation.order_key <solver.neutreeko.values.Evaluation.order_key>` sorts them; ties by the move's text ``FROM-TO`` in alphabetical order, that is by origin file, origin rank, target file,
+target rank (``B1-A1`` before ``B1-C1`` before ``D1-C1``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Callable, TypeVar
+
+import numpy as np
+
+from solver.core.errors import MissingTableError, TableError
+from solver.neutreeko.game import Game
+from solver.neutreeko.outcome import LINE_RESULTS, Outcome, Termination, ending
+from solver.neutreeko.position import Move, Position
+from solver.neutreeko.table import Table, open_table, table_path
+from solver.neutreeko.values import ILLEGAL, Evaluation, Value
+
+__all__ = ["LINE_RESULTS", "Evaluation", "Line", "LineStep", "RankedMove", "Tablebase", "best_moves",
+           "open_tablebase"]
+
+Default = TypeVar("Default")
+
+
+@dataclass(frozen=True)
+class RankedMove:
+    """A legal move, its :class:`Evaluation` for the player who makes it (plies counted from the
+    position before the move) and the position it leads to."""
+
+    move: Move
+    name: str
+    evaluation: Evaluation
+    position: Position
+
+    @property
+    def value(self) -> Value:
+        return self.evaluation.value
+
+    @property
+    def plies(self) -> int | None:
+        return self.evaluation.plies
+
+    def order_key(self) -> tuple[tuple[int, int], str]:
+        """Sort key of the move order (see the module docstring): best move first."""
+        return self.evaluation.order_key(), self.name
+
+    def __repr__(self) -> str:
+        return f"RankedMove({self.name}: {self.evaluation.move_text()})"
+
+
+@dataclass(frozen=True)
+class LineStep:
+    """One ply of a line: the move, the position after it and that position's :class:`Evaluation`
+    (from the point of view of the side to move *after* the move)."""
+
+    move: Move
+    name: str
+    position: Position
+    evaluation: Evaluation
+
+    def __repr__(self) -> str:
+        return f"LineStep({self.name}, then {self.position.side_to_move} to move: {self.evaluation})"
+
+
+@dataclass(frozen=True)
+class Line:
+    """The perfect-play line from ``position`` (valued ``evaluation``): its plies and how it ended."""
+
+    position: Position
+    evaluation: Evaluation
+    steps: tuple[LineStep, ...]
+    outcome: Outcome
+
+    @property
+    def result(self) -> str:
+        """How the line ended, one of :data:`LINE_RESULTS`."""
+        return self.outcome.result
+
+    @property
+    def end(self) -> Position:
+        """The last position of the line."""
+        return self.steps[-1].position if self.steps else self.position
+
+    def __repr__(self) -> str:
+        return f"Line(from {self.position.fen()!r}: {len(self.steps)} plies, {self.result})"
+
+
+def best_moves(ranked: list[RankedMove]) -> list[RankedMove]:
+    """The moves of a ranking (best first) as good as the first: the same value and the same plies."""
+    return [move for move in ranked if move.evaluation == ranked[0].evaluation]
+
+
+class Tablebase:
+    """Values of positions, read from the tables of their games (opened on first use, then kept).
+
+    ``directory``: where the tables are (default: :func:`solver.neutreeko.table.tables_dir`); or ``opener``, a
+    function returning the :class:`~solver.neutreeko.table.Table` of a :class:`~solver.neutreeko.game.Game` (the command
+    line passes one that builds a missing table). Positions may be given as :class:`Position` or as
+    notation (read as standard Neutreeko; pass a ``Position`` for another rule).
+
+    Every value is from the point of view of the side to move (see the module docstring):
+
+    >>> from solver.neutreeko.probe import Tablebase
+    >>> with Tablebase() as tablebase:
+    ...     tablebase.probe("start")
+    ...     tablebase.probe("w4/5/1b3/2w2/bw1b1 b")                     # Black to move wins
+    ...     tablebase.probe(Position.parse("start").play("C4-C3"))          # White to move wins
+    ...     tablebase.probe(Position.parse("start").play_line("C4-C3 D5-D2"))  # Black to move loses
+    ...     tablebase.moves("start")[:3]
+    Evaluation(value='draw', plies=None)
+    Evaluation(value='win', plies=51)
+    Evaluation(value='win', plies=3)
+    Evaluation(value='loss', plies=2)
+    [RankedMove(B1-C1: draw), RankedMove(D1-C1: draw), RankedMove(B1-B4: loses in 22)]
+    >>> Tablebase(directory="/nonexistent").get("start", default="no table")
+    'no table'
+    """
+
+    def __init__(self, directory: Path | str | None = None,
+                 opener: Callable[[Game], Table] | None = None) -> None:
+        if opener is None:
+            def opener(game: Game) -> Table:
+                return open_table(game, None if directory is None else Path(directory) / table_path(game).name)
+        self._opener = opener
+        self._tables: dict[tuple[str, str], Table] = {}
+
+    def __enter__(self) -> Tablebase:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 traceback: TracebackType | None) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Forget the opened tables (they are reopened if probed again)."""
+        self._tables.clear()
+
+    def table(self, game: Game) -> Table:
+        """``game``'s table, opened on first use. Raises :class:`MissingTableError` (a ``KeyError``)
+        if there is none, :class:`~solver.core.errors.TableError` if it cannot be used."""
+        key = (str(game.board), game.rule.name)
+        if key not in self._tables:
+            self._tables[key] = self._opener(game)
+        return self._tables[key]
+
+    def probe(self, position: Position | str) -> Evaluation:
+        """The :class:`Evaluation` of ``position`` for the side to move.
+
+        Raises :class:`MissingTableError` (a ``KeyError``) if its table is missing,
+        :class:`~solver.core.errors.NotationError` for notation that does not parse, and
+        :class:`~solver.core.errors.IllegalPositionError` for a position whose side to move already has
+        three in a row."""
+        position = _position(position)
+        return self._evaluate(position.game, [position.index()])[0]
+
+    def get(self, position: Position | str, default: Default | None = None) -> Evaluation | Default | None:
+        """Like :meth:`probe`, but ``default`` instead of :class:`MissingTableError`."""
+        try:
+            return self.probe(position)
+        except MissingTableError:
+            return default
+
+    def moves(self, position: Position | str) -> list[RankedMove]:
+        """Every legal move of ``position``, best first (see the module docstring for the order),
+        each valued for the player who makes it with plies counted from ``position``. Empty when
+        the game is over. Raises as :meth:`probe` does."""
+        position = _position(position)
+        children = position.children()
+        values = self._evaluate(position.game, [child.index() for _, child in children])
+        ranked = [RankedMove(move, move.name(position.game.board), value.for_mover(), child)
+                  for (move, child), value in zip(children, values)]
+        return sorted(ranked, key=RankedMove.order_key)
+
+    def line(self, position: Position | str, max_plies: int | None = None) -> Line:
+        """The line of perfect play from ``position``: every ply is the first of :meth:`moves`, so
+        the winner takes a fastest win, the loser a longest resistance, a drawn side a move that keeps
+        the draw. It ends as :func:`~solver.neutreeko.outcome.ending` says (a win, or a position's
+        third occurrence, the start counting as its first) or after ``max_plies`` plies (its result
+        ``"stopped"``). Raises as :meth:`probe` does."""
+        start = current = _position(position)
+        seen = Counter([start])
+        steps: list[LineStep] = []
+        while (outcome := ending(current, seen[current])) is None:
+            if max_plies is not None and len(steps) >= max_plies:
+                outcome = Outcome(Termination.PLY_LIMIT)
+                break
+            best = self.moves(current)[0]
+            steps.append(LineStep(best.move, best.name, best.position, self.probe(best.position)))
+            current = best.position
+            seen[current] += 1
+        return Line(start, self.probe(start), tuple(steps), outcome)
+
+    def _evaluate(self, game: Game, indices: list[int]) -> list[Evaluation]:
+        """Evaluations of positions of ``game`` by index, read through :meth:`Table.lookup`."""
+        table = self.table(game)
+        if not indices:
+            return []
+        results = table.lookup(np.asarray(indices, dtype=np.int64))
+        if np.any(results == ILLEGAL):
+            raise TableError(f"{table.path} marks a legal position as illegal: the table is damaged")
+        return [Evaluation.of_byte(int(byte)) for byte in results]
+
+
+def open_tablebase(directory: Path | str | None = None) -> Tablebase:
+    """A :class:`Tablebase` reading the tables in ``directory`` (default: the tables directory)."""
+    return Tablebase(directory)
+
+
+def _position(position: Position | str) -> Position:
+    return position if isinstance(position, Position) else Position.parse(position)

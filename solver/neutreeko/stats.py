@@ -1,0 +1,60 @@
+"""Statistics of a solved game, computed from its result bytes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from solver.neutreeko import index
+from solver.neutreeko.game import Game
+from solver.neutreeko.values import ILLEGAL, UNDECIDED, encode_result
+
+#: The scalar counts of a :class:`Summary`, which tables store as attributes under these names.
+COUNT_NAMES = ("legal", "wins", "losses", "draws", "longest_win", "longest_loss", "no_move")
+
+
+@dataclass(frozen=True)
+class Summary:
+    """Counts of a solved game. ``wins``/``losses`` are from the side to move's point of view;
+    ``no_move`` counts the positions lost because the side to move cannot move."""
+
+    legal: int
+    wins: int
+    losses: int
+    draws: int
+    longest_win: int
+    longest_loss: int
+    no_move: int
+    wins_by_plies: dict[int, int]
+    losses_by_plies: dict[int, int]
+    longest_win_indices: tuple[int, ...]
+
+    def counts(self) -> dict[str, int]:
+        """The scalar counts, by name (stored as table attributes)."""
+        return {name: getattr(self, name) for name in COUNT_NAMES}
+
+
+def summarize(game: Game, result: np.ndarray) -> Summary:
+    """Count ``result`` (one byte per index of ``game``) by value and distance."""
+    histogram = np.bincount(result, minlength=256)
+    by_distance = {byte - 1: int(histogram[byte]) for byte in range(1, ILLEGAL) if histogram[byte]}
+    wins = {plies: count for plies, count in by_distance.items() if plies % 2 == 1}
+    losses = {plies: count for plies, count in by_distance.items() if plies % 2 == 0}
+    longest_win = max(wins, default=0)
+    lost_at_once = np.flatnonzero(result == encode_result(0))
+    _, other = index.decode(lost_at_once, game.board.size)
+    other_won = game.wins[index.triple_rank(other[:, 0], other[:, 1], other[:, 2])]
+    return Summary(
+        legal=int(len(result) - histogram[ILLEGAL]),
+        wins=sum(wins.values()),
+        losses=sum(losses.values()),
+        draws=int(histogram[UNDECIDED]),
+        longest_win=longest_win,
+        longest_loss=max(losses, default=0),
+        no_move=int(np.count_nonzero(~other_won)),
+        wins_by_plies=wins,
+        losses_by_plies=losses,
+        longest_win_indices=tuple(int(i) for i in np.flatnonzero(result == encode_result(longest_win)))
+        if wins else (),
+    )

@@ -1,0 +1,159 @@
+"""HDF5 tables: where they live, how they are written, and how they are opened and checked.
+
+A table file holds one dataset, chunked and gzip-compressed, of result bytes encoded as :mod:`solver.neutreeko.values`
+says: either ``result``, one byte per index of :mod:`solver.neutreeko.index` (a *full* table, the default), or
+``class_result``, one byte per legal symmetry class in the order of :mod:`solver.neutreeko.folding` (a *folded*
+table, written by ``neutreeko solve --fold``: 205 kB instead of 1.5 MB on 5 x 5, 16 MB instead of
+125 MB on 7 x 7). Both open the same way and answer every probe identically through
+:meth:`Table.lookup`, a folded one through the position's canonical twin. Full is the default because it is the plain per-position array
+that :attr:`Table.result` hands to statistics and checks at no cost, whereas a folded table must be
+unfolded for that (about a second on 5 x 5, half a minute on 7 x 7); folded suits shipping and probing.
+It is a container of :mod:`solver.core.container` (digests checked on every open), whose attributes make
+it self-describing:
+
+=================  =============================================================================
+attribute          meaning
+=================  =============================================================================
+format             ``"neutreeko-solver table"`` (anything else is not one of ours)
+format_version     :data:`FORMAT_VERSION`
+board, rule        e.g. ``"5x5"``, ``"connected"``
+index_scheme       :data:`solver.neutreeko.index.INDEX_SCHEME`
+value_encoding     :data:`solver.neutreeko.values.ENCODING`
+legal, wins, losses, draws, longest_win, longest_loss, no_move
+                   the counts (see :class:`solver.neutreeko.stats.Summary`)
+digest             ``"sha256:<hex>"`` of the data bytes; checked on every open
+folded             true for a folded table (absent or false: a full one)
+symmetries, classes
+                   folded tables only: the board's symmetry count and the number of legal classes
+canonical_form     folded tables only: :data:`solver.neutreeko.symmetry.CANONICAL_FORM`
+solve_seconds      how long the analysis took (not part of the data)
+attributes_digest  ``"sha256:<hex>"`` of all the attributes above but ``solve_seconds``, so that an
+                   edited attribute is caught like edited data; checked on every open
+=================  =============================================================================
+
+Tables live in :func:`solver.core.container.tables_dir`. A table is named by board and rule:
+``neutreeko-5x5.h5`` for the standard rule, ``neutreeko-5x5-centre.h5`` for another.
+
+A table is written to a temporary file beside its destination and renamed into place, so an
+interrupted write leaves the previous table, or none. The same inputs give the same data bytes and
+the same attributes (``solve_seconds`` apart) on every run.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from solver.core import container
+from solver.core.container import Attributes, check_writable, tables_dir
+from solver.core.errors import MissingTableError, TableError, TableMismatchError
+from solver.neutreeko import folding, index
+from solver.neutreeko.game import Game
+from solver.neutreeko.rules import DEFAULT_RULE
+from solver.neutreeko.stats import Summary, summarize
+from solver.neutreeko.symmetry import CANONICAL_FORM, symmetry_count
+from solver.neutreeko.values import ENCODING, ILLEGAL
+
+__all__ = ["FORMAT_VERSION", "Table", "check_writable", "open_table", "table_path", "tables_dir", "write_table"]
+
+FORMAT_VERSION = 2
+_DATASET = "result"
+_FOLDED_DATASET = "class_result"
+# The one attribute that differs between runs.
+_UNDIGESTED = ("solve_seconds",)
+
+
+def table_path(game: Game) -> Path:
+    """Default path of ``game``'s table."""
+    suffix = "" if game.rule.name == DEFAULT_RULE else f"-{game.rule.name}"
+    return tables_dir() / f"neutreeko-{game.board}{suffix}.h5"
+
+
+def write_table(game: Game, result: npt.NDArray[np.uint8], path: Path, solve_seconds: float,
+                fold: bool = False) -> Summary:
+    """Write ``result`` (one byte per index) as ``game``'s table at ``path`` (atomically), folded by
+    symmetry if ``fold``; return its summary.
+
+    Raises :class:`TableError` if the directory cannot be written."""
+    summary = summarize(game, result)
+    data = folding.fold(game, result) if fold else result
+    attributes: Attributes = {
+        "format_version": FORMAT_VERSION, "board": str(game.board), "rule": game.rule.name,
+        "index_scheme": index.INDEX_SCHEME, "value_encoding": ENCODING, **summary.counts(),
+        "solve_seconds": float(solve_seconds), "folded": bool(fold),
+    }
+    if fold:
+        attributes.update(symmetries=symmetry_count(game.board), classes=len(data), canonical_form=CANONICAL_FORM)
+    container.write(Path(path), _FOLDED_DATASET if fold else _DATASET, data, attributes, _UNDIGESTED,
+                    level=9 if fold else 6)
+    return summary
+
+
+@dataclass(frozen=True)
+class Table:
+    """An opened, checked table of ``game``: ``data`` holds one result byte per index, or, if
+    ``folded``, one per legal symmetry class (see the module docstring)."""
+
+    game: Game
+    path: Path
+    data: npt.NDArray[np.uint8] = field(repr=False)
+    attributes: Attributes = field(repr=False)
+    folded: bool = False
+
+    def lookup(self, indices: Any) -> Any:
+        """Result bytes (see :mod:`solver.neutreeko.values`) of an index or an array of indices; a
+        folded table answers through each position's canonical twin, and :data:`ILLEGAL` where not
+        legal."""
+        if not self.folded:
+            return self.data[indices]
+        numbers = folding.Classes.of(self.game).numbers(indices)
+        return np.where(numbers >= 0, self.data[np.maximum(numbers, 0)], np.uint8(ILLEGAL))[()]
+
+    @cached_property
+    def result(self) -> npt.NDArray[np.uint8]:
+        """``result[index]``: the byte of every index of ``game`` (a folded table is unfolded on
+        first access, which takes about a second on 5 x 5; prefer :meth:`lookup` for probes)."""
+        return folding.unfold(self.game, self.data) if self.folded else self.data
+
+
+def open_table(game: Game, path: Path | None = None) -> Table:
+    """Open and check ``game``'s table (at ``path``, or where :func:`table_path` says).
+
+    Raises :class:`MissingTableError` (a ``KeyError``) if there is no file, :class:`TableMismatchError`
+    if it is a table for another board or rule, :class:`TableError` if the file is not a table of ours
+    or is damaged (digest mismatch)."""
+    path = Path(path) if path is not None else table_path(game)
+    if path.is_dir():
+        raise TableError(f"{path} is a directory, not a table")
+    if not path.is_file():
+        out = "" if path == table_path(game) else f" --out {path}"
+        raise MissingTableError(f"no table for {game} at {path} (build it with: neutreeko solve "
+                                f"--board {game.board} --rule {game.rule.name}{out})")
+    with container.opened(path) as contents:
+        attributes = contents.attributes
+        folded = bool(attributes.get("folded", False))
+        dataset = _FOLDED_DATASET if folded else _DATASET
+        if not contents.ours or not contents.has(dataset):
+            raise TableError(f"{path} is not a neutreeko-solver table")
+        if attributes.get("format_version") != FORMAT_VERSION or attributes.get("index_scheme") != index.INDEX_SCHEME:
+            raise TableError(f"{path} has format {attributes.get('format_version')}, index scheme "
+                             f"{attributes.get('index_scheme')}; this version reads format "
+                             f"{FORMAT_VERSION}, index scheme {index.INDEX_SCHEME} (rebuild it with --force)")
+        contents.check_attributes(_UNDIGESTED)
+        if attributes.get("value_encoding") != ENCODING:
+            raise TableError(f"{path} encodes values as {attributes.get('value_encoding')!r}; this "
+                             f"version reads {ENCODING!r} (rebuild it with --force)")
+        if (attributes.get("board"), attributes.get("rule")) != (str(game.board), game.rule.name):
+            raise TableMismatchError(f"{path} is a table for {attributes.get('board')} "
+                                     f"{attributes.get('rule')}, not {game}")
+        if folded and attributes.get("canonical_form") != CANONICAL_FORM:
+            raise TableError(f"{path} is folded with canonical form {attributes.get('canonical_form')!r}; "
+                             f"this version reads {CANONICAL_FORM!r} (rebuild it with --force)")
+        expected = folding.Classes.of(game).count if folded else game.positions
+        result = contents.read(dataset, (expected,), np.uint8)
+    return Table(game, path, result, attributes, folded)
