@@ -18,13 +18,14 @@ from solver.cli.neutreeko import (
     terminal_progress,
 )
 from solver.core import files
+from solver.core.report import csv_path
 from solver.neutreeko.board import Board
 from solver.neutreeko.build import build_table
 from solver.neutreeko.game import Game
 from solver.neutreeko.position import Position
 from solver.neutreeko.rules import RULES
 from solver.neutreeko.stats import summarize
-from solver.neutreeko.survey import SurveyRow, csv_path, run_survey, select_rules, survey_games, write_report
+from solver.neutreeko.survey import SurveyRow, run_survey, select_rules, survey_games, write_report
 from solver.neutreeko.verify import verify
 
 

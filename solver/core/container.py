@@ -23,7 +23,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -33,7 +33,7 @@ import numpy as np
 import numpy.typing as npt
 
 from solver.core import files
-from solver.core.errors import TableError
+from solver.core.errors import TableError, TableExistsError
 
 #: The ``format`` attribute of every table of this project.
 FORMAT = "neutreeko-solver table"
@@ -77,6 +77,21 @@ def check_writable(path: Path) -> None:
         raise TableError(f"cannot write {path}: {error.strerror or error}") from None
 
 
+def check_replaceable(path: Path, force: bool, open_existing: Callable[[Path], object]) -> None:
+    """Raise :class:`TableError` before any work unless a table can be written at ``path``, and
+    :class:`TableExistsError` if a file is there and not ``force``: a valid table (``open_existing``
+    opens it without error) or a file that is not one, which may be someone's data (the error says
+    why ``open_existing`` refused it)."""
+    check_writable(path)
+    if force or not path.exists():
+        return
+    try:
+        open_existing(path)
+    except TableError as error:
+        raise TableExistsError(f"not overwriting {path} without --force: {error}") from None
+    raise TableExistsError(f"a valid table already exists at {path} (use --force to rebuild it)")
+
+
 def write(path: Path, dataset: str, data: npt.NDArray[Any], attributes: Attributes,
           undigested: tuple[str, ...] = (), level: int = 6) -> None:
     """Write ``data`` as the one dataset ``dataset`` of a table at ``path`` (atomically), chunked and
@@ -117,11 +132,11 @@ class Contents:
             raise TableError(f"{self.path} is damaged: its attributes do not match their digest "
                              f"(rebuild it with --force)")
 
-    def read(self, dataset: str, shape: tuple[int, ...], dtype: type[np.generic]) -> npt.NDArray[Any]:
-        """The dataset's array; :class:`TableError` unless it has ``shape`` and ``dtype`` and matches the
-        ``digest`` attribute."""
+    def read(self, dataset: str, shape: tuple[int, ...], dtype: npt.DTypeLike) -> npt.NDArray[Any]:
+        """The dataset's array; :class:`TableError` unless it has ``shape`` and ``dtype`` (a scalar type
+        or a record type) and matches the ``digest`` attribute."""
         data: npt.NDArray[Any] = self._file[dataset][()]
-        if data.shape != shape or data.dtype != dtype or digest(data) != self.attributes.get("digest"):
+        if data.shape != shape or data.dtype != np.dtype(dtype) or digest(data) != self.attributes.get("digest"):
             raise TableError(f"{self.path} is damaged: its data does not match its digest (rebuild it with --force)")
         return data
 

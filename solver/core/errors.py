@@ -31,6 +31,10 @@ class TableMismatchError(TableError):
     """A table file for another board or variant than the position or options given (an input error)."""
 
 
+class TableExistsError(TableError):
+    """A file (a valid table or not) is already at the destination and overwriting was not asked for."""
+
+
 class MissingTableError(TableError, KeyError):
     """No table exists where one was looked for (a ``KeyError``, as for a missing dictionary entry)."""
 

@@ -50,7 +50,8 @@ def render(scene: Scene) -> bytes:
             axes.plot([shape.x1, shape.x2], [shape.y1, shape.y2], color=shape.stroke, alpha=shape.opacity,
                       linewidth=shape.width * _POINTS_PER_PIXEL, solid_capstyle="round", **common)
         elif isinstance(shape, Polygon):
-            axes.add_patch(PolygonPatch(shape.points, closed=True, facecolor=shape.fill, edgecolor="none",
+            axes.add_patch(PolygonPatch(shape.points, closed=True, facecolor=shape.fill, edgecolor=shape.stroke,
+                                        linewidth=shape.stroke_width * _POINTS_PER_PIXEL, joinstyle="round",
                                         alpha=shape.opacity, **common))
         elif isinstance(shape, Text):
             axes.text(shape.x, shape.y, shape.text, fontsize=shape.size * _POINTS_PER_PIXEL, color=shape.fill,

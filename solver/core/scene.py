@@ -74,6 +74,8 @@ class Polygon:
     points: tuple[tuple[float, float], ...]
     fill: str
     opacity: float = 1.0
+    stroke: str = "none"
+    stroke_width: float = 0.0
 
     def moved(self, dx: float, dy: float) -> Polygon:
         return replace(self, points=tuple((x + dx, y + dy) for x, y in self.points))

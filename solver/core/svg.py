@@ -60,8 +60,11 @@ def _element(shape: Shape) -> str:
                 f"{' ' + _attributes(opacity=shape.opacity) if shape.opacity != 1.0 else ''}/>")
     if isinstance(shape, Polygon):
         points = " ".join(f"{_number(x)},{_number(y)}" for x, y in shape.points)
+        paint = _paint(shape.stroke, shape.stroke_width, shape.opacity)
+        if "stroke" in paint:
+            paint["stroke_linejoin"] = "round"
         return (f"<polygon {_attributes(points=points, fill=shape.fill)}"
-                f"{' ' + _attributes(opacity=shape.opacity) if shape.opacity != 1.0 else ''}/>")
+                f"{' ' + _attributes(**paint) if paint else ''}/>")
     if isinstance(shape, Text):
         weight = {"font_weight": "bold"} if shape.bold else {}
         return (f"<text {_attributes(x=shape.x, y=shape.y, font_size=shape.size, fill=shape.fill)} "

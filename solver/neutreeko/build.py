@@ -5,17 +5,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable
 
-from solver.core.errors import MissingTableError, TableError
+from solver.core.container import check_replaceable
+from solver.core.errors import MissingTableError, TableExistsError
 from solver.neutreeko.game import Game
 from solver.neutreeko.solve import Level, solve
 from solver.neutreeko.stats import Summary
-from solver.neutreeko.table import Table, check_writable, open_table, table_path, write_table
+from solver.neutreeko.table import Table, open_table, table_path, write_table
+
+__all__ = ["TableExistsError", "build_table", "ensure_table"]
 
 Progress = Callable[[Level], None]
-
-
-class TableExistsError(TableError):
-    """A file (a valid table or not) is already at the destination and overwriting was not asked for."""
 
 
 def build_table(game: Game, path: Path | None = None, force: bool = False,
@@ -27,13 +26,7 @@ def build_table(game: Game, path: Path | None = None, force: bool = False,
     to replace any file at ``path``: a valid table, or a file that is not one (which may be someone's
     data). Raises :class:`TableError` before solving if ``path`` cannot be written."""
     path = Path(path) if path is not None else table_path(game)
-    check_writable(path)
-    if not force and path.exists():
-        try:
-            open_table(game, path)
-        except TableError as error:
-            raise TableExistsError(f"not overwriting {path} without --force: {error}") from None
-        raise TableExistsError(f"a valid table already exists at {path} (use --force to rebuild it)")
+    check_replaceable(path, force, lambda existing: open_table(game, existing))
     solution = solve(game, progress)
     summary = write_table(game, solution.result, path, solution.seconds, fold)
     return path, summary, solution.seconds

@@ -7,14 +7,12 @@ so a survey of tables already built takes seconds; missing ones are built by the
 
 from __future__ import annotations
 
-import csv
-import io
-from dataclasses import astuple, dataclass, fields
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
 
-from solver.core import files
-from solver.core.errors import InputError
+from solver.core import files, report
+from solver.core.report import csv_path
 from solver.neutreeko.board import MIN_SIDE, Board
 from solver.neutreeko.game import Game
 from solver.neutreeko.position import Position
@@ -78,16 +76,6 @@ def survey_games(max_board: Board, rules: Iterable[Rule]) -> list[Game]:
     return games
 
 
-def csv_path(markdown: Path) -> Path:
-    """Where the CSV goes beside the Markdown report ``markdown``: the same name with ``.csv``.
-
-    Raises :class:`~solver.core.errors.InputError` if that is ``markdown`` itself."""
-    table = markdown.with_suffix(".csv")
-    if table == markdown:
-        raise InputError(f"the report {markdown} would be overwritten by its CSV: name it .md")
-    return table
-
-
 def write_report(rows: list[SurveyRow], markdown: Path, command: str) -> Path:
     """Write the Markdown report to ``markdown`` and the CSV to :func:`csv_path`, each atomically;
     return the CSV's path. Raises ``OSError`` if they cannot be written."""
@@ -124,11 +112,7 @@ def run_survey(games: Iterable[Game], open_game_table: Callable[[Game], Table],
 
 def to_csv(rows: Iterable[SurveyRow]) -> str:
     """The rows as CSV, one header line of the :class:`SurveyRow` field names; a draw's plies empty."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(field.name for field in fields(SurveyRow))
-    writer.writerows(["" if cell is None else cell for cell in astuple(row)] for row in rows)
-    return out.getvalue()
+    return report.to_csv(rows, SurveyRow)
 
 
 _HEADER = ("board", "rule", "legal", "wins", "losses", "draws", "draws %", "longest win", "longest loss",
@@ -156,17 +140,10 @@ def to_markdown(rows: list[SurveyRow], command: str) -> str:
         start = row.start.terse()
         cells = (row.board, row.rule, f"{row.legal:,}", f"{row.wins:,}", f"{row.losses:,}", f"{row.draws:,}",
                  f"{row.draws_percent:.2f}", str(row.longest_win), str(row.longest_loss), f"{row.no_move:,}",
-                 start, _size(row.table_bytes), f"{row.solve_seconds:.2f} s")
+                 start, report.size_text(row.table_bytes), f"{row.solve_seconds:.2f} s")
         lines.append("| " + " | ".join(cells) + " |")
     decided = [f"{row.board} {row.rule} ({row.start.terse()})"
                for row in rows if row.start_plies is not None]
     lines += ["", "Start positions that are not a draw: " + ("; ".join(decided) if decided else "none") + ".",
               ""]
     return "\n".join(lines)
-
-
-def _size(size: int) -> str:
-    for unit, scale in (("MB", 1e6), ("kB", 1e3)):
-        if size >= scale:
-            return f"{size / scale:.1f} {unit}"
-    return f"{size} B"

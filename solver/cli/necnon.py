@@ -1,0 +1,289 @@
+"""The ``necnon`` command: NECNON's boards solved, queried, drawn, played and surveyed.
+
+A thin click layer over :mod:`solver.necnon`, with the conventions of ``neutreeko`` (one-line errors
+and exit 2 for bad input, exit 1 for a table that cannot be used, 130 when interrupted; see
+:mod:`solver.cli.common`).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
+import click
+
+from solver import __version__
+from solver.cli.common import CommandGroup, pictures_asked, reader_gone, write_pictures, writing
+from solver.core import files
+from solver.core.pictures import encode
+from solver.necnon import diagram, report
+from solver.necnon.build import build_table, ensure_table
+from solver.necnon.play import ENGINES, SIDES, Match, default_opponent
+from solver.necnon.position import Position, notation_grid
+from solver.necnon.probe import Tablebase
+from solver.necnon.rules import SETTINGS, Game
+from solver.necnon.solve import Progress
+from solver.necnon.survey import SurveyRow, csv_path, run_survey, survey_games, write_report
+from solver.necnon.table import Table, open_table
+from solver.necnon.values import Evaluation
+
+F = TypeVar("F", bound=Callable[..., object])
+
+DEFAULT_BOARD = "4x4"
+
+
+@click.group(cls=CommandGroup, name="necnon", context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", prog_name="necnon", message="%(prog)s %(version)s")
+def cli() -> None:
+    """NECNON, solved: Black's points minus Green's under perfect play, for every position of the small
+    boards, and a search engine for the others."""
+
+
+board_option = click.option("--board", default=None, metavar="WxH|hexN",
+                            help="Board: WIDTHxHEIGHT squares (each side 2 to 7) or hexN, a hexhex board of base "
+                                 "N (2 to 6). Default: the position's board, or 4x4.")
+protocol_option = click.option("--protocol", default="nec", show_default=True, metavar="|".join(SETTINGS),
+                               help="Protocols: nec or non for both players, or Black's then Green's.")
+table_option = click.option("--table", "table_file", type=click.Path(path_type=Path), default=None,
+                            help="Table file to read instead of the default one.")
+position_argument = click.argument("position", nargs=-1)
+moves_option = click.option("--moves", default="", metavar='"b2 a1,c3 pass"',
+                            help="Turns to play from POSITION first, each checked.")
+
+
+def position_options(command: F) -> F:
+    """POSITION with --board, --protocol, --table and --moves: what query, line and show read."""
+    for option in reversed((position_argument, board_option, protocol_option, table_option, moves_option)):
+        command = option(command)
+    return command
+
+
+def game_of(board: str | None, protocol: str, words: tuple[str, ...] = ()) -> Game:
+    """The game of --board (or else of the board POSITION is written on, or else 4x4) and --protocol."""
+    if board is not None:
+        return Game.of(board, protocol)
+    return Game.of(notation_grid(" ".join(words)) or DEFAULT_BOARD, protocol)
+
+
+def read_position(words: tuple[str, ...], game: Game, moves: str) -> Position:
+    """POSITION (its words joined by a space; the empty board if none) after --moves."""
+    text = " ".join(words).strip() or "empty"
+    return Position.parse(text, game).play_line(moves)
+
+
+def terminal_progress() -> Callable[[Progress], None] | None:
+    """Progress of a solve (classes and positions solved, time so far) when standard error is a
+    terminal, silence otherwise."""
+    if not sys.stderr.isatty():
+        return None
+
+    def progress(state: Progress) -> None:
+        click.echo(f"  {state.classes:>13,} classes  {state.positions:>15,} positions  {state.seconds:8.1f} s",
+                   err=True)
+
+    return progress
+
+
+def open_or_build(game: Game, table_file: Path | None) -> Table:
+    """The table of ``game`` at ``table_file``, or the default one, built if it is missing."""
+    if table_file is not None:
+        return open_table(game, table_file)
+
+    def announce(path: Path) -> None:
+        click.echo(f"building the necnon {game} table at {path} ...", err=True)
+
+    return ensure_table(game, progress=terminal_progress(), on_build=announce)
+
+
+def tablebase_for(table_file: Path | None) -> Tablebase:
+    return Tablebase(opener=lambda game: open_or_build(game, table_file))
+
+
+# -- whole tables -------------------------------------------------------------------------------------
+
+@cli.command()
+@board_option
+@protocol_option
+@click.option("--out", type=click.Path(path_type=Path), default=None,
+              help="Where to write the table (default: the tables directory).")
+@click.option("--force", is_flag=True, help="Rebuild even if a valid table exists.")
+def solve(board: str | None, protocol: str, out: Path | None, force: bool) -> None:
+    """Solve a board from the empty board and write its HDF5 table."""
+    game = game_of(board, protocol)
+    path, summary, seconds = build_table(game, out, force, terminal_progress())
+    click.echo(f"solved necnon {game}: {summary.positions:,} positions ({summary.classes:,} classes), "
+               f"empty board {summary.value:+d} in {summary.turns} turns, in {seconds:.2f} s -> {path}")
+
+
+@cli.command()
+@board_option
+@protocol_option
+@table_option
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def stats(board: str | None, protocol: str, table_file: Path | None, as_json: bool) -> None:
+    """The figures of a solved board: positions by value, the empty board's value and best first stones."""
+    game = game_of(board, protocol)
+    table = open_or_build(game, table_file)
+    summary = table.summary
+    if as_json:
+        click.echo(json.dumps({"board": str(game.grid), "protocol": game.setting, **summary.counts(),
+                               "best_first": list(summary.best_first),
+                               "margins": {str(margin): count for margin, count in summary.margins.items()},
+                               "solve_seconds": round(float(table.attributes.get("solve_seconds", 0.0)), 3)}))
+        return
+    click.echo(f"necnon {game} ({game.grid.describe()}, {game.grid.cells} cells; Black {game.black.value}, "
+               f"Green {game.green.value})")
+    click.echo(f"  {summary.positions:,} positions reachable from the empty board, in {summary.classes:,} "
+               f"symmetry classes; {summary.finished:,} finished")
+    click.echo(f"  empty board: {Evaluation(summary.value, summary.turns).terse()} "
+               f"(Black's points minus Green's under perfect play: {summary.value:+d})")
+    click.echo(f"  best first stones: {' '.join(summary.best_first)}")
+    click.echo(f"  longest game under perfect play: {summary.longest} turns")
+    click.echo("  value   positions")
+    for margin, count in summary.margins.items():
+        click.echo(f"  {margin:>+5d}  {count:>11,}  {100 * count / summary.positions:6.2f} %")
+
+
+@cli.command(name="survey")
+@click.option("--max-cells", type=click.IntRange(4, 30), default=16, show_default=True,
+              help="Largest board solved: every square board (width >= height) and hexhex board with at "
+                   "most this many cells.")
+@click.option("--games", type=click.IntRange(min=1), default=2000, show_default=True,
+              help="Games sampled for each kind of play (random and perfect players).")
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the sampled games.")
+@click.option("--out", type=click.Path(path_type=Path), default=Path("docs/necnon-survey.md"), show_default=True,
+              help="Markdown report; the CSV goes beside it, with the suffix .csv.")
+def survey_command(max_cells: int, games: int, seed: int, out: Path) -> None:
+    """Solve every board and protocol up to --max-cells (reusing built tables) and tabulate them."""
+    surveyed = survey_games(max_cells)
+    for path in (out, csv_path(out)):
+        with writing(path):
+            files.check_writable(path)
+
+    def announce(row: SurveyRow) -> None:
+        click.echo(f"  {row}", err=True)
+
+    rows = run_survey(surveyed, lambda game: open_or_build(game, None), games, seed, announce)
+    command = f"necnon survey --max-cells {max_cells} --games {games} --seed {seed}"
+    with writing(out):
+        table = write_report(rows, out, command)
+    click.echo(f"surveyed {len(rows)} boards and protocols -> {out}, {table}")
+
+
+# -- one position ---------------------------------------------------------------------------------------
+
+@cli.command()
+@position_options
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def query(position: tuple[str, ...], board: str | None, protocol: str, table_file: Path | None, moves: str,
+          as_json: bool) -> None:
+    """The value of POSITION (default: empty, the empty board) and of every turn, best first.
+
+    POSITION is the notation (e.g. "2b1/g3/4/4 g") or empty. Values are Black's points minus Green's
+    under perfect play, whoever is to move; turns are counted to the end of the game. Turns are
+    ranked best first for the side to move; ties by their cells in board order.
+    """
+    game = game_of(board, protocol, position)
+    tablebase = tablebase_for(table_file)
+    queried = read_position(position, game, moves)
+    evaluation, ranked = tablebase.probe(queried), tablebase.turns(queried)
+    click.echo(json.dumps(report.query_object(queried, evaluation, ranked)) if as_json
+               else report.query_text(queried, evaluation, ranked))
+
+
+@cli.command()
+@position_options
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--svg", "svg_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
+              help="Also draw the line as a sheet of small boards, one per turn, in an SVG file.")
+@click.option("--png", "png_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
+              help="Also draw the line as a sheet of small boards in a PNG file.")
+def line(position: tuple[str, ...], board: str | None, protocol: str, table_file: Path | None, moves: str,
+         as_json: bool, svg_file: Path | None, png_file: Path | None) -> None:
+    """The line of perfect play from POSITION (default: the empty board) to the end, with the score.
+
+    Each turn is the first of query's ranking: the winner hurries, the loser delays, a draw is reached
+    the fastest way.
+    """
+    asked = pictures_asked(svg=svg_file, png=png_file)
+    game = game_of(board, protocol, position)
+    played = tablebase_for(table_file).line(read_position(position, game, moves))
+    write_pictures(asked, lambda kind: encode(diagram.line_sheet(played), kind))
+    click.echo(json.dumps(report.line_object(played)) if as_json else report.line_text(played))
+
+
+@cli.command()
+@position_options
+@click.option("--svg", "svg_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
+              help="Write the diagram to an SVG file.")
+@click.option("--png", "png_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
+              help="Write the diagram to a PNG file.")
+@click.option("--no-values", is_flag=True, help="Draw the position only, without reading a table.")
+def show(position: tuple[str, ...], board: str | None, protocol: str, table_file: Path | None, moves: str,
+         svg_file: Path | None, png_file: Path | None, no_values: bool) -> None:
+    """A diagram of POSITION (default: the empty board): stones, and on each cell the side to move may
+    play the best value of a turn there.
+
+    The last turn of --moves is ringed. Hexagonal boards are drawn with hexagonal cells. Without --svg
+    or --png, the SVG goes to standard output. With --no-values no table is read (any board).
+    """
+    asked = pictures_asked(svg=svg_file, png=png_file)
+    game = game_of(board, protocol, position)
+    turns = moves.split()
+    shown = read_position(position, game, " ".join(turns[:-1]))
+    last = shown.parse_turn(turns[-1]) if turns else None
+    if last is not None:
+        shown = shown.play(last)
+    evaluation, ranked = None, []
+    if not no_values:
+        tablebase = tablebase_for(table_file)
+        evaluation, ranked = tablebase.probe(shown), tablebase.turns(shown)
+    scene = diagram.board_diagram(shown, evaluation, ranked, last)
+    if not asked:
+        try:
+            click.echo(encode(scene, "svg").decode(), nl=False)
+        except BrokenPipeError:
+            reader_gone()
+    write_pictures(asked, lambda kind: encode(scene, kind))
+
+
+# -- a game ---------------------------------------------------------------------------------------------
+
+@cli.command()
+@board_option
+@protocol_option
+@table_option
+@click.option("--as", "you", type=click.Choice(list(SIDES), case_sensitive=False), default="black",
+              show_default=True, help="The side you play; none lets the engine play itself.")
+@click.option("--opponent", type=click.Choice(list(ENGINES), case_sensitive=False), default=None,
+              help="perfect (the table; built if missing), mcts (the search engine), random. Default: "
+                   "perfect if the board's table exists, else mcts.")
+@click.option("--from", "start", default="empty", show_default=True, metavar="POSITION",
+              help="The position to start from, in notation.")
+@click.option("--seed", type=int, default=None, help="Seed of the engine's choices: the same seed, the same "
+                                                     "game (with --iterations for mcts).")
+@click.option("--time", "seconds", type=click.FloatRange(min=0.01), default=2.0, show_default=True,
+              help="Seconds the mcts engine thinks per turn.")
+@click.option("--iterations", type=click.IntRange(min=1), default=None,
+              help="Playouts of the mcts engine per turn instead of --time (reproducible with --seed).")
+def play(board: str | None, protocol: str, table_file: Path | None, you: str, opponent: str | None, start: str,
+         seed: int | None, seconds: float, iterations: int | None) -> None:
+    """Play NECNON against the table or the search engine, with hints and take-backs.
+
+    Type a turn as c3,d4 (two stones), c3 (one) or pass, or a command: hint, undo, line, board,
+    help, quit. Input may be piped.
+    """
+    game = game_of(board, protocol, (start,))
+    begin = Position.parse(start, game)
+    chosen = (opponent or default_opponent(game, table_file)).lower()
+    tablebase = tablebase_for(table_file) if chosen == "perfect" else None
+    match = Match.setup(begin, you.lower(), chosen, tablebase, seed, seconds, iterations,
+                        write=lambda text: click.echo(text, nl=False), echo_input=not sys.stdin.isatty())
+    try:
+        match.run(iter(sys.stdin.readline, ""))
+    except BrokenPipeError:
+        reader_gone()
+

@@ -1,0 +1,51 @@
+"""What the reports of every game share: the CSV of a table of figures beside its Markdown report, rows
+of figures as CSV, and sizes in words."""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import astuple, fields
+from pathlib import Path
+from typing import Any, Iterable
+
+from solver.core.errors import InputError
+
+
+def csv_path(markdown: Path) -> Path:
+    """Where the CSV goes beside the Markdown report ``markdown``: the same name with ``.csv``.
+
+    Raises :class:`~solver.core.errors.InputError` if that is ``markdown`` itself."""
+    table = markdown.with_suffix(".csv")
+    if table == markdown:
+        raise InputError(f"the report {markdown} would be overwritten by its CSV: name it .md")
+    return table
+
+
+def to_csv(rows: Iterable[Any], row_type: type) -> str:
+    """Dataclass ``rows`` of ``row_type`` as CSV: one header line of its field names, then a line a
+    row (None as an empty cell).
+
+    >>> from dataclasses import dataclass
+    >>> @dataclass
+    ... class Row:
+    ...     board: str
+    ...     plies: int | None
+    >>> print(to_csv([Row("5x5", None), Row("4x4", 33)], Row), end="")
+    board,plies
+    5x5,
+    4x4,33
+    """
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(field.name for field in fields(row_type))
+    writer.writerows(["" if cell is None else cell for cell in astuple(row)] for row in rows)
+    return out.getvalue()
+
+
+def size_text(size: int) -> str:
+    """A size in bytes in words: ``"1.5 MB"``, ``"205.0 kB"``, ``"900 B"``."""
+    for unit, scale in (("MB", 1e6), ("kB", 1e3)):
+        if size >= scale:
+            return f"{size / scale:.1f} {unit}"
+    return f"{size} B"
