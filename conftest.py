@@ -1,8 +1,10 @@
 """Fixtures shared by the test suite and the doctests of ``solver/``: the 5 x 5 game solved once a
-session, its table in a directory of its own, and environments that keep tests out of ``tables/``.
+session, its table in a directory of its own, small NECNON tables, and environments that keep tests out
+of ``tables/``.
 
 Every test that needs the 5 x 5 solve (through :func:`solved_5x5`, directly or through another fixture)
-and every doctest that reads a table is marked ``slow``: ``pytest -m "not slow"`` leaves out the solve."""
+and every Neutreeko doctest that reads a table is marked ``slow``: ``pytest -m "not slow"`` leaves out
+the solve."""
 
 from __future__ import annotations
 
@@ -11,6 +13,9 @@ from pathlib import Path
 import pytest
 from _pytest.doctest import DoctestItem
 
+from solver.necnon.build import build_table as build_necnon_table
+from solver.necnon.rules import Game as NecnonGame
+from solver.necnon.table import table_path as necnon_table_path
 from solver.neutreeko.game import Game
 from solver.neutreeko.probe import Tablebase
 from solver.neutreeko.solve import Solution, solve
@@ -60,19 +65,44 @@ def fresh_tables(tmp_path, monkeypatch) -> Path:
     return directory
 
 
+#: The NECNON games of :func:`necnon_tables`: small enough to solve in a moment.
+NECNON_GAMES = (NecnonGame.of("3x3", "nec"), NecnonGame.of("hex2", "nec"), NecnonGame.of("3x2", "non"))
+
+
+@pytest.fixture(scope="session")
+def necnon_tables(tmp_path_factory) -> Path:
+    """A directory holding the tables of :data:`NECNON_GAMES`, written once a session (never change it)."""
+    directory = tmp_path_factory.mktemp("necnon-tables")
+    for game in NECNON_GAMES:
+        build_necnon_table(game, directory / necnon_table_path(game).name)
+    return directory
+
+
+@pytest.fixture
+def necnon_env(necnon_tables, monkeypatch) -> Path:
+    """Point ``NEUTREEKO_TABLES``, which the command line reads, at :func:`necnon_tables`."""
+    monkeypatch.setenv("NEUTREEKO_TABLES", str(necnon_tables))
+    return necnon_tables
+
+
 def _reads_tables(item: pytest.Item) -> bool:
     """A doctest that opens a tablebase."""
     return isinstance(item, DoctestItem) and any("Tablebase" in example.source for example in item.dtest.examples)
 
 
+def _necnon(item: pytest.Item) -> bool:
+    return isinstance(item, DoctestItem) and item.dtest.globs.get("__name__", "").startswith("solver.necnon")
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
-        if "solved_5x5" in getattr(item, "fixturenames", ()) or _reads_tables(item):
+        if "solved_5x5" in getattr(item, "fixturenames", ()) or (_reads_tables(item) and not _necnon(item)):
             item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(autouse=True)
 def _doctest_tables(request):
-    """Doctests that read tables read the default tables directory: point it at :func:`tables_5x5`."""
+    """Doctests that read tables read the default tables directory: point it at :func:`tables_5x5`, or
+    at :func:`necnon_tables` for NECNON's."""
     if _reads_tables(request.node):
-        request.getfixturevalue("tables_env")
+        request.getfixturevalue("necnon_env" if _necnon(request.node) else "tables_env")

@@ -182,7 +182,7 @@ def query(position: tuple[str, ...], board: str | None, protocol: str, table_fil
           as_json: bool) -> None:
     """The value of POSITION (default: empty, the empty board) and of every turn, best first.
 
-    POSITION is the notation (e.g. "2b1/g3/4/4 g") or empty. Values are Black's points minus Green's
+    POSITION is the notation (e.g. "2b1/g3/4/4 b") or empty. Values are Black's points minus Green's
     under perfect play, whoever is to move; turns are counted to the end of the game. Turns are
     ranked best first for the side to move; ties by their cells in board order.
     """

@@ -7,6 +7,7 @@ from typing import Callable
 
 from solver.core.container import check_replaceable
 from solver.core.errors import MissingTableError
+from solver.necnon.keys import check_solvable
 from solver.necnon.rules import Game
 from solver.necnon.solve import Progress, solve
 from solver.necnon.stats import Summary
@@ -32,10 +33,13 @@ def build_table(game: Game, path: Path | None = None, force: bool = False,
 
 def ensure_table(game: Game, path: Path | None = None, progress: Report | None = None,
                  on_build: Callable[[Path], None] | None = None) -> Table:
-    """Open ``game``'s table, building it first if there is none (``on_build`` is told where)."""
+    """Open ``game``'s table, building it first if there is none (``on_build`` is told where).
+    Raises :class:`~solver.core.errors.BoardError` for a board too large to solve, before anything
+    is announced."""
     try:
         return open_table(game, path)
     except MissingTableError:
+        check_solvable(game.grid)
         if on_build:
             on_build(Path(path) if path is not None else table_path(game))
         built, _, _ = build_table(game, path, force=True, progress=progress)

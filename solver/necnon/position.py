@@ -7,9 +7,9 @@ move, ``b`` or ``g``; then, only after a pass, ``p`` (the previous turn was a pa
 two turns were: the game is over). The board is read from the rows: equal rows make a rectangle
 (``4/4/4/4`` is 4x4), rows of n, n+1, ..., 2n-1, ..., n cells a hexhex board (``3/4/5/4/3`` is hex3)::
 
-    2b1/g3/4/4 g          4x4: Black on c4, Green on a3, Green to move
+    2b1/g3/4/4 b          4x4: Black on c4, Green on a3, Black to move
     3/4/2b2/4/3 g         hex3: Black on c3 (the centre), Green to move
-    bgbg/gbgb/2g1/bbgg b p   Green has just passed, Black to move
+    bg/g1 g p             2x2 nec: Black has just passed (b1 has two green neighbours), Green to move
 
 ``empty`` is the empty board with Black to move: the first turn, the only one on which a player lays
 one stone by choice (no other position has an empty board, so no mark is needed for it).
@@ -155,8 +155,8 @@ class Position:
         :class:`~solver.core.errors.NotationError` naming the offending part, or
         :class:`~solver.core.errors.IllegalPositionError` for one that cannot occur.
 
-        >>> print(Position.parse("2b1/g3/4/4 g", Game.of("4x4")).notation())
-        2b1/g3/4/4 g
+        >>> print(Position.parse("2b1/g3/4/4 b", Game.of("4x4")).notation())
+        2b1/g3/4/4 b
         """
         text = text.strip()
         if text.lower() == "empty":
@@ -302,9 +302,7 @@ class Position:
                                    f"lays two stones")
         if len(cells) == 2 and self.first_turn:
             raise IllegalMoveError("the first turn lays one stone")
-        if len(cells) == 2 and len(allowed) == 1:
-            raise IllegalMoveError(f"only {self._names(allowed)} is allowed: the turn lays one stone")
-        return Turn(cells)
+        return Turn(cells)  # two stones on allowed cells: two were allowed
 
     def play_line(self, text: str) -> Position:
         """The position after the turns of ``text``, separated by spaces (``"c3 a1,d4 pass"``), each checked."""

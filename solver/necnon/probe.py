@@ -105,7 +105,7 @@ class Tablebase:
     ...     tablebase.probe(Position.empty(game))                 # Green wins by 1, in 5 turns
     ...     tablebase.turns(Position.empty(game))[:2]
     Evaluation(margin=-1, turns=5)
-    [RankedTurn(a1: Green by 1 in 5 turns), RankedTurn(c1: Green by 1 in 5 turns)]
+    [RankedTurn(a1: Green by 1 in 5 turns), RankedTurn(b1: Green by 1 in 5 turns)]
     >>> Tablebase(directory="/nonexistent").get(Position.empty(game), default="no table")
     'no table'
     """

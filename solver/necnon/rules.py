@@ -55,7 +55,7 @@ class Protocol(enum.Enum):
         return enemies % 2 == 0
 
 
-#: ``--protocol`` settings: Black's protocol, then Green's.
+#: The ``--protocol`` settings by their names: Black's protocol, then Green's.
 SETTINGS: dict[str, tuple[Protocol, Protocol]] = {
     "nec": (Protocol.NEC, Protocol.NEC),
     "non": (Protocol.NON, Protocol.NON),
@@ -65,12 +65,17 @@ SETTINGS: dict[str, tuple[Protocol, Protocol]] = {
 
 
 def protocols(setting: str) -> tuple[Protocol, Protocol]:
-    """Black's and Green's protocols of a ``--protocol`` setting (any case); :class:`ProtocolError`
-    for an unknown one."""
-    try:
-        return SETTINGS[setting.strip().lower()]
-    except KeyError:
-        raise ProtocolError(f"unknown protocol {setting.strip()!r}; known: {', '.join(SETTINGS)}") from None
+    """Black's and Green's protocols of a ``--protocol`` setting (any case; ``nec-nec`` is ``nec``);
+    :class:`ProtocolError` for an unknown one.
+
+    >>> protocols("NON-nec")
+    (<Protocol.NON: 'non'>, <Protocol.NEC: 'nec'>)
+    """
+    names = setting.strip().lower().split("-")
+    known = {protocol.value: protocol for protocol in Protocol}
+    if not 1 <= len(names) <= 2 or not all(name in known for name in names):
+        raise ProtocolError(f"unknown protocol {setting.strip()!r}; known: {', '.join(SETTINGS)}")
+    return known[names[0]], known[names[-1]]
 
 
 @dataclass(frozen=True)

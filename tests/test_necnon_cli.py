@@ -1,0 +1,172 @@
+"""The ``necnon`` command: solve, stats, query, line, show and play on small boards, and bad input (one
+line on standard error, exit 2, nothing written)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from solver.cli.necnon import cli
+from solver.necnon.position import Position
+from solver.necnon.probe import Tablebase
+from solver.necnon.rules import Game
+from tests.helpers import assert_one_line_error, invoke
+
+
+def necnon(*args: str, input: str | None = None):
+    return invoke(*args, input=input, program=cli)
+
+
+def test_solve_writes_a_table_and_refuses_to_overwrite_it(fresh_tables):
+    result = necnon("solve", "--board", "3x3", "--protocol", "non-nec")
+    assert result.exit_code == 0, result.stderr
+    assert "3,327 positions (469 classes), empty board +0 in 5 turns" in result.stdout
+    assert (fresh_tables / "necnon-3x3-non-nec.h5").is_file()
+    again = necnon("solve", "--board", "3x3", "--protocol", "non-nec")
+    assert_one_line_error(again, "already exists", "--force", code=1, program="necnon")
+    assert necnon("solve", "--board", "3x3", "--protocol", "non-nec", "--force").exit_code == 0
+
+
+def test_stats_json(necnon_env):
+    result = necnon("stats", "--board", "3x3", "--json")
+    figures = json.loads(result.stdout)
+    assert figures["board"] == "3x3" and figures["protocol"] == "nec"
+    assert figures["positions"] == 3368 and figures["classes"] == 491
+    assert figures["value"] == -1 and isinstance(figures["value"], int) and figures["turns"] == 5
+    assert figures["best_first"] == ["a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3"]
+    assert sum(figures["margins"].values()) == figures["positions"]
+    assert figures["black_wins"] + figures["draws"] + figures["green_wins"] == figures["positions"]
+    text = necnon("stats", "--board", "hex2").stdout
+    assert "hexhex base 2" in text and "422 positions" in text
+
+
+def test_query_ranks_every_turn_and_agrees_with_the_table(necnon_env):
+    result = necnon("query", "1b1/3/3", "g", "--json")
+    answer = json.loads(result.stdout)
+    position = Position.parse("1b1/3/3 g", Game.of("3x3", "nec"))
+    assert answer["position"] == "1b1/3/3 g" and answer["to_move"] == "green" and answer["board"] == "3x3"
+    assert len(answer["ranking"]) == len(position.turns()) == 28  # every pair of the 8 empty cells
+    with Tablebase(necnon_env) as tablebase:
+        assert answer["value"] == tablebase.probe(position).margin
+        values = [entry["value"] for entry in answer["ranking"]]
+    assert values == sorted(values)  # Green first wants the smallest margin
+    assert answer["ranking"][0]["value"] == answer["value"]
+    assert all(entry["turns"] >= 1 for entry in answer["ranking"])
+
+
+def test_query_text_with_moves_and_the_empty_board(necnon_env):
+    text = necnon("query", "--board", "hex2", "--moves", "c2 a1,b3").stdout
+    assert "b1/2g/g1 b" in text and "Black to move: Black by 1 in 2 turns" in text
+    empty = necnon("query", "empty", "--board", "3x3").stdout
+    assert "Black to move: Green by 1 in 5 turns" in empty and "\n  a1 " in empty
+
+
+def test_line_ends_with_the_score(necnon_env):
+    answer = json.loads(necnon("line", "--board", "3x3", "--json").stdout)
+    assert answer["value"] == -1 and len(answer["line"]) == answer["turns"] == 5
+    assert answer["result"] == "Green wins by 1"
+    assert answer["points"]["black"] - answer["points"]["green"] == -1
+    assert [step["by"] for step in answer["line"]] == ["black", "green", "black", "green", "black"]
+    text = necnon("line", "--board", "3x3").stdout
+    assert text.rstrip().endswith("after 5 turns") and "result: Green wins by 1" in text
+
+
+def test_line_and_show_pictures(necnon_env, tmp_path):
+    assert necnon("line", "--board", "hex2", "--svg", str(tmp_path / "line.svg")).exit_code == 0
+    sheet = (tmp_path / "line.svg").read_text()
+    assert sheet.count('class="frame"') == 5 and "<polygon" in sheet  # hexagonal cells
+    result = necnon("show", "--board", "hex2", "--moves", "c2 a1,b3")
+    assert result.stdout.startswith("<?xml") and result.stdout.count('class="cell"') == 7
+    assert 'class="stone black"' in result.stdout and 'class="option keeps"' in result.stdout
+    square = necnon("show", "2b/1g1/g2", "b", "--board", "3x3", "--png", str(tmp_path / "board.png"))
+    assert square.exit_code == 0 and (tmp_path / "board.png").read_bytes().startswith(b"\x89PNG")
+    large = necnon("show", "--board", "hex6", "--no-values", "--moves", "f6")
+    assert large.stdout.count('class="cell"') == 91
+
+
+def test_play_against_the_table(necnon_env):
+    result = necnon("play", "--board", "3x3", "--seed", "1", input="b2\nhint\nundo\nb2\nquit\n")
+    assert result.exit_code == 0, result.stderr
+    text = result.stdout
+    assert "You play Black, the table plays Green" in text and "Green plays" in text
+    assert "turns, best first for Black" in text and "took back" in text and "game stopped (quit)" in text
+
+
+def test_play_a_whole_game_against_the_table_as_green(necnon_env):
+    turns = ["a1,b1", "a2,b2", "a3,b3", "c1,c2", "c3", "pass", "pass"]
+    result = necnon("play", "--board", "3x3", "--as", "green", "--seed", "2", input="\n".join(turns * 3) + "\n")
+    assert result.exit_code == 0, result.stderr
+    assert "Black plays" in result.stdout
+
+
+def test_play_against_the_search_engine_on_a_large_board(necnon_env):
+    result = necnon("play", "--board", "hex4", "--seed", "3", "--iterations", "200",
+                    input="c4\nhint\nquit\n")
+    assert result.exit_code == 0, result.stderr
+    assert "the search engine plays Green" in result.stdout and "the engine's view (200 playouts" in result.stdout
+
+
+def test_the_engine_plays_itself_reproducibly(necnon_env):
+    args = ("play", "--board", "hex3", "--as", "none", "--opponent", "mcts", "--seed", "5", "--iterations", "60")
+    first, second = necnon(*args), necnon(*args)
+    assert first.exit_code == 0 and first.stdout == second.stdout
+    assert "==" in first.stdout and ("wins by" in first.stdout or "draw" in first.stdout)
+
+
+# -- bad input: one line, exit 2, nothing written ------------------------------------------------------------
+
+@pytest.mark.parametrize("args, words", [
+    (("stats", "--board", "8x3"), ["8x3", "from 2 to 7"]),
+    (("stats", "--board", "hexagon"), ["hexagon"]),
+    (("stats", "--board", "hex4"), ["hex4", "at most 30"]),
+    (("stats", "--protocol", "nec-none"), ["nec-none", "known"]),
+    (("query", "4/4/4", "b", "--board", "4x4"), ["4x3", "not 4x4"]),
+    (("query", "3/3/3", "x"), ["side to move"]),
+    (("query", "g2/3/3", "b"), ["cannot occur"]),
+    (("query", "1b1/3/3", "g", "--moves", "b2,b2"), ["two stones on one cell"]),
+    (("query", "1b1/3/3", "g", "--moves", "b3,a1"), ["b3 is occupied"]),
+    (("query", "--board", "3x3", "--moves", "a1,b1"), ["first turn lays one stone"]),
+    (("query", "1b1/3/3", "g", "--moves", "a1"), ["lays two stones"]),
+    (("query", "1b1/3/3", "g", "--moves", "pass"), ["cannot pass"]),
+    (("query", "1b1/3/3", "g", "--moves", "a9,b1"), ["no cell a9"]),
+    (("query", "bgg/1gb/b1g", "b", "--moves", "b1"), ["forbidden to Black"]),
+    (("line", "--board", "3x3", "--moves", "b2 a2,c3", "--protocol", "non"), ["a2 is forbidden to Green"]),
+    (("query", "2b/1g1/3", "b"), ["cannot be reached from the empty board under nec"]),
+])
+def test_bad_input(necnon_env, args, words):
+    result = necnon(*args)
+    assert_one_line_error(result, *words, code=2, program="necnon")
+
+
+def test_bad_input_writes_nothing(necnon_env, tmp_path):
+    picture = tmp_path / "board.svg"
+    result = necnon("show", "--board", "3x3", "--moves", "a1,b1", "--svg", str(picture))
+    assert_one_line_error(result, "first turn", code=2, program="necnon")
+    assert not picture.exists()
+    wrong = necnon("show", "--board", "3x3", "--svg", str(tmp_path / "board.png"))
+    assert_one_line_error(wrong, "SVG files end in .svg", code=2, program="necnon")
+    before = sorted(path.name for path in necnon_env.iterdir())
+    assert_one_line_error(necnon("solve", "--board", "hex5"), "at most 30", code=2, program="necnon")
+    assert sorted(path.name for path in necnon_env.iterdir()) == before
+
+
+def test_a_neutreeko_table_is_not_a_necnon_table(necnon_env, tmp_path, table_5x5):
+    result = necnon("stats", "--board", "3x3", "--table", str(table_5x5))
+    assert_one_line_error(result, "table of neutreeko, not of necnon", code=2, program="necnon")
+
+
+def test_a_damaged_table_is_refused(necnon_env, tmp_path):
+    import h5py
+    import shutil
+
+    copy = tmp_path / "necnon-3x3-nec.h5"
+    shutil.copy(necnon_env / "necnon-3x3-nec.h5", copy)
+    with h5py.File(copy, "r+") as file:
+        data = file["classes"][()]
+        data["margin"][10] += 1
+        file["classes"][...] = data
+    result = necnon("stats", "--board", "3x3", "--table", str(copy))
+    assert_one_line_error(result, "damaged", code=1, program="necnon")
+    other = necnon("stats", "--board", "hex2", "--table", str(necnon_env / "necnon-3x3-nec.h5"))
+    assert_one_line_error(other, "table for 3x3 nec, not hex2 nec", code=2, program="necnon")
