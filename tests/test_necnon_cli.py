@@ -4,7 +4,9 @@ line on standard error, exit 2, nothing written)."""
 from __future__ import annotations
 
 import json
+import shutil
 
+import h5py
 import pytest
 
 from solver.cli.necnon import cli
@@ -157,9 +159,6 @@ def test_a_neutreeko_table_is_not_a_necnon_table(necnon_env, tmp_path, table_5x5
 
 
 def test_a_damaged_table_is_refused(necnon_env, tmp_path):
-    import h5py
-    import shutil
-
     copy = tmp_path / "necnon-3x3-nec.h5"
     shutil.copy(necnon_env / "necnon-3x3-nec.h5", copy)
     with h5py.File(copy, "r+") as file:
