@@ -1,0 +1,122 @@
+"""Benchmark the NECNON solver: warm solves (median and min), positions and classes solved per second,
+peak memory, and the first solve of a process with a cold and a warm compile cache.
+
+    python scripts/bench_necnon.py                              # 4x4 nec, 5 warm runs
+    python scripts/bench_necnon.py --board hex3 --protocol non --runs 3
+    python scripts/bench_necnon.py --board 5x4 --runs 1 --no-cold   # large: run under flock /work/memory.lock
+
+Only the public API is used (:class:`solver.necnon.rules.Game`, :func:`solver.necnon.solve.solve`). Each
+measurement that must start from nothing runs in a fresh interpreter:
+
+* **warm**: one process solves 3x3 (loading the compiled kernels, which serve every board), then the
+  board ``--runs`` times; median and min of the wall-clock times, and of the CPU times (the machine is
+  shared: CPU time shows the work when other jobs slow the wall clock);
+* **memory**: a process that solves once after a 3x3 solve: its peak resident set (``getrusage``) beside
+  the resident set before that solve, and the peak of the allocations traced during it (``tracemalloc``;
+  numpy reports its arrays to it);
+* **cold first run**: the first solve of a process whose numba cache is an empty directory
+  (``NUMBA_CACHE_DIR``): numba's import and the compilation included; **warm-cache first run**: the
+  same again once that directory holds the compiled kernels.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from solver.necnon.rules import Game
+
+_WARM = """
+import json, sys, time
+from solver.necnon.rules import Game
+from solver.necnon.solve import solve
+solve(Game.of("3x3"))
+game = Game.of(sys.argv[1], sys.argv[2])
+wall, cpu = [], []
+for _ in range(int(sys.argv[3])):
+    began, began_cpu = time.perf_counter(), time.process_time()
+    solution = solve(game)
+    wall.append(time.perf_counter() - began)
+    cpu.append(time.process_time() - began_cpu)
+print(json.dumps({"wall": wall, "cpu": cpu, "positions": solution.positions, "classes": len(solution.records),
+                  "value": int(solution.records["margin"][0]), "turns": int(solution.records["turns"][0])}))
+"""
+
+_MEMORY = """
+import json, resource, sys, tracemalloc
+from solver.necnon.rules import Game
+from solver.necnon.solve import solve
+solve(Game.of("3x3"))
+loaded = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+tracemalloc.start()
+solve(Game.of(sys.argv[1], sys.argv[2]))
+print(json.dumps({"loaded": loaded, "peak_rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
+                  "peak_traced": tracemalloc.get_traced_memory()[1]}))
+"""
+
+_FIRST = """
+import json, sys, time
+began = time.perf_counter()
+from solver.necnon.rules import Game
+from solver.necnon.solve import solve
+solve(Game.of(sys.argv[1], sys.argv[2]))
+print(json.dumps({"seconds": time.perf_counter() - began}))
+"""
+
+
+def _run(code: str, *args: str, env: dict[str, str] | None = None) -> dict[str, Any]:
+    """Run ``code`` in a fresh interpreter with ``args``; the JSON object it prints last."""
+    result = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, check=True,
+                            env={**os.environ, **(env or {})})
+    answer: dict[str, Any] = json.loads(result.stdout.splitlines()[-1])
+    return answer
+
+
+def _megabytes(size: float) -> str:
+    return f"{size / 1e6:,.0f} MB"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--board", default="4x4")
+    parser.add_argument("--protocol", default="nec")
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--no-cold", action="store_true", help="Leave out the first-run measurements.")
+    options = parser.parse_args()
+    game = Game.of(options.board, options.protocol)
+
+    warm = _run(_WARM, options.board, options.protocol, str(options.runs))
+    wall, cpu = warm["wall"], warm["cpu"]
+    median = statistics.median(wall)
+    positions, classes = warm["positions"], warm["classes"]
+    print(f"necnon {game}: {positions:,} positions, {classes:,} classes; empty board {warm['value']:+d} "
+          f"in {warm['turns']} turns")
+    print(f"warm solve ({options.runs} runs): median {median:.3f} s (min {min(wall):.3f} s); CPU median "
+          f"{statistics.median(cpu):.3f} s")
+    print(f"rate: {positions / median:,.0f} positions/s, {classes / median:,.0f} classes/s (median wall time); "
+          f"{classes / statistics.median(cpu):,.0f} classes per CPU second")
+    memory = _run(_MEMORY, options.board, options.protocol)
+    print(f"memory: peak RSS {_megabytes(memory['peak_rss'])} (before the solve {_megabytes(memory['loaded'])}); "
+          f"{_megabytes(memory['peak_traced'])} allocated by the solve at its peak")
+    if options.no_cold:
+        return
+    cache = Path(tempfile.mkdtemp(prefix="numba-cache-"))
+    try:
+        cold = _run(_FIRST, options.board, options.protocol, env={"NUMBA_CACHE_DIR": str(cache)})
+        cached = _run(_FIRST, options.board, options.protocol, env={"NUMBA_CACHE_DIR": str(cache)})
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+    print(f"first solve in a new process: {cold['seconds']:.2f} s with an empty numba cache, "
+          f"{cached['seconds']:.2f} s with it filled")
+
+
+if __name__ == "__main__":
+    main()
