@@ -62,3 +62,15 @@ def test_a_solve_is_the_same_every_time():
 def test_boards_too_large_to_solve(board):
     with pytest.raises(BoardError, match="at most 30"):
         solve(Game.of(board, "nec"))
+
+
+@pytest.mark.parametrize("board", ["3x3", "hex2", "4x3"])
+def test_both_table_layouts_give_the_same_records(board):
+    """Boards of more than 22 cells use the wide layout; small ones test it against the packed one."""
+    game = Game.of(board, "non-nec")
+    assert np.array_equal(solve(game, packed=True).records, solve(game, packed=False).records)
+
+
+def test_a_packed_table_refuses_a_board_too_large_for_it():
+    with pytest.raises(ValueError, match="at most 22 cells"):
+        solve(Game.of("6x4", "nec"), packed=True)

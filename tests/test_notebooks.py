@@ -17,7 +17,7 @@ from solver.neutreeko.game import Game
 from solver.neutreeko.table import table_path
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
-NAMES = ["statistics", "longest-win", "strategy", "openings"]
+NAMES = ["statistics", "longest-win", "strategy", "openings", "necnon"]
 
 
 @pytest.fixture(scope="module")
@@ -72,6 +72,8 @@ def test_notebook_runs(name, notebook_tables, monkeypatch):
         "strategy": ["the folklore holds over all legal positions", "every one of the first 15 plies",
                      "ply 16 offers 5", "holds exactly"],
         "openings": ["Black has 14 first moves: 2 keep the draw (B1-C1, D1-C1)", "1. B1-B4  loses in 22"],
+        "necnon": ["boards and settings in the survey", "| 4x4 | +0 (9) |", "Perfect play: Black wins",
+                   "| hex2 nec-non | 7 | two passes |", "7 turns: 1.b2 2.pass", "smothered stones"],
     }[name]
     for text in expected:
         assert text in printed, text

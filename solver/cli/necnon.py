@@ -21,7 +21,7 @@ from solver.core import files
 from solver.core.pictures import encode
 from solver.necnon import diagram, report
 from solver.necnon.build import build_table, ensure_table
-from solver.necnon.play import ENGINES, SIDES, Match, default_opponent
+from solver.necnon.play import ENGINES, SIDES, Match, table_exists
 from solver.necnon.position import Position, notation_grid
 from solver.necnon.probe import Tablebase
 from solver.necnon.rules import SETTINGS, Game
@@ -260,7 +260,8 @@ def show(position: tuple[str, ...], board: str | None, protocol: str, table_file
               show_default=True, help="The side you play; none lets the engine play itself.")
 @click.option("--opponent", type=click.Choice(list(ENGINES), case_sensitive=False), default=None,
               help="perfect (the table; built if missing), mcts (the search engine), random. Default: "
-                   "perfect if the board's table exists, else mcts.")
+                   "perfect if the board's table exists, else mcts. Hints come from the table if there is "
+                   "one, else from the engine.")
 @click.option("--from", "start", default="empty", show_default=True, metavar="POSITION",
               help="The position to start from, in notation.")
 @click.option("--seed", type=int, default=None, help="Seed of the engine's choices: the same seed, the same "
@@ -278,8 +279,9 @@ def play(board: str | None, protocol: str, table_file: Path | None, you: str, op
     """
     game = game_of(board, protocol, (start,))
     begin = Position.parse(start, game)
-    chosen = (opponent or default_opponent(game, table_file)).lower()
-    tablebase = tablebase_for(table_file) if chosen == "perfect" else None
+    has_table = table_exists(game, table_file)
+    chosen = (opponent or ("perfect" if has_table else "mcts")).lower()
+    tablebase = tablebase_for(table_file) if has_table or chosen == "perfect" else None
     match = Match.setup(begin, you.lower(), chosen, tablebase, seed, seconds, iterations,
                         write=lambda text: click.echo(text, nl=False), echo_input=not sys.stdin.isatty())
     try:

@@ -19,9 +19,12 @@ Everything is integers and arrays; the kernels know no cell names. The arrays th
 
 The canonical key of a position is the smallest key among its images under the board's symmetries.
 
-**Table.** ``table[slot] = (key, entry)``, a slot with key :data:`EMPTY` being free; the entry packs
-the class's margin (bits 0-7, two's complement), turns (8-15) and number of positions, i.e. distinct
-images (16-23). Key and entry side by side cost one cache miss per probe.
+**Table.** A class's *value word* packs its margin + 32 (bits 0-5), its turns (6-11) and its number
+of positions, i.e. of distinct images (12-15); 16 bits hold them on every board of up to 30 cells (a
+margin is at most 30, a game at most 62 turns, a class at most 12 positions). A *packed* table (one
+column: boards of up to :data:`solver.necnon.solve.PACKED_CELLS` cells, whose keys fit 48 bits) holds
+``key << 16 | value`` in one word a slot; a *wide* one (two columns) the key and the value side by side.
+Either way a probe costs one cache miss. A slot whose first word is :data:`EMPTY` is free.
 
 **Search.** A frame stack (arrays, so that the search can stop after a budget of steps and resume
 where it stopped) walks the turns of each position: a child already in the table is read, a finished
@@ -40,6 +43,10 @@ from solver.necnon import _rules
 
 EMPTY = np.uint64(0xFFFFFFFFFFFFFFFF)
 _MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
+# A class's value word: margin + 32 (bits 0-5), turns (6-11), number of positions (12-15).
+_VALUE_BITS = 16
+_VALUE_MASK = np.uint64((1 << _VALUE_BITS) - 1)
+_MARGIN_OFFSET = 32
 
 #: What a call of :func:`_search` returns.
 DONE, BUDGET, GROW = 0, 1, 2
@@ -62,38 +69,51 @@ def mask_columns(symmetries: int) -> int:
 # -- the table ----------------------------------------------------------------------------------------
 
 @njit(cache=True, inline="always")
+def _shift(table):
+    """Where a slot's key starts in its first word: bit 16 in a packed table, bit 0 in a wide one."""
+    return np.uint64(_VALUE_BITS if table.shape[1] == 1 else 0)
+
+
+@njit(cache=True, inline="always")
 def _slot(table, key):
     """The slot of ``key`` in the table, or the free slot where it belongs (linear probing)."""
     mask = np.uint64(len(table) - 1)
+    shift = _shift(table)
     slot = (key * _MULTIPLIER >> np.uint64(24)) & mask
-    while table[slot, 0] != key and table[slot, 0] != EMPTY:
+    while table[slot, 0] != EMPTY and table[slot, 0] >> shift != key:
         slot = (slot + np.uint64(1)) & mask
     return slot
 
 
+@njit(cache=True, inline="always")
+def _value(table, slot):
+    """The value word of an occupied slot (see the module docstring)."""
+    return table[slot, 0] & _VALUE_MASK if table.shape[1] == 1 else table[slot, 1]
+
+
 @njit(cache=True)
 def _rehash(table, larger):
-    """Move every entry of a table into a larger, empty one."""
+    """Move every entry of a table into a larger, empty one of the same layout."""
+    shift = _shift(table)
     for slot in range(len(table)):
         if table[slot, 0] != EMPTY:
-            target = _slot(larger, table[slot, 0])
-            larger[target, 0] = table[slot, 0]
-            larger[target, 1] = table[slot, 1]
+            target = _slot(larger, table[slot, 0] >> shift)
+            for column in range(table.shape[1]):
+                larger[target, column] = table[slot, column]
 
 
 @njit(cache=True, inline="always")
 def _store(table, state, key, margin, turns, size):
+    """Store a class's value; count it in ``state``."""
     slot = _slot(table, key)
-    table[slot, 0] = key
-    table[slot, 1] = np.uint64(margin & 0xFF) | np.uint64(turns) << np.uint64(8) | np.uint64(size) << np.uint64(16)
+    value = np.uint64(margin + _MARGIN_OFFSET) | np.uint64(turns) << np.uint64(6) | np.uint64(size) << np.uint64(12)
+    if table.shape[1] == 1:
+        table[slot, 0] = key << np.uint64(_VALUE_BITS) | value
+    else:
+        table[slot, 0] = key
+        table[slot, 1] = value
     state[1] += 1
     state[3] += size
-
-
-@njit(cache=True, inline="always")
-def _margin_of(entry):
-    margin = np.int64(entry & np.uint64(0xFF))
-    return margin - 256 if margin >= 128 else margin
 
 
 # -- positions ----------------------------------------------------------------------------------------
@@ -233,9 +253,10 @@ def _search(neighbours, images, byte_images, nec, table, masks, walk, allowed, s
             elif key == best_key:
                 stabiliser += 1
         slot = _slot(table, best_key)
-        if table[slot, 0] == best_key:
-            entry = table[slot, 1]
-            _hand_up(masks, walk, d, _margin_of(entry), np.int64((entry >> np.uint64(8)) & np.uint64(0xFF)) + 1)
+        if table[slot, 0] != EMPTY:
+            value = _value(table, slot)
+            _hand_up(masks, walk, d, np.int64(value & np.uint64(63)) - _MARGIN_OFFSET,
+                     np.int64((value >> np.uint64(6)) & np.uint64(63)) + 1)
             continue
         black, green = child_black[best_g], child_green[best_g]
         if child_flags >> one == 2 or black | green == full:  # finished: score it now

@@ -48,13 +48,14 @@ COMMANDS = {
 _HINT_TURNS = 10
 
 
-def default_opponent(game: Game, table_file: Path | None = None) -> str:
-    """``perfect`` when ``game``'s table can be opened, else ``mcts``."""
+def table_exists(game: Game, table_file: Path | None = None) -> bool:
+    """Is there a table of ``game`` (at ``table_file``, or in the default place)? A table that is
+    there but cannot be used raises :class:`~solver.core.errors.TableError`."""
     try:
         open_table(game, table_file)
     except MissingTableError:
-        return "mcts"
-    return "perfect"
+        return False
+    return True
 
 
 class Ply(NamedTuple):
@@ -76,28 +77,31 @@ class PlayedGame(NamedTuple):
 
 class Match:
     """A game from ``start``: ``opponent`` (one of :data:`ENGINES`) plays the colours not in ``persons``.
-    ``tablebase`` answers hints, lines and the perfect opponent when given; ``engine`` is the search
-    engine (made when needed)."""
+    ``tablebase`` (needed by the perfect opponent) answers hints and lines when given; the search
+    engine, made when first needed, thinks ``seconds`` a turn or runs ``iterations`` playouts."""
 
     def __init__(self, start: Position, persons: tuple[Colour, ...], opponent: str, tablebase: Tablebase | None,
-                 engine: SearchEngine | None, rng: random.Random, write: Write, echo_input: bool = False,
-                 seed: int | None = None) -> None:
-        self.start, self.persons, self.opponent = start, persons, opponent
-        self.tablebase, self.engine, self.rng = tablebase, engine, rng
-        self.seed, self.echo_input = seed, echo_input
+                 seed: int, seconds: float = 2.0, iterations: int | None = None, write: Write = print,
+                 echo_input: bool = False) -> None:
+        if opponent == "perfect" and tablebase is None:
+            raise ValueError("the perfect opponent needs a tablebase")
+        self.start, self.persons, self.opponent, self.tablebase = start, persons, opponent, tablebase
+        self.seed, self.seconds, self.iterations = seed, seconds, iterations
+        self.rng = random.Random(seed)
+        self.echo_input = echo_input
         self._write = write
+        self._search: SearchEngine | None = None
         self.plies: list[Ply] = []
 
     @classmethod
     def setup(cls, start: Position, you: str = BLACK, opponent: str = "perfect", tablebase: Tablebase | None = None,
               seed: int | None = None, seconds: float = 2.0, iterations: int | None = None,
               write: Write = print, echo_input: bool = False) -> Match:
-        """The match ``necnon play`` runs. Without a seed, one is drawn and shown, so that a game can be
-        replayed. ``tablebase`` is needed for the perfect opponent."""
+        """The match ``necnon play`` runs: a person plays the colours of ``you`` (a key of :data:`SIDES`).
+        Without a seed, one is drawn and shown, so that a game can be replayed."""
         if seed is None:
             seed = random.SystemRandom().randrange(1_000_000)
-        engine = SearchEngine(start.game, seed, seconds, iterations) if tablebase is None else None
-        return cls(start, SIDES[you], opponent, tablebase, engine, random.Random(seed), write, echo_input, seed)
+        return cls(start, SIDES[you], opponent, tablebase, seed, seconds, iterations, write, echo_input)
 
     @property
     def position(self) -> Position:
@@ -135,7 +139,7 @@ class Match:
         position = self.position
         if self.opponent == "random":
             turn = self.rng.choice(position.turns())
-        elif self.opponent == "perfect" and self.tablebase is not None:
+        elif self.tablebase is not None and self.opponent == "perfect":
             turn = self.tablebase.turns(position)[0].turn
         else:
             turn, _ = self._engine().choose(position)
@@ -143,16 +147,16 @@ class Match:
         self._say(f"{side.capitalize()} plays {turn.name(position.game.grid)}")
 
     def _engine(self) -> SearchEngine:
-        if self.engine is None:
-            self.engine = SearchEngine(self.start.game, self.seed)
-        return self.engine
+        if self._search is None:
+            self._search = SearchEngine(self.start.game, self.seed, self.seconds, self.iterations)
+        return self._search
 
     def _command(self, text: str) -> str | None:
         """Carry out a person's line; return what it was (``"turn"``, a command) or None if not understood."""
         word = text.strip().lower()
         if not word:
             return None
-        if word in COMMANDS and word != "pass":
+        if word in COMMANDS:
             return self._run_command(word)
         position = self.position
         try:
@@ -177,7 +181,7 @@ class Match:
             else:
                 self._say(report.line_text(self.tablebase.line(self.position)))
         elif word == "board":
-            self._say(self._board(status=False))
+            self._say(f"{self._board(status=False)}\n{self.position.notation()}")
         elif word == "help":
             self._say(self._help())
         return word
@@ -227,21 +231,21 @@ class Match:
         lines.append("turns: " + (" ".join(f"{number}.{ply.turn.name(grid)}" for number, ply in enumerate(self.plies, 1))
                                   or "(none)"))
         if self.tablebase is not None:
-            lines += [self._slip(side) for side in self.persons if any(ply.side == side for ply in self.plies)]
+            lines += [self._slip(side, self.tablebase) for side in self.persons
+                      if any(ply.side == side for ply in self.plies)]
         self._say("\n".join(lines))
         return PlayedGame(tuple(self.plies), position, finished)
 
-    def _slip(self, side: Colour) -> str:
+    def _slip(self, side: Colour, tablebase: Tablebase) -> str:
         """The first turn of ``side`` that made the value worse for it, with a better one, if any."""
-        assert self.tablebase is not None
         black = side == BLACK
         for number, ply in enumerate(self.plies, 1):
             if ply.side != side:
                 continue
-            before = self.tablebase.probe(ply.before)
-            after = self.tablebase.probe(ply.before.play(ply.turn))
+            before = tablebase.probe(ply.before)
+            after = tablebase.probe(ply.before.play(ply.turn))
             if after.gain(black) < before.gain(black):
-                best = self.tablebase.turns(ply.before)[0]
+                best = tablebase.turns(ply.before)[0]
                 return (f"{side.capitalize()}'s turn {number}, {ply.turn.name(self.start.game.grid)}, made the value "
                         f"{after.label()} (from {before.label()}); {best.name} kept {before.label()}.")
         return f"{side.capitalize()} kept the best value with every turn."
