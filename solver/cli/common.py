@@ -11,13 +11,22 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
 
 import click
 
 from solver.core import files
 from solver.core.errors import InputError, TableError, TableMismatchError
 from solver.core.pictures import check_format
+
+Game = TypeVar("Game")
+Table = TypeVar("Table")
+
+#: The options of commands that draw a picture to a file.
+svg_option = click.option("--svg", "svg_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
+                          help="Write the diagram to an SVG file.")
+png_option = click.option("--png", "png_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
+                          help="Write the diagram to a PNG file.")
 
 # click >= 8.2 raises this for a group called without a command; older versions exit with the help.
 _NO_ARGS_IS_HELP: Any = getattr(click.exceptions, "NoArgsIsHelpError", ())
@@ -103,3 +112,17 @@ def write_pictures(asked: list[tuple[Path, str]], draw: Callable[[str], bytes]) 
     for path, kind in asked:
         with writing(path):
             files.write_atomically(path, draw(kind))
+
+
+def open_or_build(game: Game, table_file: Path | None, open_table: Callable[[Game, Path], Table],
+                  ensure_table: Callable[..., Table], progress: object, label: str) -> Table:
+    """The table of ``game``: ``open_table(game, table_file)`` if a file is given, else the default
+    one, which ``ensure_table(game, progress=..., on_build=...)`` builds if it is missing, saying so
+    on standard error (``building the <label> table at <path> ...``)."""
+    if table_file is not None:
+        return open_table(game, table_file)
+
+    def announce(path: Path) -> None:
+        click.echo(f"building the {label} table at {path} ...", err=True)
+
+    return ensure_table(game, progress=progress, on_build=announce)

@@ -16,7 +16,16 @@ from typing import TypeVar
 import click
 
 from solver import __version__
-from solver.cli.common import CommandGroup, pictures_asked, reader_gone, write_pictures, writing
+from solver.cli import common
+from solver.cli.common import (
+    CommandGroup,
+    pictures_asked,
+    png_option,
+    reader_gone,
+    svg_option,
+    write_pictures,
+    writing,
+)
 from solver.core import files
 from solver.core.pictures import encode
 from solver.necnon import diagram, report
@@ -88,17 +97,12 @@ def terminal_progress() -> Callable[[Progress], None] | None:
 
 
 def open_or_build(game: Game, table_file: Path | None) -> Table:
-    """The table of ``game`` at ``table_file``, or the default one, built if it is missing."""
-    if table_file is not None:
-        return open_table(game, table_file)
-
-    def announce(path: Path) -> None:
-        click.echo(f"building the necnon {game} table at {path} ...", err=True)
-
-    return ensure_table(game, progress=terminal_progress(), on_build=announce)
+    """The table of ``game`` at ``table_file``, or the default one, built (with progress) if it is missing."""
+    return common.open_or_build(game, table_file, open_table, ensure_table, terminal_progress(), f"necnon {game}")
 
 
 def tablebase_for(table_file: Path | None) -> Tablebase:
+    """A tablebase opening tables as the other commands do: built, with progress, if missing."""
     return Tablebase(opener=lambda game: open_or_build(game, table_file))
 
 
@@ -217,10 +221,8 @@ def line(position: tuple[str, ...], board: str | None, protocol: str, table_file
 
 @cli.command()
 @position_options
-@click.option("--svg", "svg_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
-              help="Write the diagram to an SVG file.")
-@click.option("--png", "png_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
-              help="Write the diagram to a PNG file.")
+@svg_option
+@png_option
 @click.option("--no-values", is_flag=True, help="Draw the position only, without reading a table.")
 def show(position: tuple[str, ...], board: str | None, protocol: str, table_file: Path | None, moves: str,
          svg_file: Path | None, png_file: Path | None, no_values: bool) -> None:

@@ -12,6 +12,7 @@ from typing import TypeVar
 import click
 
 from solver import __version__
+from solver.cli import common
 from solver.cli.common import CommandGroup
 from solver.neutreeko.build import ensure_table
 from solver.neutreeko.game import Game
@@ -69,14 +70,8 @@ def terminal_progress() -> Callable[[Level], None] | None:
 
 
 def open_or_build(game: Game, table_file: Path | None) -> Table:
-    """The table of ``game`` at ``table_file``, or the default one, built if it is missing."""
-    if table_file is not None:
-        return open_table(game, table_file)
-
-    def announce(path: Path) -> None:
-        click.echo(f"building the {game} table at {path} ...", err=True)
-
-    return ensure_table(game, progress=terminal_progress(), on_build=announce)
+    """The table of ``game`` at ``table_file``, or the default one, built (with progress) if it is missing."""
+    return common.open_or_build(game, table_file, open_table, ensure_table, terminal_progress(), str(game))
 
 
 def tablebase_for(table_file: Path | None) -> Tablebase:

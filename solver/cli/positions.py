@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from solver.cli.common import fail, pictures_asked, reader_gone, write_pictures
+from solver.cli.common import fail, pictures_asked, png_option, reader_gone, svg_option, write_pictures
 from solver.cli.neutreeko import (
     cli,
     position_options,
@@ -93,10 +93,8 @@ def line(position: tuple[str, ...], board: str, rule: str, table_file: Path | No
 
 @cli.command()
 @position_options
-@click.option("--svg", "svg_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
-              help="Write the diagram to an SVG file.")
-@click.option("--png", "png_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
-              help="Write the diagram to a PNG file.")
+@svg_option
+@png_option
 def show(position: tuple[str, ...], board: str, rule: str, table_file: Path | None, moves: str,
          svg_file: Path | None, png_file: Path | None) -> None:
     """A diagram of POSITION, with every legal move as an arrow.

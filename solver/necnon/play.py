@@ -22,6 +22,7 @@ import random
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, NamedTuple
 
+from solver.core.console import read_line
 from solver.core.errors import IllegalMoveError, MissingTableError, NotationError
 from solver.necnon import report
 from solver.necnon.engine import SearchEngine
@@ -205,15 +206,8 @@ class Match:
         return True
 
     def _read(self, lines: Iterator[str], prompt: str) -> str | None:
-        self._write(prompt)
-        try:
-            text = next(lines).rstrip("\r\n")
-        except StopIteration:
-            self._write("\n")
-            return None
-        if self.echo_input:
-            self._write(text + "\n")
-        return text
+        """The next line without its line end, after writing ``prompt``; None at the end of input."""
+        return read_line(lines, prompt, self._write, self.echo_input)
 
     # -- the end -------------------------------------------------------------------------------------------
 

@@ -36,6 +36,7 @@ import re
 from collections import Counter
 from typing import Callable, Iterable, Iterator, Mapping, NamedTuple
 
+from solver.core.console import read_line
 from solver.core.errors import IllegalMoveError, NotationError
 from solver.neutreeko import report
 from solver.neutreeko.outcome import LINE_RESULTS, Outcome, Termination, ending
@@ -297,15 +298,7 @@ class Match:
 
     def _read(self, lines: Iterator[str], prompt: str) -> str | None:
         """The next line without its line end, after writing ``prompt``; None at the end of input."""
-        self._write(prompt)
-        try:
-            text = next(lines).rstrip("\r\n")
-        except StopIteration:
-            self._write("\n")
-            return None
-        if self.echo_input:
-            self._write(text + "\n")
-        return text
+        return read_line(lines, prompt, self._write, self.echo_input)
 
     # -- the end ------------------------------------------------------------------------------------
 
