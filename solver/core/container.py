@@ -33,7 +33,7 @@ import numpy as np
 import numpy.typing as npt
 
 from solver.core import files
-from solver.core.errors import TableError, TableExistsError
+from solver.core.errors import MissingTableError, TableError, TableExistsError
 
 #: The ``format`` attribute of every table of this project.
 FORMAT = "neutreeko-solver table"
@@ -75,6 +75,15 @@ def check_writable(path: Path) -> None:
         files.check_writable(path)
     except OSError as error:
         raise TableError(f"cannot write {path}: {error.strerror or error}") from None
+
+
+def check_exists(path: Path, missing: str) -> None:
+    """Raise :class:`TableError` if ``path`` is a directory, :class:`MissingTableError` (a ``KeyError``)
+    saying ``missing`` if there is no file."""
+    if path.is_dir():
+        raise TableError(f"{path} is a directory, not a table")
+    if not path.is_file():
+        raise MissingTableError(missing)
 
 
 def check_replaceable(path: Path, force: bool, open_existing: Callable[[Path], object]) -> None:

@@ -42,7 +42,7 @@ import numpy.typing as npt
 
 from solver.core import container
 from solver.core.container import Attributes, tables_dir
-from solver.core.errors import MissingTableError, TableError, TableMismatchError
+from solver.core.errors import TableError, TableMismatchError
 from solver.necnon.keys import KEY_LAYOUT, find
 from solver.necnon.rules import Game
 from solver.necnon.solve import RECORD
@@ -99,12 +99,9 @@ def open_table(game: Game, path: Path | None = None) -> Table:
     if it is a table of another game, board or protocol, :class:`TableError` if the file is not a
     table of ours or is damaged."""
     path = Path(path) if path is not None else table_path(game)
-    if path.is_dir():
-        raise TableError(f"{path} is a directory, not a table")
-    if not path.is_file():
-        out = "" if path == table_path(game) else f" --out {path}"
-        raise MissingTableError(f"no table for {game} at {path} (build it with: necnon solve --board "
-                                f"{game.grid} --protocol {game.setting}{out})")
+    out = "" if path == table_path(game) else f" --out {path}"
+    container.check_exists(path, f"no table for {game} at {path} (build it with: necnon solve --board "
+                                 f"{game.grid} --protocol {game.setting}{out})")
     with container.opened(path) as contents:
         attributes = contents.attributes
         if not contents.ours:

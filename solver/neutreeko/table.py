@@ -51,7 +51,7 @@ import numpy.typing as npt
 
 from solver.core import container
 from solver.core.container import Attributes, check_writable, tables_dir
-from solver.core.errors import MissingTableError, TableError, TableMismatchError
+from solver.core.errors import TableError, TableMismatchError
 from solver.neutreeko import folding, index
 from solver.neutreeko.game import Game
 from solver.neutreeko.rules import DEFAULT_RULE
@@ -128,12 +128,9 @@ def open_table(game: Game, path: Path | None = None) -> Table:
     if it is a table for another board or rule, :class:`TableError` if the file is not a table of ours
     or is damaged (digest mismatch)."""
     path = Path(path) if path is not None else table_path(game)
-    if path.is_dir():
-        raise TableError(f"{path} is a directory, not a table")
-    if not path.is_file():
-        out = "" if path == table_path(game) else f" --out {path}"
-        raise MissingTableError(f"no table for {game} at {path} (build it with: neutreeko solve "
-                                f"--board {game.board} --rule {game.rule.name}{out})")
+    out = "" if path == table_path(game) else f" --out {path}"
+    container.check_exists(path, f"no table for {game} at {path} (build it with: neutreeko solve "
+                                 f"--board {game.board} --rule {game.rule.name}{out})")
     with container.opened(path) as contents:
         attributes = contents.attributes
         folded = bool(attributes.get("folded", False))
