@@ -102,6 +102,18 @@ def _rehash(table, larger):
                 larger[target, column] = table[slot, column]
 
 
+@njit(cache=True)
+def _compact(table):
+    """Move the occupied slots to the front of the table, in their order; return how many there are."""
+    count = 0
+    for slot in range(len(table)):
+        if table[slot, 0] != EMPTY:
+            for column in range(table.shape[1]):
+                table[count, column] = table[slot, column]
+            count += 1
+    return count
+
+
 @njit(cache=True, inline="always")
 def _store(table, state, key, margin, turns, size):
     """Store a class's value; count it in ``state``."""

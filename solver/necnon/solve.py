@@ -56,6 +56,7 @@ PACKED_CELLS = 22
 _VALUE_BITS, _MARGIN_OFFSET = 16, 32
 
 _SLICE = 1 << 22
+_UNPACK_SLICE = 1 << 22
 _FIRST_CAPACITY = 1 << 12
 _LOAD = 0.7
 
@@ -139,7 +140,10 @@ def solve(game: Game, progress: Callable[[Progress], None] | None = None, packed
             state[2] = int(len(table) * _LOAD)
         if progress:
             progress(Progress(int(state[1]), int(state[3]), time.perf_counter() - began))
-    return Solution(game, _records(table), time.perf_counter() - began)
+    count = _kernel._compact(table)
+    used = table[:count].copy()  # the table's slots are free now: keep only the classes
+    del table
+    return Solution(game, _records(used), time.perf_counter() - began)
 
 
 def _table(capacity: int, columns: int) -> npt.NDArray[np.uint64]:
@@ -147,21 +151,23 @@ def _table(capacity: int, columns: int) -> npt.NDArray[np.uint64]:
     return np.full((capacity, columns), np.iinfo(np.uint64).max, dtype=np.uint64)
 
 
-def _records(table: npt.NDArray[np.uint64]) -> npt.NDArray[np.void]:
-    """The classes of a filled hash table as records sorted by key. A packed table's words sort by
-    key as they are, so it is sorted in place, and memory never holds much more than the table."""
-    used = table[table[:, 0] != np.iinfo(np.uint64).max]
-    del table
+def _records(used: npt.NDArray[np.uint64]) -> npt.NDArray[np.void]:
+    """The classes of a hash table's occupied slots as records sorted by key, unpacked a slice at a
+    time. A packed table's words sort by key as they are, so they are sorted in place."""
     if used.shape[1] == 1:
-        words = used[:, 0]
-        words.sort()
-        keys, values = words >> np.uint64(_VALUE_BITS), words & np.uint64((1 << _VALUE_BITS) - 1)
+        used[:, 0].sort()
     else:
         used = used[np.argsort(used[:, 0])]
-        keys, values = used[:, 0], used[:, 1]
-    records = np.empty(len(keys), dtype=RECORD)
-    records["key"] = keys
-    records["margin"] = (values & np.uint64(63)).astype(np.int16) - _MARGIN_OFFSET
-    records["turns"] = (values >> np.uint64(6)) & np.uint64(63)
-    records["images"] = values >> np.uint64(12)
+    records = np.empty(len(used), dtype=RECORD)
+    for start in range(0, len(used), _UNPACK_SLICE):
+        part = used[start:start + _UNPACK_SLICE]
+        if used.shape[1] == 1:
+            keys, values = part[:, 0] >> np.uint64(_VALUE_BITS), part[:, 0] & np.uint64((1 << _VALUE_BITS) - 1)
+        else:
+            keys, values = part[:, 0], part[:, 1]
+        chunk = records[start:start + _UNPACK_SLICE]
+        chunk["key"] = keys
+        chunk["margin"] = (values & np.uint64(63)).astype(np.int16) - _MARGIN_OFFSET
+        chunk["turns"] = (values >> np.uint64(6)) & np.uint64(63)
+        chunk["images"] = values >> np.uint64(12)
     return records

@@ -13,6 +13,10 @@ from solver.necnon.keys import canonical_keys, find, key
 from solver.necnon.position import Position, Turn
 from solver.necnon.rules import Game
 
+# Margins lie within +-_MARGIN_SPAN (a board has at most 91 cells); records are counted _SLICE at a time.
+_MARGIN_SPAN = 128
+_SLICE = 1 << 22
+
 #: The scalar figures of a :class:`Summary`, which tables store as attributes under these names.
 COUNT_NAMES = ("classes", "positions", "black_wins", "draws", "green_wins", "finished", "value", "turns",
                "longest")
@@ -45,28 +49,36 @@ class Summary:
 
 
 def summarize(game: Game, records: npt.NDArray[np.void]) -> Summary:
-    """The figures of ``game`` solved as ``records``."""
-    images = records["images"].astype(np.int64)
-    margin = records["margin"]
+    """The figures of ``game`` solved as ``records``, counted a slice of records at a time (so that
+    counting adds little to the memory the records take)."""
     cells = np.uint64(game.grid.cells)
     full = (np.uint64(1) << cells) - np.uint64(1)
-    keys = records["key"]
-    finished = (keys >> (cells + cells + np.uint64(1)) == 2) | ((keys & full) | (keys >> cells & full) == full)
+    by_margin = np.zeros(2 * _MARGIN_SPAN + 1, dtype=np.int64)
+    finished = longest = 0
+    for start in range(0, len(records), _SLICE):
+        part = records[start:start + _SLICE]
+        keys, images = part["key"], part["images"].astype(np.int64)
+        by_margin += np.bincount(part["margin"].astype(np.int64) + _MARGIN_SPAN, weights=images,
+                                 minlength=len(by_margin)).astype(np.int64)
+        over = (keys >> (cells + cells + np.uint64(1)) == 2) | ((keys & full) | (keys >> cells & full) == full)
+        finished += int(images[over].sum())
+        longest = max(longest, int(part["turns"].max()))
+    margins = {margin - _MARGIN_SPAN: int(count) for margin, count in enumerate(by_margin) if count}
     empty = Position.empty(game)
     root = records[find(records, canonical_keys(game.grid, [key(empty)]))[0]]
     firsts = [empty.play(Turn((cell,))) for cell in range(game.grid.cells)]
     first_rows = find(records, canonical_keys(game.grid, [key(first) for first in firsts]))
     return Summary(
         classes=len(records),
-        positions=int(images.sum()),
-        black_wins=int(images[margin > 0].sum()),
-        draws=int(images[margin == 0].sum()),
-        green_wins=int(images[margin < 0].sum()),
-        finished=int(images[finished].sum()),
+        positions=sum(margins.values()),
+        black_wins=sum(count for margin, count in margins.items() if margin > 0),
+        draws=margins.get(0, 0),
+        green_wins=sum(count for margin, count in margins.items() if margin < 0),
+        finished=finished,
         value=int(root["margin"]),
         turns=int(root["turns"]),
-        longest=int(records["turns"].max()),
+        longest=longest,
         best_first=tuple(game.grid.name(cell) for cell, row in enumerate(first_rows)
                          if records["margin"][row] == root["margin"]),
-        margins={int(value): int(images[margin == value].sum()) for value in np.unique(margin)},
+        margins=margins,
     )
