@@ -133,7 +133,7 @@ def _header(position: Position, evaluation: Evaluation | None, left: float, y: f
     else:
         text = report.describe(position, evaluation)
     if position.over:
-        text += f" ({report.final_score(position).split(' (')[0]})"
+        text += f" ({report.points_text(position)})"
     if position.over:
         return [Group("header", (Text(left, y, text, size, INK, anchor="start", bold=True),))]
     radius = 0.45 * size

@@ -278,7 +278,7 @@ class Position:
                 raise IllegalMoveError(f"{self.side_to_move.capitalize()} cannot pass: {self._names(allowed)} "
                                        f"{'is' if len(allowed) == 1 else 'are'} allowed")
             return PASS
-        names = [name for name in text.split(",")]
+        names = text.split(",")
         if not 1 <= len(names) <= 2 or not all(name.strip() for name in names):
             raise NotationError(f"turn {text!r} is not c3,d4 (two stones), c3 (one) or pass")
         try:

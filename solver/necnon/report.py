@@ -61,15 +61,19 @@ def describe(position: Position, evaluation: Evaluation) -> str:
     return f"{position.side_to_move.capitalize()} to move: {evaluation.terse()}"
 
 
+def points_text(position: Position) -> str:
+    """``"Black 3 points, Green 1"``: the points if the game ended in ``position``."""
+    black, green = position.points()
+    return f"Black {black} point{'s' * (black != 1)}, Green {green}"
+
+
 def final_score(position: Position) -> str:
     """``"Black 3 points, Green 1 (smothered: green a1 b1; black d4)"`` for a position where the game
     is over (or would be, if it ended there)."""
-    black, green = position.points()
     grid = position.game.grid
     smothered = "; ".join(f"{group.colour} {' '.join(grid.name(cell) for cell in group.cells)}"
                           for group in position.groups() if group.smothered)
-    return f"Black {black} point{'s' * (black != 1)}, Green {green}" + \
-        (f" (smothered: {smothered})" if smothered else " (nothing smothered)")
+    return points_text(position) + (f" (smothered: {smothered})" if smothered else " (nothing smothered)")
 
 
 def query_text(position: Position, evaluation: Evaluation, ranked: list[RankedTurn]) -> str:
