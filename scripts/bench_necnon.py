@@ -4,6 +4,7 @@ peak memory, and the first solve of a process with a cold and a warm compile cac
     python scripts/bench_necnon.py                              # 4x4 nec, 5 warm runs
     python scripts/bench_necnon.py --board hex3 --protocol non --runs 3
     python scripts/bench_necnon.py --board 5x4 --runs 1 --no-cold   # large: run under flock /work/memory.lock
+    python scripts/bench_necnon.py --engine --board hex6            # the search engine's playouts a second
 
 Only the public API is used (:class:`solver.necnon.rules.Game`, :func:`solver.necnon.solve.solve`). Each
 measurement that must start from nothing runs in a fresh interpreter:
@@ -14,6 +15,8 @@ measurement that must start from nothing runs in a fresh interpreter:
 * **memory**: a process that solves once after a 3x3 solve: its peak resident set (``getrusage``) beside
   the resident set before that solve, and the peak of the allocations traced during it (``tracemalloc``;
   numpy reports its arrays to it);
+* **engine** (``--engine``): the search engine's playouts a second from the empty board, median of
+  ``--runs`` searches of 5,000 playouts each after one to load its kernels;
 * **cold first run**: the first solve of a process whose numba cache is an empty directory
   (``NUMBA_CACHE_DIR``): numba's import and the compilation included; **warm-cache first run**: the
   same again once that directory holds the compiled kernels.
@@ -62,6 +65,20 @@ print(json.dumps({"loaded": loaded, "peak_rss": resource.getrusage(resource.RUSA
                   "peak_traced": tracemalloc.get_traced_memory()[1]}))
 """
 
+_ENGINE = """
+import json, sys
+from solver.necnon.engine import SearchEngine
+from solver.necnon.position import Position
+from solver.necnon.rules import Game
+game = Game.of(sys.argv[1], sys.argv[2])
+SearchEngine(game, seed=0, iterations=50).search(Position.empty(game))
+rates = []
+for seed in range(int(sys.argv[3])):
+    verdict = SearchEngine(game, seed=seed, iterations=5000).search(Position.empty(game))
+    rates.append(verdict.iterations / verdict.seconds)
+print(json.dumps({"rates": rates}))
+"""
+
 _FIRST = """
 import json, sys, time
 began = time.perf_counter()
@@ -90,8 +107,14 @@ def main() -> None:
     parser.add_argument("--protocol", default="nec")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--no-cold", action="store_true", help="Leave out the first-run measurements.")
+    parser.add_argument("--engine", action="store_true", help="Measure the search engine instead of the solver.")
     options = parser.parse_args()
     game = Game.of(options.board, options.protocol)
+    if options.engine:
+        rates = _run(_ENGINE, options.board, options.protocol, str(options.runs))["rates"]
+        print(f"search engine on necnon {game}, empty board: median {statistics.median(rates):,.0f} playouts/s "
+              f"({options.runs} searches of 5,000 playouts; min {min(rates):,.0f}, max {max(rates):,.0f})")
+        return
 
     warm = _run(_WARM, options.board, options.protocol, str(options.runs))
     wall, cpu = warm["wall"], warm["cpu"]
