@@ -4,12 +4,17 @@ boards, determinism, and the boards it refuses."""
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from solver.core.container import digest
 from solver.core.errors import BoardError
 from solver.necnon.keys import canonical_keys
+from solver.necnon.position import Position
 from solver.necnon.rules import Game
 from solver.necnon.solve import solve
 from tests.necnon_reference import solved
@@ -74,3 +79,29 @@ def test_both_table_layouts_give_the_same_records(board):
 def test_a_packed_table_refuses_a_board_too_large_for_it():
     with pytest.raises(ValueError, match="at most 22 cells"):
         solve(Game.of("6x4", "nec"), packed=True)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["7x7", "hex6", "hex4", "5x3", "2x7"]), st.sampled_from(["nec", "non", "nec-non", "non-nec"]),
+       st.integers(0, 2**32))
+def test_the_kernels_rules_agree_with_the_positions_on_every_board(board, setting, seed):
+    """The numba rules (allowed cells, final margin) the solver and the engine share, against the
+    plain-Python ones of Position, on random positions of boards too large to solve."""
+    from solver.necnon import _rules
+
+    game = Game.of(board, setting)
+    rng = random.Random(seed)
+    position = Position.empty(game)
+    for _ in range(rng.randrange(3 * game.grid.cells // 2)):
+        if position.over:
+            break
+        position = position.play(rng.choice(position.turns()))
+    neighbours, nec = game.grid.neighbour_table, game.nec
+    board_bytes = np.array([{None: 0, "black": 1, "green": 2}[position.stone(cell)] for cell in range(game.grid.cells)],
+                           dtype=np.int8)
+    out = np.empty(game.grid.cells, dtype=np.int64)
+    for black in (True, False):
+        count = _rules.allowed_cells(board_bytes, black, nec, neighbours, out)
+        assert tuple(out[:count]) == position.allowed(black)
+    scratch = np.empty(game.grid.cells, dtype=np.bool_), np.empty(game.grid.cells, dtype=np.int64)
+    assert _rules.margin(board_bytes, neighbours, *scratch) == position.margin()

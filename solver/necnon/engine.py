@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from solver.necnon.position import Position, Turn
-from solver.necnon.rules import MAX_NEIGHBOURS, Game, Protocol
+from solver.necnon.rules import Game
 
 #: The UCT exploration constant (rewards lie in [-1, 1]).
 EXPLORATION = 1.0
@@ -101,10 +101,7 @@ class SearchEngine:
         self.seconds, self.iterations = seconds, iterations
         self.rng = random.Random(seed)
         grid = game.grid
-        self._neighbours = np.full((grid.cells, MAX_NEIGHBOURS), -1, dtype=np.int8)
-        for cell, near in enumerate(grid.neighbours):
-            self._neighbours[cell, :len(near)] = near
-        self._nec = np.array([protocol is Protocol.NEC for protocol in (game.black, game.green)])
+        self._neighbours, self._nec = grid.neighbour_table, game.nec
         self._scratch = np.empty(grid.cells, dtype=np.int64)
         self._margin = np.empty(1, dtype=np.int64)
 

@@ -50,6 +50,8 @@ Kind = Literal["square", "hex"]
 
 MIN_SIDE, MAX_SIDE = 2, 7
 MIN_BASE, MAX_BASE = 2, 6
+#: The most neighbours a cell has (on a hexhex board).
+MAX_NEIGHBOURS = 6
 #: The most cells a row of any board holds (the middle row of hex6).
 MAX_ROW = max(MAX_SIDE, 2 * MAX_BASE - 1)
 LETTERS = string.ascii_lowercase
@@ -180,6 +182,16 @@ class Grid:
             near = (self._cell_at.get((row + d_row, column + d_column)) for d_row, d_column in steps)
             table.append(tuple(sorted(cell for cell in near if cell is not None)))
         return tuple(table)
+
+    @cached_property
+    def neighbour_table(self) -> npt.NDArray[np.int8]:
+        """:attr:`neighbours` as the kernels read them: ``table[cell, k]``, ``-1`` after the last
+        (read-only, shape ``(cells, MAX_NEIGHBOURS)``)."""
+        table = np.full((self.cells, MAX_NEIGHBOURS), -1, dtype=np.int8)
+        for cell, near in enumerate(self.neighbours):
+            table[cell, :len(near)] = near
+        table.flags.writeable = False
+        return table
 
     def centre(self, cell: Cell) -> tuple[float, float]:
         """Where the cell's centre is drawn, in units of a cell's width, ``x`` rightwards and ``y``

@@ -25,11 +25,11 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+import numpy as np
+import numpy.typing as npt
+
 from solver.core.errors import InputError
 from solver.necnon.grid import Grid
-
-#: The largest number of neighbours a cell has (on a hexhex board).
-MAX_NEIGHBOURS = 6
 
 
 class ProtocolError(InputError, ValueError):
@@ -103,6 +103,11 @@ class Game:
     def setting(self) -> str:
         """The ``--protocol`` setting: ``nec``, ``non``, ``nec-non`` or ``non-nec``."""
         return self.black.value if self.black is self.green else f"{self.black.value}-{self.green.value}"
+
+    @property
+    def nec(self) -> npt.NDArray[np.bool_]:
+        """Whether Black, then Green, plays NEC (else NON), as the kernels read it."""
+        return np.array([self.black is Protocol.NEC, self.green is Protocol.NEC])
 
     def protocol(self, black: bool) -> Protocol:
         """The protocol of Black (``black``) or Green."""

@@ -43,7 +43,7 @@ import numpy as np
 import numpy.typing as npt
 
 from solver.necnon.keys import byte_images, check_solvable
-from solver.necnon.rules import MAX_NEIGHBOURS, Game, Protocol
+from solver.necnon.rules import Game
 
 #: A solved class: its canonical key (:mod:`solver.necnon.keys`), its value (Black's points minus
 #: Green's under perfect play), the turns to the end under perfect play, and how many positions it
@@ -98,12 +98,8 @@ class KernelInputs:
         """The inputs for ``game``; :class:`~solver.core.errors.BoardError` if its board is too large."""
         grid = game.grid
         check_solvable(grid)
-        neighbours = np.full((grid.cells, MAX_NEIGHBOURS), -1, dtype=np.int8)
-        for cell, near in enumerate(grid.neighbours):
-            neighbours[cell, :len(near)] = near
         images = np.left_shift(np.uint64(1), grid.symmetries.astype(np.uint64))
-        nec = np.array([protocol is Protocol.NEC for protocol in (game.black, game.green)])
-        return cls(neighbours, images, byte_images(grid), nec)
+        return cls(grid.neighbour_table, images, byte_images(grid), game.nec)
 
 
 def solve(game: Game, progress: Callable[[Progress], None] | None = None, packed: bool | None = None) -> Solution:
