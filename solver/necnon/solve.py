@@ -130,9 +130,7 @@ def solve(game: Game, progress: Callable[[Progress], None] | None = None, packed
     while (status := _kernel._search(inputs.neighbours, inputs.images, inputs.byte_images, inputs.nec, table,
                                      masks, walk, allowed, state, _SLICE)) != _kernel.DONE:
         if status == _kernel.GROW:
-            larger = _table(2 * len(table), columns)
-            _kernel._rehash(table, larger)
-            table = larger
+            table = _grown(table, _kernel._rehash)
             state[2] = int(len(table) * _LOAD)
         if progress:
             progress(Progress(int(state[1]), int(state[3]), time.perf_counter() - began))
@@ -140,6 +138,14 @@ def solve(game: Game, progress: Callable[[Progress], None] | None = None, packed
     used = table[:count].copy()  # the table's slots are free now: keep only the classes
     del table
     return Solution(game, _records(used), time.perf_counter() - began)
+
+
+def _grown(table: npt.NDArray[np.uint64], rehash: Callable[..., None]) -> npt.NDArray[np.uint64]:
+    """A table twice as large holding ``table``'s entries (the caller's reference to the old one
+    being the last, it is freed when the caller lets it go)."""
+    larger = _table(2 * len(table), table.shape[1])
+    rehash(table, larger)
+    return larger
 
 
 def _table(capacity: int, columns: int) -> npt.NDArray[np.uint64]:
