@@ -509,9 +509,9 @@
    * move, on its player's side.
    */
   function renderChart() {
-    const nodes = state.nodes, width = 360, labels = 44, header = 36, rowHeight = 17;
+    const nodes = state.nodes, width = 360, labels = 44, header = 30, rowHeight = 17, top = 4;
     const longest = Math.max(10, ...nodes.map(node => node.plies || 0));
-    const step = longest > 40 ? 10 : 5;
+    const step = longest > 40 ? 10 : 5, minor = longest > 40 ? 5 : 1;  // labelled and faint grid lines
     const reach = Math.ceil(longest / step) * step;
     const column = (width / 2 - labels) / (reach + 2);
     const xOf = node => {
@@ -519,49 +519,53 @@
       const blackWins = (node.value === "win") === (node.to_move === "black");
       return blackWins ? labels + node.plies * column : width - labels - node.plies * column;
     };
-    const yOf = ply => header + ply * rowHeight + rowHeight / 2;
-    const height = header + nodes.length * rowHeight + 6;
-    chartSvg.setAttribute("viewBox", `0 0 ${width} ${height}`);
-    const parts = [];
+    const yOf = ply => top + ply * rowHeight + rowHeight / 2;
+    const height = top + nodes.length * rowHeight + 4;
+    // The head (sides and distances) stays above the rows, which scroll.
+    const head = [
+      element("text", {x: labels, y: 8, class: "side", "text-anchor": "start"}, "\u25C0 Black wins"),
+      element("text", {x: width - labels, y: 8, class: "side", "text-anchor": "end"}, "White wins \u25B6"),
+      element("text", {x: width / 2, y: 8, class: "side", "text-anchor": "middle"}, "draw"),
+    ];
+    const rows = [];
     nodes.forEach((node, ply) => {
-      const row = element("rect", {x: 0, y: header + ply * rowHeight, width, height: rowHeight,
+      const row = element("rect", {x: 0, y: top + ply * rowHeight, width, height: rowHeight,
                                    class: `row${ply === state.ply ? " current" : ""}`, "data-ply": ply});
       row.append(element("title", {}, `${ply ? `${ply}. ${state.moves[ply - 1]}` : "start"}: ` +
                                       `${capitalise(node.to_move)} to move, ${terse(node)}`));
       row.addEventListener("click", () => goTo(ply));
-      parts.push(row);
+      rows.push(row);
     });
-    parts.push(element("text", {x: labels, y: 10, class: "side", "text-anchor": "start"}, "\u25C0 Black wins"),
-               element("text", {x: width - labels, y: 10, class: "side", "text-anchor": "end"}, "White wins \u25B6"),
-               element("text", {x: width / 2, y: 10, class: "side", "text-anchor": "middle"}, "draw"));
-    for (let distance = 0; distance <= reach; distance += reach > 30 ? 5 : 1) {
+    for (let distance = 0; distance <= reach; distance += minor) {
       const major = distance % step === 0;
       for (const x of [labels + distance * column, width - labels - distance * column]) {
-        parts.push(element("line", {x1: x, y1: header - 4, x2: x, y2: height - 6, class: `grid${major ? " major" : ""}`}));
+        rows.push(element("line", {x1: x, y1: 0, x2: x, y2: height, class: `grid${major ? " major" : ""}`}));
         if (major && distance < reach) {
-          parts.push(element("text", {x, y: header - 12, "text-anchor": "middle"}, String(distance)));
+          head.push(element("text", {x, y: header - 7, "text-anchor": "middle"}, String(distance)));
         }
       }
     }
-    parts.push(element("line", {x1: width / 2, y1: header - 4, x2: width / 2, y2: height - 6, class: "centre"}));
+    rows.push(element("line", {x1: width / 2, y1: 0, x2: width / 2, y2: height, class: "centre"}));
     for (let ply = 0; ply < state.moves.length; ply += 1) {
       const mover = nodes[ply].to_move;
-      parts.push(element("text", {x: mover === "black" ? labels - 4 : width - labels + 4, y: yOf(ply),
-                                  "text-anchor": mover === "black" ? "end" : "start", class: "move-label"},
-                         state.moves[ply]));
-      const played = playedAt(ply + 1);
-      parts.push(element("line", {x1: xOf(nodes[ply]), y1: yOf(ply), x2: xOf(nodes[ply + 1]), y2: yOf(ply + 1),
-                                  class: `link ${played.value}`}));
+      rows.push(element("text", {x: mover === "black" ? labels - 4 : width - labels + 4, y: yOf(ply),
+                                 "text-anchor": mover === "black" ? "end" : "start", class: "move-label"},
+                        state.moves[ply]));
+      rows.push(element("line", {x1: xOf(nodes[ply]), y1: yOf(ply), x2: xOf(nodes[ply + 1]), y2: yOf(ply + 1),
+                                 class: `link ${playedAt(ply + 1).value}`}));
     }
     nodes.forEach((node, ply) => {
-      parts.push(element("circle", {cx: xOf(node), cy: yOf(ply), r: ply === state.ply ? 5 : 3.6,
-                                    class: `point ${node.value}`}));
+      rows.push(element("circle", {cx: xOf(node), cy: yOf(ply), r: ply === state.ply ? 5 : 3.6,
+                                   class: `point ${node.value}`}));
     });
-    chartSvg.replaceChildren(...parts);
+    $("chart-head").setAttribute("viewBox", `0 0 ${width} ${header}`);
+    $("chart-head").replaceChildren(...head);
+    chartSvg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+    chartSvg.replaceChildren(...rows);
     const frame = chartSvg.parentElement, scale = chartSvg.clientWidth / width || 1;
-    const rowTop = (header + state.ply * rowHeight) * scale;
-    if (rowTop < frame.scrollTop || rowTop + rowHeight * scale > frame.scrollTop + frame.clientHeight) {
-      frame.scrollTop = Math.max(0, rowTop - frame.clientHeight / 2);
+    const headHeight = header * scale, rowTop = headHeight + (top + state.ply * rowHeight) * scale;
+    if (rowTop < frame.scrollTop + headHeight || rowTop + rowHeight * scale > frame.scrollTop + frame.clientHeight) {
+      frame.scrollTop = Math.max(0, rowTop - headHeight - (frame.clientHeight - headHeight) / 2);
     }
   }
 
@@ -754,10 +758,12 @@
     games = answer.games;
     defaults = answer.default;
     fillBoards();
+    const asked = viewOf(new URLSearchParams(location.search));
     try {
-      await show(viewOf(new URLSearchParams(location.search)), "replace");
+      await show(asked, "replace");
     } catch (error) {
-      await show({...defaults, start: "start", moves: [], ply: null}, "replace");
+      await show({...asked, moves: [], ply: null}, "replace")
+        .catch(() => show({...defaults, start: "start", moves: [], ply: null}, "replace"));
       throw new Error(`the link could not be shown: ${error.message}`);
     }
   });
