@@ -206,6 +206,12 @@ def test_a_malformed_or_oversized_request_is_a_400(explorer_url, data):
     assert b"Traceback" not in answer
 
 
+def test_a_get_with_a_body_is_refused_and_the_connection_closed(explorer_url):
+    status, response, body = request(explorer_url, "/api/games", "GET", b"GET /api/games HTTP/1.1\r\n\r\n")
+    assert status == 400 and "no body" in json.loads(body)["error"]
+    assert response.getheader("Connection") == "close"
+
+
 def test_no_file_is_touched_before_the_board_and_rule_are_checked(tmp_path):
     """A bad board or rule is refused before the tables directory is looked at: it is never created."""
     directory = tmp_path / "tables"

@@ -32,7 +32,7 @@ from urllib.parse import parse_qsl, urlsplit
 from solver import __version__
 from solver.core.errors import InputError, MissingTableError, TableError
 from solver.web.api import ApiError, Explorer
-from solver.web.assets import Asset, assets
+from solver.web.assets import assets
 
 #: The longest request URL answered (a position with a few hundred moves fits).
 MAX_URL = 8192
@@ -119,7 +119,7 @@ class _Handler(BaseHTTPRequestHandler):
     def _refuse_method(self) -> None:
         self.close_connection = True  # its body, if any, is not read
         self._send_json(HTTPStatus.METHOD_NOT_ALLOWED, {"error": f"{self.command} is not allowed; use GET"},
-                        {"Allow": "GET, HEAD", "Connection": "close"})
+                        {"Allow": "GET, HEAD"})
 
     def _answer(self) -> None:
         try:
@@ -139,14 +139,17 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(status, body, media_type)
 
     def _route(self) -> tuple[int, bytes, str]:
+        if self.headers.get("Content-Length", "0") != "0" or "Transfer-Encoding" in self.headers:
+            self.close_connection = True  # the body is not read: what follows it is not a request
+            raise ApiError(f"a {self.command} request has no body")
         if len(self.path) > MAX_URL:
             raise ApiError(f"the URL is {len(self.path):,} characters long; at most {MAX_URL:,} are read")
         url = urlsplit(self.path)
         if url.path.startswith("/api/"):
             answer = self.server.explorer.answer(url.path, _parameters(url.query))
             return HTTPStatus.OK, json.dumps(answer).encode(), "application/json"
-        asset = self.server.assets.get(url.path, _MISSING)
-        if asset is _MISSING:
+        asset = self.server.assets.get(url.path)
+        if asset is None:
             raise ApiError(f"no file {url.path[:100]}", HTTPStatus.NOT_FOUND)
         return HTTPStatus.OK, asset.content, asset.media_type
 
@@ -154,9 +157,11 @@ class _Handler(BaseHTTPRequestHandler):
         self._send(status, json.dumps(answer).encode(), "application/json", headers)
 
     def _send(self, status: int, body: bytes, media_type: str, headers: dict[str, str] | None = None) -> None:
+        """One answer; the connection is then closed if :attr:`close_connection` was set."""
         self.send_response(status)
+        closing = {"Connection": "close"} if self.close_connection else {}
         for name, value in {**_HEADERS, "Content-Type": media_type, "Content-Length": str(len(body)),
-                            "Cache-Control": "no-cache", **(headers or {})}.items():
+                            "Cache-Control": "no-cache", **closing, **(headers or {})}.items():
             self.send_header(name, value)
         self.end_headers()
         if self.command != "HEAD":
@@ -182,16 +187,13 @@ class _Handler(BaseHTTPRequestHandler):
             code = HTTPStatus.METHOD_NOT_ALLOWED
         self.log_error("code %d, message %s", code, message)
         self.close_connection = True
-        self._send_json(code, {"error": (message or HTTPStatus(code).phrase)[:300]}, {"Connection": "close"})
+        self._send_json(code, {"error": (message or HTTPStatus(code).phrase)[:300]})
 
     def log_message(self, format: str, *args: Any) -> None:
         """One line per request, and the standard server's notes (timeouts, bad request lines), to the
         server's ``log`` if it has one."""
         if self.server.log is not None:
             self.server.log(f"{self.address_string()} {format % args}")
-
-
-_MISSING = Asset(b"", "")
 
 
 def _parameters(query: str) -> dict[str, str]:
