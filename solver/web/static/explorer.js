@@ -53,6 +53,9 @@
   const dimensions = board => board.split("x").map(Number);  // [files, ranks]
   const squareName = (file, rank) => `${FILES[file]}${rank + 1}`;
   const squaresOf = move => move.split("-");
+  /** A URL query of [name, value] pairs, a space as "+" and "/" as it is, so that positions read well. */
+  const queryText = pairs => pairs.map(([name, value]) =>
+    `${name}=${encodeURIComponent(value).replace(/%2F/g, "/").replace(/%20/g, "+")}`).join("&");
 
   /** Pieces of a position in notation: [{colour, square}], read from the server's own notation. */
   function piecesOf(fen, board) {
@@ -93,10 +96,8 @@
 
   /** The JSON answer of /api/<endpoint>; an Error with the server's message if it refuses. */
   async function api(endpoint, parameters = {}) {
-    const query = Object.entries(parameters)
-      .filter(([, value]) => value !== undefined && value !== null && value !== "")
-      .map(([name, value]) => `${name}=${encodeURIComponent(value).replace(/%2F/g, "/").replace(/%20/g, "+")}`)
-      .join("&");
+    const query = queryText(Object.entries(parameters)
+      .filter(([, value]) => value !== undefined && value !== null && value !== ""));
     let response, answer;
     try {
       response = await fetch(`/api/${endpoint}${query ? "?" + query : ""}`);
@@ -172,8 +173,7 @@
     if (view.start !== "start") parts.push(["start", view.start]);
     if (view.moves.length) parts.push(["moves", view.moves.join(" ")]);
     if (view.ply !== view.moves.length) parts.push(["ply", String(view.ply)]);
-    return "?" + parts.map(([name, value]) =>
-      `${name}=${encodeURIComponent(value).replace(/%2F/g, "/").replace(/%20/g, "+")}`).join("&");
+    return "?" + queryText(parts);
   }
 
   function viewOf(parameters) {
