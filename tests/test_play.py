@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -42,11 +43,15 @@ def test_scripted_game_ends_in_three_in_a_row(tables_env):
     result = play("--as", "both", input="c4-c3\nD5-D2\nd1-e1\nB5-B2\n")
     assert result.exit_code == 0, result.stderr
     lines = result.stdout.splitlines()
-    assert "== White wins: three in a row on B2 C2 D2 ==" in lines
-    assert "moves: 1. C4-C3 D5-D2 2. D1-E1 B5-B2" in lines
-    assert "Black threw away a draw with 1. C4-C3 (loses in 4); B1-C1 (draw) was better." in lines
-    assert "White kept the best result with every move." in lines
-    assert lines[-8:-5] == ["3 . . b . .", "2 .[w]w w .", "1 . b . . b"]  # the last move marked
+    end = lines.index("== White wins: three in a row on B2 C2 D2 ==")
+    assert lines[end + 1:end + 5] == [
+        "mistakes and blunders:",
+        "  Black 1. C4-C3? a mistake: draw -> loss in 4; best B1-C1 D1-C1 (draw)",
+        "Black: 2 moves, 1 kept the value (1 best, 0 inaccuracies), 1 mistake, 0 blunders",
+        "White: 2 moves, 2 kept the value (2 best, 0 inaccuracies), 0 mistakes, 0 blunders"]
+    assert lines[-1] == "1. C4-C3 D5-D2 2. D1-E1 B5-B2"  # the record ends the screen
+    assert '[Result "white wins"]' in lines
+    assert lines[end - 4:end - 1] == ["3 . . b . .", "2 .[w]w w .", "1 . b . . b"]  # the last move marked
 
 
 def test_perfect_opponent_punishes_a_blunder(tables_env):
@@ -56,7 +61,7 @@ def test_perfect_opponent_punishes_a_blunder(tables_env):
     assert lines[0] == "Neutreeko 5x5 connected. You play Black, the perfect engine plays White (seed 1)."
     assert [line for line in lines if line.startswith("White plays")] == ["White plays B5-B2", "White plays D5-A2"]
     assert "== White wins: three in a row on A2 B2 C2 ==" in lines
-    assert "moves: 1. C4-C3 B5-B2 2. B1-A1 D5-A2" in lines
+    assert "1. C4-C3 B5-B2 2. B1-A1 D5-A2" in lines
     assert "hint" not in result.stdout.split("==")[-1]  # the game ended before the extra line was read
 
 
@@ -114,7 +119,7 @@ def test_threefold_repetition_is_a_draw(tables_env):
     result = play("--as", "both", input="\n".join(CYCLE * 3) + "\n")
     assert result.exit_code == 0, result.stderr
     assert "== draw by repetition: the same position for the third time ==" in result.stdout
-    assert f"moves: {move_list_text(CYCLE * 2)}" in result.stdout  # the start's third time: after 8 plies
+    assert f"\n{move_list_text(CYCLE * 2)}\n" in result.stdout  # the start's third time: after 8 plies
     assert result.stdout.count("Black> ") + result.stdout.count("White> ") == 8
 
 
@@ -125,7 +130,7 @@ def test_a_win_walked_round_in_circles_is_reported(tables_env):
     assert result.exit_code == 0, result.stderr
     assert "== draw by repetition: the same position for the third time ==" in result.stdout
     assert "Black kept a win with every move but let positions repeat" in result.stdout
-    assert "White kept the best result with every move." in result.stdout
+    assert "White: 4 moves, 4 kept the value (2 best, 2 inaccuracies), 0 mistakes, 0 blunders" in result.stdout
 
 
 def move_list_text(names: list[str]) -> str:
@@ -255,7 +260,7 @@ def test_end_of_input_ends_cleanly(tables_env):
     result = play(input="C4-C3")  # no line end, then nothing more
     assert result.exit_code == 0, result.stderr
     assert "== game stopped (end of input) after 2 plies ==" in result.stdout
-    assert result.stdout.endswith("was better.\n")
+    assert re.search(r'\[Result "\*"\]\n\n1\. C4-C3 [BD]5-[BD]2\n$', result.stdout)  # White wins in 3
 
 
 @pytest.mark.parametrize("arguments, message", [
