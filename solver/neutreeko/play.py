@@ -137,6 +137,11 @@ def move_list(start: Position, plies: Iterable[Ply]) -> str:
 
 # -- the game loop ----------------------------------------------------------------------------------
 
+def new_seed() -> int:
+    """A seed for a match that was given none (shown, so that the game can be replayed)."""
+    return random.SystemRandom().randrange(1_000_000)
+
+
 def _print(text: str) -> None:
     print(text, end="", flush=True)
 
@@ -178,8 +183,7 @@ class Match:
         with no moves for a new game): a person plays the colours of ``you`` (a key of :data:`SIDES`),
         the ``opponent`` engine (a key of :data:`ENGINES`) the others. Without a seed, one is drawn and
         shown, so that any game can be replayed."""
-        if seed is None:
-            seed = random.SystemRandom().randrange(1_000_000)
+        seed = new_seed() if seed is None else seed
         engine = ENGINES[opponent]
         engines = {side: engine for side in (BLACK, WHITE) if side not in SIDES[you]}
         match = cls(tablebase, game.start, engines, write=write, echo_input=echo_input, seed=seed,
@@ -388,8 +392,9 @@ class Match:
         game = self.start.game
         engine = f"the {self.opponent} engine" if self.opponent else "the engine"
         seed = f" (seed {self.seed})" if self.seed is not None else ""
-        going_on = f"\nThe game goes on after {plies_text(len(self.plies))}: {move_list(self.start, self.plies)}" \
-            if self.plies else ""
+        going_on = "" if self.start == Position.start(game) else f"\nThe game starts from {self.start.fen()}."
+        if self.plies:
+            going_on += f"\nThe game goes on after {plies_text(len(self.plies))}: {move_list(self.start, self.plies)}"
         if not self.persons:
             return f"Neutreeko {game}: {engine} plays both sides{seed}.{going_on}"
         if len(self.persons) == 2:
