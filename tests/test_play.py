@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import re
 
@@ -271,3 +272,54 @@ def test_end_of_input_ends_cleanly(tables_env):
 ])
 def test_bad_options(tables_env, arguments, message):
     assert_one_line_error(play(*arguments), message, code=2)
+
+
+# -- records ----------------------------------------------------------------------------------------
+
+def test_save_record_and_load_continue(tables_env, tmp_path):
+    """save FILE mid-game and --record FILE after every move; --load continues the game from its
+    record, and the record printed at the end, pasted back, reads as the same game."""
+    saved, kept = tmp_path / "saved.txt", tmp_path / "kept.txt"
+    result = play("--as", "both", "--record", str(kept), input=f"C4-C3\nsave {saved}\nsave\nsave {tmp_path}\nquit\n")
+    assert result.exit_code == 0, result.stderr
+    assert f"saved the record of 1 ply to {saved}" in result.stdout
+    assert "save the record where? type save FILE" in result.stdout
+    assert f"cannot save the record to {tmp_path}: it is a directory" in result.stdout
+    assert saved.read_text() == kept.read_text() == ('[Board "5x5"]\n[Rule "connected"]\n[Black "person"]\n'
+                                                      '[White "person"]\n[Result "*"]\n\n1. C4-C3\n')
+    later = play("--as", "white", "--opponent", "perfect", "--load", str(saved), "--record", str(kept),
+                 input="D5-D2\n")
+    assert later.exit_code == 0, later.stderr
+    assert "The game goes on after 1 ply: 1. C4-C3" in later.stdout
+    assert "Black plays" in later.stdout
+    printed = later.stdout[later.stdout.index("[Board"):]
+    assert printed == kept.read_text()
+    assert printed.endswith('[Result "*"]\n\n1. C4-C3 D5-D2 2. B1-A1\n')  # perfect: the first of equal losses
+    annotated = invoke("annotate", "-", "--json", input=printed)
+    assert annotated.exit_code == 0, annotated.stderr
+    assert [move["move"] for move in json.loads(annotated.stdout)["moves"]][:2] == ["C4-C3", "D5-D2"]
+    assert "engine, seed" in printed  # the engine and its seed are named in the record
+
+
+def test_load_a_finished_game_shows_its_end(tables_env, tmp_path):
+    path = tmp_path / "game.txt"
+    path.write_text("1. C4-C3 D5-D2 2. D1-E1 B5-B2\n")
+    result = play("--load", str(path))
+    assert result.exit_code == 0, result.stderr
+    assert "== White wins: three in a row on B2 C2 D2 ==" in result.stdout
+    assert "Black> " not in result.stdout
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (["--load", "x.txt", "--from", START], "--load"),
+    (["--start", "fair", "--from", START], "--from and --start"),
+    (["--start", "fair:99"], "fair:K with K from 1 to"),
+    (["--start", "unfair"], "'unfair' is not standard, fair or fair:K"),
+])
+def test_bad_start_options(tables_env, arguments, message):
+    assert_one_line_error(play(*arguments), message, code=2)
+
+
+def test_record_file_must_be_writable(tables_env, tmp_path):
+    (tmp_path / "file").write_text("")
+    assert_one_line_error(play("--record", str(tmp_path / "file" / "game.txt")), "cannot write", code=1)

@@ -242,6 +242,12 @@ def annotation_object(annotation: Annotation) -> JSONObject:
     }
 
 
+def _some(names: Sequence[str], shown: int = 4) -> str:
+    """At most ``shown`` names, and how many more."""
+    more = f" (+{len(names) - shown})" if len(names) > shown else ""
+    return " ".join(names[:shown]) + more
+
+
 def annotation_text(annotation: Annotation, players: dict[Colour, str] | None = None) -> str:
     """A table of the plies (move, value before, the move's value, mark, best moves, moves keeping the
     value of the legal ones), a summary per side, the first decisive error and the result."""
@@ -251,14 +257,14 @@ def annotation_text(annotation: Annotation, players: dict[Colour, str] | None = 
              + "".join(f"; {side.capitalize()}: {players[side]}" for side in (BLACK, WHITE) if players.get(side))]
     rows = [("", "move", "before", "move's value", "mark", "keep/legal", "best")]
     rows += [(ply.number, ply.move + ply.mark.symbol, ply.before.terse(), ply.after.move_text(),
-              "" if ply.mark is Mark.BEST else ply.mark.value, f"{ply.keeping}/{ply.legal}", " ".join(ply.best))
+              "" if ply.mark is Mark.BEST else ply.mark.value, f"{ply.keeping}/{ply.legal}", _some(ply.best))
              for ply in annotation.plies]
     widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]))]
     lines += ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows]
     lines.append("values are for the player moving; a move's plies count from the position before it")
     lines += [annotation.summary(side).text() for side in (BLACK, WHITE)]
     first = annotation.first_error
-    lines.append(f"first decisive error: {first.verdict()} by {first.side.capitalize()}" if first else
+    lines.append(f"first decisive error: {first.side.capitalize()}'s {first.verdict()}" if first else
                  "first decisive error: none (every move kept the value of the game)")
     if annotation.outcome is not None:
         lines.append(f"result: {annotation.result} ({annotation.outcome.reason(annotation.end)})")

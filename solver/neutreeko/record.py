@@ -127,13 +127,15 @@ class _MoveReader:
     def _number(self, digits: str, token: str) -> None:
         if self.pending is not None:
             raise RecordError(f"move number {self.pending} is not followed by a move")
-        counted = int(ply_label(self.start, len(self.moves) + 1).rstrip("."))
+        label = ply_label(self.start, len(self.moves) + 1)
+        counted = int(label.rstrip("."))
         if len(digits) > 6:
             raise RecordError(f"move number {token} is too large")
         if self.offset is None:
             self.offset = int(digits) - counted
         elif int(digits) != counted + self.offset:
-            raise RecordError(f"move number {token} where {counted + self.offset} was expected")
+            expected = f"{counted + self.offset}{label[len(str(counted)):]}"
+            raise RecordError(f"move number {token} where {expected} was expected")
         self.pending = token
 
     def _move(self, text: str) -> None:
