@@ -56,15 +56,15 @@ def command() -> list[str]:
     return [str(script)] if script.is_file() else [sys.executable, "-m", "solver"]
 
 
-def run(arguments: list[str]) -> tuple[float, int]:
-    """(wall seconds, peak resident bytes) of one run; raises if it fails."""
+def run(arguments: list[str]) -> tuple[float, float, int]:
+    """(wall seconds, CPU seconds, peak resident bytes) of one run; raises if it fails."""
     began = time.perf_counter()
     with subprocess.Popen(arguments, stdout=subprocess.DEVNULL) as process:
         _, status, usage = os.wait4(process.pid, 0)
         process.returncode = os.waitstatus_to_exitcode(status)
     if process.returncode:
         raise subprocess.CalledProcessError(process.returncode, arguments)
-    return time.perf_counter() - began, usage.ru_maxrss * 1024
+    return time.perf_counter() - began, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024
 
 
 def main() -> None:
@@ -92,8 +92,9 @@ def main() -> None:
         for extra in ([], ["--json"], ["--svg", str(Path(directory) / "chart.svg")]):
             runs = [run([*command(), "annotate", str(path), *extra]) for _ in range(options.runs)]
             print(f"neutreeko annotate GAME {' '.join(extra[:1])}: median "
-                  f"{statistics.median(wall for wall, _ in runs):.3f} s wall, end to end "
-                  f"({options.runs} runs); peak memory {max(peak for _, peak in runs) / 2**20:.0f} MB")
+                  f"{statistics.median(wall for wall, _, _ in runs):.3f} s wall, "
+                  f"{statistics.median(cpu for _, cpu, _ in runs):.3f} s CPU, end to end ({options.runs} runs); "
+                  f"peak memory {max(peak for _, _, peak in runs) / 2**20:.0f} MB")
 
 
 if __name__ == "__main__":
