@@ -86,13 +86,12 @@ def numbered(start: Position, names: Iterable[str]) -> list[str]:
     return groups
 
 
-def wrap(groups: Sequence[str], width: int = WIDTH, indent: str = "") -> str:
-    """``groups`` separated by spaces, in lines of at most ``width`` columns (unless a group is
-    longer), each line after the first starting with ``indent``."""
+def _wrap(groups: Sequence[str]) -> str:
+    """``groups`` separated by spaces, in lines of at most :data:`WIDTH` columns (unless a group is longer)."""
     lines = [groups[0]] if groups else [""]
     for group in groups[1:]:
-        if len(lines[-1]) + 1 + len(group) > width:
-            lines.append(indent + group)
+        if len(lines[-1]) + 1 + len(group) > WIDTH:
+            lines.append(group)
         else:
             lines[-1] += " " + group
     return "\n".join(lines)
@@ -194,12 +193,6 @@ class GameRecord:
         """The value of tag ``name``, or ``default``."""
         return next((value for key, value in self.tags if key == name), default)
 
-    def with_tags(self, **tags: str) -> GameRecord:
-        """This record with the given tags set (an empty value removes one), the others kept in order."""
-        kept = [(name, tags.pop(name) if name in tags else value) for name, value in self.tags]
-        kept += [(name, value) for name, value in tags.items()]
-        return GameRecord(self.start, self.moves, tuple((name, value) for name, value in kept if value))
-
     @cached_property
     def positions(self) -> tuple[Position, ...]:
         """The start, then the position after each move."""
@@ -238,7 +231,7 @@ class GameRecord:
         others = [(name, value) for name, value in self.tags if name not in PLAYER_TAGS]
         tags += [*players, ("Result", self.result), *others]
         lines = [f'[{name} "{_escape(value)}"]' for name, value in tags]
-        return "\n".join([*lines, "", wrap(numbered(self.start, self.names()))]) + "\n"
+        return "\n".join([*lines, "", _wrap(numbered(self.start, self.names()))]) + "\n"
 
 
 def _escape(value: str) -> str:
