@@ -17,6 +17,7 @@ from solver.neutreeko.build import ensure_table
 from solver.neutreeko.game import Game
 from solver.neutreeko.position import Position
 from solver.neutreeko.probe import Tablebase
+from solver.neutreeko.record import after_moves
 from solver.neutreeko.rules import DEFAULT_RULE, RULES
 from solver.neutreeko.solve import Level
 from solver.neutreeko.table import Table, open_table
@@ -38,7 +39,8 @@ table_option = click.option("--table", "table_file", type=click.Path(path_type=P
                             help="Table file to read instead of the default one.")
 position_argument = click.argument("position", nargs=-1, required=True)
 moves_option = click.option("--moves", default="", metavar='"C4-C3 D5-D2"',
-                            help="Moves to play from POSITION first, each checked.")
+                            help='Moves to play from POSITION first, each checked: a plain list or numbered, '
+                                 '"1. C4-C3 D5-D2 2. B1-B4".')
 
 
 def position_options(command: F) -> F:
@@ -49,8 +51,9 @@ def position_options(command: F) -> F:
 
 
 def read_position(words: tuple[str, ...], board: str, rule: str, moves: str) -> Position:
-    """POSITION (its words joined by a space, so quoting it is optional) on the --board, after --moves."""
-    return Position.parse(" ".join(words), rule, Game.of(board, rule)).play_line(moves)
+    """POSITION (its words joined by a space, so quoting it is optional) on the --board, after --moves
+    (move text, see :mod:`solver.neutreeko.record`)."""
+    return after_moves(Position.parse(" ".join(words), rule, Game.of(board, rule)), moves)
 
 
 def terminal_progress() -> Callable[[Level], None] | None:

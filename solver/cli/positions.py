@@ -19,12 +19,13 @@ from solver.neutreeko import pictures, report
 from solver.neutreeko.bulk import query_stream, read_lines
 from solver.neutreeko.game import Game
 from solver.neutreeko.probe import Tablebase
+from solver.neutreeko.record import play_moves, read_moves
 
 
 @cli.command()
 @position_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-@click.option("--with-moves", is_flag=True, help="With -: rank every move of each position too (slower).")
+@click.option("--with-moves", is_flag=True, help="With -: rank every move of each position too.")
 def query(position: tuple[str, ...], board: str, rule: str, table_file: Path | None, moves: str,
           as_json: bool, with_moves: bool) -> None:
     """The value of POSITION and of every legal move, best first.
@@ -59,7 +60,8 @@ def _query_stdin(game: Game, tablebase: Tablebase, with_moves: bool) -> None:
     lines = errors = 0
     try:
         for answers in query_stream(read_lines(sys.stdin), tablebase, game, with_moves):
-            sys.stdout.write("\n".join(answers.texts) + "\n")
+            sys.stdout.write("\n".join(answers.texts))
+            sys.stdout.write("\n")
             sys.stdout.flush()
             lines, errors = lines + len(answers.texts), errors + answers.errors
     except BrokenPipeError:
@@ -106,11 +108,10 @@ def show(position: tuple[str, ...], board: str, rule: str, table_file: Path | No
     last move of --moves is highlighted. Without --svg or --png, the SVG goes to standard output.
     """
     asked = pictures_asked(svg=svg_file, png=png_file)
-    played = moves.split()
-    shown = read_position(position, board, rule, " ".join(played[:-1]))
-    last_move = shown.parse_move(played[-1]) if played else None
-    if last_move:
-        shown = shown.play(last_move)
+    start = read_position(position, board, rule, "")
+    played = read_moves(start, moves)
+    shown = play_moves(start, played)
+    last_move = played[-1] if played else None
     tablebase = tablebase_for(table_file)
     evaluation, ranked = tablebase.probe(shown), tablebase.moves(shown)
     if not asked:

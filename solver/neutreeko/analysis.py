@@ -22,6 +22,7 @@ import numpy.typing as npt
 
 from solver.core.errors import MissingTableError
 from solver.neutreeko import index
+from solver.neutreeko.drawgraph import DrawGraph
 from solver.neutreeko.game import Game
 from solver.neutreeko.position import Position
 from solver.neutreeko.probe import Line, RankedMove, Tablebase, best_moves
@@ -232,19 +233,11 @@ def line_choices(tablebase: Tablebase, line: Line) -> list[Choice]:
 
 def drawing_tree_widths(tablebase: Tablebase, position: Position, plies: int) -> list[int]:
     """How many positions, up to symmetry, can stand on the board after each of the first ``plies``
-    plies from ``position`` when both sides only ever play moves that keep the draw: element ``k - 1``
-    for ply ``k``. A width of 1 means that, symmetric twins aside, there is only one way to play so far."""
-    board = position.game.board
-    frontier = [position]
-    widths = []
-    for _ in range(plies):
-        reached: dict[int, Position] = {}
-        for current in frontier:
-            for move in tablebase.moves(current):
-                if move.value == "draw":
-                    reached.setdefault(int(canonical_indices(move.position.index(), board)), move.position)
-        frontier = list(reached.values())
-        widths.append(len(frontier))
+    plies from the drawn ``position`` when both sides only ever play moves that keep the draw: element
+    ``k - 1`` for ply ``k`` (see :class:`~solver.neutreeko.drawgraph.DrawGraph`). A width of 1 means
+    that, symmetric twins aside, there is only one way to play so far."""
+    graph = DrawGraph.of(tablebase.table(position.game))
+    widths: list[int] = graph.widths([graph.number(position)], plies)[0].tolist()
     return widths
 
 
