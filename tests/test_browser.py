@@ -152,3 +152,11 @@ def test_marks_drag_perfect_reply_line_and_keys(browser, explorer_url):
     body.send_keys(Keys.END)
     assert "White has won" in text_of(browser, "status")
     assert len(browser.find_elements(By.CSS_SELECTOR, "#chart .point")) == 5
+
+    field = browser.find_element(By.ID, "paste-input")  # a game record, pasted: several lines
+    browser.execute_script("arguments[0].value = arguments[1]", field,
+                           '[Board "5x5"]\n[White "someone"]\n\n1. B1-C1 C2-C3 2. C1-A3 B5-A4')
+    field.send_keys(Keys.END, Keys.ENTER)
+    wait_until(browser, lambda: "B5-A4" in text_of(browser, "game"), "the record is loaded")
+    assert query_of(browser)["moves"] == ["B1-C1 C2-C3 C1-A3 B5-A4"] and "start" not in query_of(browser)
+    assert browser.find_element(By.CSS_SELECTOR, '#game .ply[data-ply="4"] .mark').text == "?"  # a draw lost

@@ -82,10 +82,46 @@ def test_position_and_line_answer_as_the_command_line_does(explorer_url, tables_
             assert answer == json.loads(invoke(command, fen, "--moves", moves, "--json").stdout)
 
 
-def test_moves_may_be_separated_by_commas_or_plus_signs(explorer_url):
+RECORD = '[Board "5x5"]\n[Rule "connected"]\n[Black "me"]\n\n1. C4-C3 D5-D2 2. B1-B4\n'
+
+
+def test_annotate_answers_as_the_command_line_does(explorer_url, tables_env):
+    """GET with moves, and POST of a game record: the ``annotate --json`` object, marks and all."""
+    expected = json.loads(invoke("annotate", "-", "--json", input=RECORD).stdout)
+    assert [move["mark"] for move in expected["moves"]] == ["mistake", "best", "best"]
+    status, answer = get_json(explorer_url, "/api/annotate?moves=" + quote("1. C4-C3 D5-D2 2. B1-B4"))
+    assert (status, answer) == (200, expected)
+    status, response, body = request(explorer_url, "/api/annotate", "POST", RECORD.encode(),
+                                     {"Content-Type": "text/plain"})
+    assert (status, json.loads(body)) == (200, expected)
+
+
+@pytest.mark.parametrize("path, body, words", [
+    ("/api/annotate", b"1. C4-C3 C4-C2", ["line 1", "C4-C2"]),
+    ("/api/annotate", b'[Board "9x9"]\n', ["line 1", "9x9"]),
+    ("/api/annotate", b"\xff\xfe", ["UTF-8"]),
+    ("/api/annotate", b"x" * 70_000, ["70,000 bytes", "65,536"]),
+    ("/api/annotate?moves=C4-C3", b"", ["in the body"]),
+])
+def test_a_bad_record_is_a_400_naming_the_problem(explorer_url, path, body, words):
+    status, _, answer = request(explorer_url, path, "POST", body)
+    assert status == 400
+    for word in words:
+        assert word in json.loads(answer)["error"], (word, answer)
+
+
+def test_a_chunked_body_is_refused(explorer_url):
+    answer = raw(explorer_url, b"POST /api/annotate HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"
+                               b"5\r\nC4-C3\r\n0\r\n\r\n")
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.split()[1] == b"400" and "Content-Length" in json.loads(body)["error"]
+
+
+def test_moves_may_be_numbered_or_separated_by_commas_or_plus_signs(explorer_url):
     status, answer = get_json(explorer_url, "/api/position?position=start&moves=c4-c3,D5-D2")
     assert (status, answer["value"], answer["plies"]) == (200, "loss", 2)
     assert get_json(explorer_url, "/api/position?moves=C4-C3+D5-D2")[1] == answer  # position: start by default
+    assert get_json(explorer_url, "/api/position?moves=" + quote("1. C4-C3 D5-D2"))[1] == answer
 
 
 def test_line_stops_at_max_plies(explorer_url):
@@ -183,9 +219,10 @@ def test_only_the_page_s_own_files_are_served(explorer_url, path):
     assert status == 404 and list(answer) == ["error"]
 
 
-@pytest.mark.parametrize("method", ["POST", "PUT", "DELETE", "BREW"])
-def test_other_methods_are_refused(explorer_url, method):
-    status, response, body = request(explorer_url, "/api/position", method, b"{}")
+@pytest.mark.parametrize("method, path", [("POST", "/api/position"), ("POST", "/"), ("PUT", "/api/annotate"),
+                                          ("DELETE", "/api/position"), ("BREW", "/")])
+def test_other_methods_are_refused(explorer_url, method, path):
+    status, response, body = request(explorer_url, path, method, b"{}")
     assert status == 405 and "error" in json.loads(body)
     assert response.getheader("Content-Type") == "application/json"
 

@@ -42,9 +42,10 @@ def serve(host: str, port: int, open_browser: bool, quiet: bool) -> None:
     \b
     The page shows a board you play on by clicking or dragging, every move
     with its value, the game with its mistakes marked, and a chart of the
-    value move by move. The API answers as query --json and line --json do:
+    value move by move. The API answers as query, line and annotate --json:
       GET /api/position?position=start&moves=B1-C1&board=5x5&rule=connected
       GET /api/line?position=...   (the same parameters, and max_plies)
+      GET /api/annotate?position=...   (the same; or POST a game record)
       GET /api/games               (every board and rule, and its table)
     Every board and rule whose table exists is served; a missing 5 x 5
     table is built on first use. Ctrl-C stops the server (exit 0).

@@ -8,14 +8,21 @@ Every value is from the point of view of the side to move (see :mod:`solver.neut
     GET /api/line?position=P[&moves=M][&board=B][&rule=R][&max_plies=N]
         the ``neutreeko line --json`` object (:func:`solver.neutreeko.report.line_object`) of the
         perfect-play line from there, stopped after N plies (default and most: :data:`MAX_LINE_PLIES`)
+    GET /api/annotate?position=P[&moves=M][&board=B][&rule=R]
+        the ``neutreeko annotate --json`` object (:func:`solver.neutreeko.annotate.annotation_object`)
+        of the game of the moves M from P: every ply judged (best, inaccuracy, mistake, blunder, with
+        the best moves), a summary per side, the first decisive error
+    POST /api/annotate   (the body: a game record, see :mod:`solver.neutreeko.record`)
+        the same object for the game the record describes (:meth:`Explorer.annotate_record`)
     GET /api/games
         {"games": [{"board": "5x5", "rule": "connected", "table": "ready"}, ...], "default": {...},
          "max_line_plies": 1000}: every board and rule, and whether its table is "ready", will be
         built on first use ("on demand", the 5 x 5 boards: about a second each) or is "missing"
         (build it with ``neutreeko solve``)
 
-P is a position in notation or ``start`` (the start of the board and rule; the default); M is moves
-``FROM-TO`` separated by spaces or commas (``+`` in a URL), each checked; B defaults to the board P is
+P is a position in notation or ``start`` (the start of the board and rule; the default); M is move text
+as ``--moves`` takes it (``FROM-TO`` separated by spaces, ``+`` in a URL, or commas, and optionally
+numbered: ``1. C4-C3 D5-D2``), each move checked; B defaults to the board P is
 written on (5 x 5 for ``start``) and R to ``connected``. The board and the rule are checked against the
 known ones before any file is touched.
 
@@ -36,11 +43,13 @@ from pathlib import Path
 
 from solver.core.errors import InputError
 from solver.neutreeko import report
+from solver.neutreeko.annotate import annotate, annotation_object
 from solver.neutreeko.board import MAX_SIDE, MIN_SIDE, Board
 from solver.neutreeko.build import ensure_table
 from solver.neutreeko.game import Game
 from solver.neutreeko.position import Position
 from solver.neutreeko.probe import Tablebase
+from solver.neutreeko.record import after_moves, parse_record, read_moves
 from solver.neutreeko.report import JSONObject
 from solver.neutreeko.rules import DEFAULT_RULE, RULES, RuleError
 from solver.neutreeko.table import Table, open_table, table_path
@@ -55,6 +64,7 @@ _POSITION_PARAMETERS = ("position", "moves", "board", "rule")
 ENDPOINTS: dict[str, tuple[str, ...]] = {
     "/api/position": _POSITION_PARAMETERS,
     "/api/line": (*_POSITION_PARAMETERS, "max_plies"),
+    "/api/annotate": _POSITION_PARAMETERS,
     "/api/games": (),
 }
 _PLIES = re.compile(r"[0-9]{1,4}")
@@ -89,6 +99,11 @@ class Explorer:
             raise ApiError(f"unknown parameter {unknown[0]!r} for {endpoint}; it takes: {known}")
         if endpoint == "/api/games":
             return self.games()
+        if endpoint == "/api/annotate":
+            start = read_start(parameters)
+            moves = read_moves(start, _move_text(parameters))
+            self._ready(start.game)
+            return annotation_object(annotate(self._tablebase, start, moves))
         position = read_position(parameters)
         self._ready(position.game)
         if endpoint == "/api/line":
@@ -97,6 +112,13 @@ class Explorer:
                 raise ApiError(f"max_plies {plies[:20]!r} is not a whole number from 0 to {MAX_LINE_PLIES}")
             return report.line_object(self._tablebase.line(position, int(plies)))
         return report.query_object(position, self._tablebase.probe(position), self._tablebase.moves(position))
+
+    def annotate_record(self, text: str) -> JSONObject:
+        """The annotation object (as ``/api/annotate`` answers) of the game record ``text``; raises
+        :class:`~solver.neutreeko.record.RecordError` naming the line of a record that cannot be read."""
+        record = parse_record(text)
+        self._ready(record.start.game)
+        return annotation_object(annotate(self._tablebase, record.start, record.moves))
 
     def games(self) -> JSONObject:
         """Every board and rule the explorer knows, with the state of its table."""
@@ -148,11 +170,18 @@ def game_of(board: str, rule: str) -> Game:
     return Game.of(board, rule)
 
 
-def read_position(parameters: Mapping[str, str]) -> Position:
-    """The position ``parameters`` describe (see the module docstring), the board and the rule checked
-    first. Raises :class:`~solver.core.errors.InputError` naming what is wrong."""
+def read_start(parameters: Mapping[str, str]) -> Position:
+    """The position ``parameters`` name before their moves (see the module docstring), the board and
+    the rule checked first. Raises :class:`~solver.core.errors.InputError` naming what is wrong."""
     rule = parameters.get("rule", DEFAULT_RULE)
     board = parameters.get("board")
-    position = Position.parse(parameters.get("position", "start"), rule,
-                              None if board is None else game_of(board, rule))
-    return position.play_line(parameters.get("moves", "").replace(",", " "))
+    return Position.parse(parameters.get("position", "start"), rule, None if board is None else game_of(board, rule))
+
+
+def read_position(parameters: Mapping[str, str]) -> Position:
+    """The position ``parameters`` describe: :func:`read_start` after their moves, each checked."""
+    return after_moves(read_start(parameters), _move_text(parameters))
+
+
+def _move_text(parameters: Mapping[str, str]) -> str:
+    return parameters.get("moves", "").replace(",", " ")

@@ -7,9 +7,10 @@ add a dependency and nothing else. What it adds to the standard server:
 
 - every error is a JSON object ``{"error": "..."}`` naming the problem, never an HTML or traceback
   page: 400 for a bad or oversized request (a URL longer than :data:`MAX_URL` characters, a header
-  line over 64 KiB, a parameter given twice, a value that is not UTF-8, a body), 404 for an unknown
-  path, 405 for another method than GET or HEAD, 500 for a damaged table or a fault of the server
-  (logged on the server's standard error, with its traceback);
+  line over 64 KiB, a parameter given twice, a value that is not UTF-8, a body but to
+  ``POST /api/annotate``, a body over :data:`MAX_BODY` bytes or without its length), 404 for an unknown
+  path, 405 for another method than GET or HEAD (or POST to ``/api/annotate``), 500 for a damaged
+  table or a fault of the server (logged on the server's standard error, with its traceback);
 - only the files of :func:`solver.web.assets.assets` are served, looked up by exact path;
 - responses say ``nosniff`` and carry a content security policy that allows the page's own files only;
 - a connection idle for :data:`IDLE_SECONDS` is closed, and up to 512 connections may wait to be
@@ -36,6 +37,10 @@ from solver.web.assets import assets
 
 #: The longest request URL answered (a position with a few hundred moves fits).
 MAX_URL = 8192
+#: The largest request body read: a game record for ``POST /api/annotate`` (thousands of plies fit).
+MAX_BODY = 64 * 1024
+#: The one path that takes a POST.
+POSTED = "/api/annotate"
 #: Seconds a kept-alive connection may stay idle before it is closed.
 IDLE_SECONDS = 30
 _MAX_PARAMETERS = 16
@@ -106,24 +111,32 @@ class _Handler(BaseHTTPRequestHandler):
         return f"neutreeko-explorer/{__version__}"
 
     def do_GET(self) -> None:
-        self._answer()
+        self._answer(self._route)
 
     def do_HEAD(self) -> None:
-        self._answer()
+        self._answer(self._route)
 
     def do_POST(self) -> None:
+        if urlsplit(self.path).path == POSTED:
+            self._answer(self._posted)
+        else:
+            self._refuse_method()
+
+    def do_PUT(self) -> None:
         self._refuse_method()
 
-    do_PUT = do_DELETE = do_PATCH = do_OPTIONS = do_POST
+    do_DELETE = do_PATCH = do_OPTIONS = do_PUT
 
     def _refuse_method(self) -> None:
         self.close_connection = True  # its body, if any, is not read
-        self._send_json(HTTPStatus.METHOD_NOT_ALLOWED, {"error": f"{self.command} is not allowed; use GET"},
-                        {"Allow": "GET, HEAD"})
+        allowed = "GET, HEAD, POST" if urlsplit(self.path).path == POSTED else "GET, HEAD"
+        self._send_json(HTTPStatus.METHOD_NOT_ALLOWED, {"error": f"{self.command} is not allowed here; use "
+                                                                 f"{' or '.join(allowed.split(', '))}"},
+                        {"Allow": allowed})
 
-    def _answer(self) -> None:
+    def _answer(self, route: Callable[[], tuple[int, bytes, str]]) -> None:
         try:
-            status, body, media_type = self._route()
+            status, body, media_type = route()
         except ApiError as error:
             self._send_json(error.status, {"error": str(error)})
         except MissingTableError as error:
@@ -152,6 +165,33 @@ class _Handler(BaseHTTPRequestHandler):
         if asset is None:
             raise ApiError(f"no file {url.path[:100]}", HTTPStatus.NOT_FOUND)
         return HTTPStatus.OK, asset.content, asset.media_type
+
+    def _posted(self) -> tuple[int, bytes, str]:
+        """``POST /api/annotate``: the game record in the body annotated."""
+        if urlsplit(self.path).query:
+            self.close_connection = True
+            raise ApiError(f"POST {POSTED} takes its game record in the body, not in the URL")
+        answer = self.server.explorer.annotate_record(self._body())
+        return HTTPStatus.OK, json.dumps(answer).encode(), "application/json"
+
+    def _body(self) -> str:
+        """The request's body as text; raises :class:`ApiError` (and closes the connection, the body
+        unread) unless it has a length of at most :data:`MAX_BODY` bytes and is UTF-8."""
+        length = self.headers.get("Content-Length")
+        if "Transfer-Encoding" in self.headers or length is None or not length.isascii() or not length.isdigit():
+            self.close_connection = True
+            raise ApiError("a POST needs its Content-Length (a chunked body is not read)")
+        if int(length) > MAX_BODY:
+            self.close_connection = True
+            raise ApiError(f"the body is {int(length):,} bytes long; at most {MAX_BODY:,} are read")
+        body = self.rfile.read(int(length))
+        if len(body) < int(length):
+            self.close_connection = True
+            raise ApiError(f"the body ended after {len(body):,} of its {int(length):,} bytes")
+        try:
+            return body.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ApiError("the body is not UTF-8 text") from None
 
     def _send_json(self, status: int, answer: dict[str, str], headers: dict[str, str] | None = None) -> None:
         self._send(status, json.dumps(answer).encode(), "application/json", headers)

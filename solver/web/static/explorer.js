@@ -2,9 +2,11 @@
  * history chart, and the URL that holds the view.
  *
  * Everything the page knows of the game comes from the server's JSON API: /api/games (the boards and rules),
- * /api/position (a position's value and every move, best first, each with the position it leads to) and
- * /api/line (the perfect line). The page never decides a rule or a value itself: a move is legal when the
- * server lists it. Values are from the side to move's point of view, a move's for the player making it.
+ * /api/position (a position's value and every move, best first, each with the position it leads to),
+ * /api/annotate (every move of the game judged: best, inaccuracy, mistake, blunder; a pasted game record
+ * is posted there) and /api/line (the perfect line). The page never decides a rule or a value itself: a
+ * move is legal when the server lists it. Values are from the side to move's point of view, a move's for
+ * the player making it.
  *
  * The view is the board, the rule, the start position, the moves and the ply shown; the URL holds it
  * (?board=5x5&rule=connected&start=...&moves=B1-C1+B5-A5&ply=1), so a link reproduces it. A new move or
@@ -21,7 +23,7 @@
   // Board geometry in SVG units: a square, and the margins for the rank and file labels.
   const CELL = 100, LEFT = 30, TOP = 6, RIGHT = 6, BOTTOM = 30;
   const REPLY_DELAY = 450;  // ms before the perfect reply is played
-  const MARKS = {
+  const MARKS = {  // the marks of /api/annotate
     inaccuracy: {symbol: "?!", plural: "inaccuracies", words: "Inaccuracy: keeps the value, but a slower win or a quicker loss"},
     mistake: {symbol: "?", plural: "mistakes", words: "Mistake: a win thrown to a draw, or a draw to a loss"},
     blunder: {symbol: "??", plural: "blunders", words: "Blunder: a win thrown to a loss"},
@@ -94,13 +96,17 @@
 
   // -- the server -----------------------------------------------------------------------------------
 
-  /** The JSON answer of /api/<endpoint>; an Error with the server's message if it refuses. */
-  async function api(endpoint, parameters = {}) {
+  /**
+   * The JSON answer of /api/<endpoint> to a GET with ``parameters``, or to a POST of ``body``; an Error
+   * with the server's message if it refuses.
+   */
+  async function api(endpoint, parameters = {}, body = null) {
     const query = queryText(Object.entries(parameters)
       .filter(([, value]) => value !== undefined && value !== null && value !== ""));
     let response, answer;
     try {
-      response = await fetch(`/api/${endpoint}${query ? "?" + query : ""}`);
+      response = await fetch(`/api/${endpoint}${query ? "?" + query : ""}`,
+                             body === null ? {} : {method: "POST", body});
       answer = await response.json();
     } catch (error) {
       throw new Error(`the explorer's server does not answer (${error.message}); is neutreeko serve running?`);
@@ -121,12 +127,26 @@
     return positions.get(key);
   }
 
+  const annotations = new Map();  // "board|rule|start|moves" -> promise of the /api/annotate answer
+
+  function annotationOf(game) {
+    const moves = game.moves.join(" ");
+    const key = `${game.board}|${game.rule}|${game.start}|${moves}`;
+    if (!annotations.has(key)) {
+      const answer = api("annotate", {position: game.start, board: game.board, rule: game.rule, moves});
+      answer.catch(() => annotations.delete(key));
+      annotations.set(key, answer);
+    }
+    return annotations.get(key);
+  }
+
   // -- the view -------------------------------------------------------------------------------------
 
   let games = [];  // /api/games: [{board, rule, table}]
   let defaults = {board: "5x5", rule: "connected"};
-  // nodes[i]: the /api/position answer of the position after i moves; ply: the one shown.
-  const state = {board: "5x5", rule: "connected", start: "start", moves: [], nodes: [], ply: 0};
+  // nodes[i]: the /api/position answer of the position after i moves; ply: the one shown; annotation:
+  // the /api/annotate answer of the moves.
+  const state = {board: "5x5", rule: "connected", start: "start", moves: [], nodes: [], ply: 0, annotation: null};
   let selected = null;  // the square of the piece picked up
   let drag = null;      // {square, pointer, from: {x, y}, moved}
   let replyTimer = null;
@@ -147,25 +167,8 @@
     return null;
   }
 
-  /** The move that led to nodes[ply], as its mover's ranking of it: {move, value, plies, position}. */
-  function playedAt(ply) {
-    return state.nodes[ply - 1].moves.find(entry => entry.move === state.moves[ply - 1]);
-  }
-
-  /**
-   * The mark of the move that led to nodes[ply]: null for a best move (as good as the first of the
-   * ranking), else {kind, better: [names], best, played} where kind is an inaccuracy (the same value,
-   * a slower win or a quicker loss), a mistake (a win to a draw, a draw to a loss) or a blunder (a win
-   * to a loss).
-   */
-  function markOf(ply) {
-    const ranked = state.nodes[ply - 1].moves;
-    const best = ranked[0], played = playedAt(ply);
-    if (sameValue(played, best)) return null;
-    const kind = played.value === best.value ? "inaccuracy"
-      : best.value === "win" && played.value === "loss" ? "blunder" : "mistake";
-    return {kind, best, played, better: ranked.filter(entry => sameValue(entry, best)).map(entry => entry.move)};
-  }
+  /** The server's judgement of the move that led to nodes[ply]: {move, before, after, mark, best, ...}. */
+  const judged = ply => state.annotation.moves[ply - 1];
 
   /** The URL query of the view. */
   function queryOf(view) {
@@ -205,6 +208,8 @@
                                            moves: view.moves.join(" ")});
     const board = checked.board;
     const nodes = [await positionAnswer(board, view.rule, view.start)];
+    const standard = await positionAnswer(board, view.rule, "start");
+    const start = standard.position === nodes[0].position ? "start" : view.start;
     const moves = [];
     for (const name of view.moves) {
       const end = ending(nodes.length - 1, nodes);
@@ -217,7 +222,9 @@
       moves.push(entry.move);
       nodes.push(await positionAnswer(board, view.rule, entry.position));
     }
-    return {board, rule: view.rule, start: view.start, moves, nodes};
+    const game = {board, rule: view.rule, start, moves, nodes};
+    game.annotation = await annotationOf(game);
+    return game;
   }
 
   /** Show ``view`` (its ply: the end of its moves if null), recorded in the URL as ``how`` says. */
@@ -262,9 +269,10 @@
     if (!entry || ending(state.ply)) return;
     cancelReply();
     if (state.moves[state.ply] !== name) {
-      const child = await positionAnswer(state.board, state.rule, entry.position);
-      state.moves = state.moves.slice(0, state.ply).concat(name);
-      state.nodes = state.nodes.slice(0, state.ply + 1).concat(child);
+      const moves = state.moves.slice(0, state.ply).concat(name);
+      const [child, annotation] = await Promise.all([positionAnswer(state.board, state.rule, entry.position),
+                                                     annotationOf({...state, moves})]);
+      Object.assign(state, {moves, nodes: state.nodes.slice(0, state.ply + 1).concat(child), annotation});
     }
     state.ply += 1;
     selected = null;
@@ -455,10 +463,14 @@
     }
   }
 
-  function markText(mark) {
-    const better = mark.better.join(", ");
-    return `${MARKS[mark.kind].words}. Played ${mark.played.move}: ${moveText(mark.played)}; ` +
-           `better ${better}: ${moveText(mark.best)}`;
+  /** The tooltip of a move of the game: its value, and for a marked move the better moves. */
+  function verdict(ply) {
+    const {move, before, after, mark, best, keeping, legal} = judged(ply);
+    if (mark === "best") {
+      return `${move}: ${moveText(after)}, a best move` +
+             (before.value === "loss" ? "" : ` (${keeping} of ${legal} moves keep the ${before.value})`);
+    }
+    return `${MARKS[mark].words}. Played ${move}: ${moveText(after)}; better ${best.join(", ")}: ${moveText(before)}`;
   }
 
   function renderGame() {
@@ -474,14 +486,13 @@
         if (mover === "white") row.append(html("span", {class: "filler"}, "..."));
         list.append(row);
       }
-      const mark = markOf(ply);
+      const {mark} = judged(ply);
       const classes = ["ply", ply === state.ply ? "current" : "", ply > state.ply ? "future" : ""];
       const button = html("button", {type: "button", class: classes.join(" ").trim(), "data-ply": ply,
-                                     title: mark ? markText(mark) : `${state.moves[ply - 1]}: ${moveText(playedAt(ply))}`},
-                          state.moves[ply - 1]);
-      if (mark) {
-        marked[mark.kind] += 1;
-        button.append(html("span", {class: `mark ${mark.kind}`}, MARKS[mark.kind].symbol));
+                                     title: verdict(ply)}, state.moves[ply - 1]);
+      if (mark !== "best") {
+        marked[mark] += 1;
+        button.append(html("span", {class: `mark ${mark}`}, MARKS[mark].symbol));
       }
       button.addEventListener("click", () => goTo(ply));
       row.append(button);
@@ -495,8 +506,10 @@
     if (!state.moves.length) list.append(html("li", {class: "game-result"}, "No moves yet: play one on the board."));
     const counts = Object.entries(marked).filter(([, count]) => count)
       .map(([kind, count]) => `${count} ${count > 1 ? MARKS[kind].plural : kind}`);
+    const first = state.annotation.first_error;
     $("game-caption").textContent = state.moves.length
-      ? `${state.moves.length} plies${counts.length ? "; " + counts.join(", ") : ""}` : "";
+      ? `${state.moves.length} plies${counts.length ? "; " + counts.join(", ") : ""}` +
+        (first ? `; first decisive error ${judged(first).number} ${judged(first).move}` : "") : "";
     const currentButton = list.querySelector(".current");
     if (currentButton) currentButton.scrollIntoView({block: "nearest"});
   }
@@ -552,7 +565,7 @@
                                  "text-anchor": mover === "black" ? "end" : "start", class: "move-label"},
                         state.moves[ply]));
       rows.push(element("line", {x1: xOf(nodes[ply]), y1: yOf(ply), x2: xOf(nodes[ply + 1]), y2: yOf(ply + 1),
-                                 class: `link ${playedAt(ply + 1).value}`}));
+                                 class: `link ${judged(ply + 1).after.value}`}));
     }
     nodes.forEach((node, ply) => {
       rows.push(element("circle", {cx: xOf(node), cy: yOf(ply), r: ply === state.ply ? 5 : 3.6,
@@ -684,9 +697,19 @@
     }
   });
 
-  /** The view a pasted text asks for: a link, a position (and moves after it), or moves from the start. */
-  function pastedView(text) {
+  /**
+   * The view a pasted text asks for: a link, a game record (tags, or several lines: the server reads
+   * it), a position (and moves after it), or moves from the start.
+   */
+  async function pastedView(text) {
     text = text.trim();
+    if (/^\[/.test(text) || text.includes("\n")) {
+      const annotation = await api("annotate", {}, text);
+      const view = {board: annotation.board, rule: annotation.rule, start: annotation.start,
+                    moves: annotation.moves.map(judgement => judgement.move), ply: null};
+      annotations.set(`${view.board}|${view.rule}|${view.start}|${view.moves.join(" ")}`, Promise.resolve(annotation));
+      return view;
+    }
     if (/^(https?:\/\/|\?)/i.test(text)) {
       const view = viewOf(new URL(text, location.href).searchParams);
       return view;
@@ -703,14 +726,27 @@
     return {board: state.board, rule: state.rule, start: state.start, moves: tokens, ply: null};
   }
 
+  // The paste box grows with a pasted record; Enter loads it, Shift+Enter starts a new line.
+  $("paste-input").addEventListener("input", () => {
+    $("paste-input").rows = Math.min(8, $("paste-input").value.split("\n").length);
+  });
+
+  $("paste-input").addEventListener("keydown", event => {
+    if (event.key === "Enter" && !event.shiftKey) {
+      event.preventDefault();
+      $("paste-form").requestSubmit();
+    }
+  });
+
   $("paste-form").addEventListener("submit", event => {
     event.preventDefault();
     const text = $("paste-input").value;
     if (!text.trim()) return;
     act(async () => {
-      await show(pastedView(text), "push");
+      await show(await pastedView(text), "push");
       quiet();
       $("paste-input").value = "";
+      $("paste-input").rows = 1;
       $("paste-input").blur();
     });
   });
