@@ -6,7 +6,8 @@ import random
 
 import pytest
 
-from solver.neutreeko.play import ENGINES, RESULTS, Match, fair, move_list, perfect, random_move, strong
+from solver.neutreeko.movetext import move_list
+from solver.neutreeko.play import ENGINES, RESULTS, Match, fair, perfect, random_move, strong
 from solver.neutreeko.position import Position
 from tests.helpers import LONGEST, START, assert_one_line_error, invoke, random_positions
 
@@ -225,7 +226,8 @@ def test_board_marks_the_last_move():
 
 def test_move_list_when_white_begins(tablebase):
     outcome, transcript = run(tablebase, ["D5-D2", "B1-C1", "quit"], start="1w1w1/5/2b2/2w2/1b1b1 w")
-    assert move_list(Position.parse("1w1w1/5/2b2/2w2/1b1b1 w"), outcome.plies) == "1... D5-D2 2. B1-C1"
+    names = [ply.played.name for ply in outcome.plies]
+    assert move_list(Position.parse("1w1w1/5/2b2/2w2/1b1b1 w"), names) == "1... D5-D2 2. B1-C1"
     assert outcome.result == "quit"
 
 

@@ -18,7 +18,7 @@ from solver.cli.neutreeko import (
 from solver.neutreeko import pictures, report
 from solver.neutreeko.bulk import query_stream, read_lines
 from solver.neutreeko.game import Game
-from solver.neutreeko.probe import Tablebase
+from solver.neutreeko.probe import Tablebase, keeping_moves
 
 
 @cli.command()
@@ -75,17 +75,20 @@ def _query_stdin(game: Game, tablebase: Tablebase, with_moves: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--svg", "svg_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
               help="Also draw the line as a sheet of small boards, one per ply, in an SVG file.")
+@click.option("--png", "png_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
+              help="Also draw that sheet in a PNG file.")
 @click.option("--html", "html_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
               help="Also draw the line as an HTML page of small boards, one per ply.")
 def line(position: tuple[str, ...], board: str, rule: str, table_file: Path | None, moves: str,
-         max_plies: int | None, as_json: bool, svg_file: Path | None, html_file: Path | None) -> None:
+         max_plies: int | None, as_json: bool, svg_file: Path | None, png_file: Path | None,
+         html_file: Path | None) -> None:
     """The line of perfect play from POSITION.
 
     The winner takes a fastest win, the loser a longest resistance, a drawn side a move that keeps the
     draw, ties as in query. The line ends at the win, at a position's third occurrence (draw by
     repetition) or after --max-plies plies. Each move is shown with the value of the position after it.
     """
-    asked = pictures_asked(svg=svg_file, html=html_file)
+    asked = pictures_asked(svg=svg_file, png=png_file, html=html_file)
     played = tablebase_for(table_file).line(read_position(position, board, rule, moves), max_plies)
     write_pictures(asked, lambda kind: pictures.line_picture(played, kind))
     click.echo(json.dumps(report.line_object(played)) if as_json else report.line_text(played))
@@ -93,19 +96,28 @@ def line(position: tuple[str, ...], board: str, rule: str, table_file: Path | No
 
 @cli.command()
 @position_options
+@click.option("--best", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Draw only the N best moves (ties cut in the order of query).")
+@click.option("--keeping", is_flag=True,
+              help="Draw only the moves that keep the value: the winning moves of a won position, the "
+                   "drawing moves of a drawn one (every move of a lost one).")
 @click.option("--svg", "svg_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
               help="Write the diagram to an SVG file.")
 @click.option("--png", "png_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
               help="Write the diagram to a PNG file.")
+@click.option("--html", "html_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
+              help="Write the diagram and the table of its moves to an HTML page.")
 def show(position: tuple[str, ...], board: str, rule: str, table_file: Path | None, moves: str,
-         svg_file: Path | None, png_file: Path | None) -> None:
+         best: int | None, keeping: bool, svg_file: Path | None, png_file: Path | None,
+         html_file: Path | None) -> None:
     """A diagram of POSITION, with every legal move as an arrow.
 
     Each arrow goes from a piece to the square it stops on, coloured by the move's value for the side to
-    move (win, draw, loss) and labelled with it (W3: wins in 3 plies, D: draw, L22: loses in 22). The
-    last move of --moves is highlighted. Without --svg or --png, the SVG goes to standard output.
+    move (win, draw, loss) and labelled at its head with it (W3: wins in 3 plies, D: draw, L22: loses
+    in 22); the best moves are bold. The last move of --moves is highlighted. Without --svg, --png or
+    --html, the SVG goes to standard output.
     """
-    asked = pictures_asked(svg=svg_file, png=png_file)
+    asked = pictures_asked(svg=svg_file, png=png_file, html=html_file)
     played = moves.split()
     shown = read_position(position, board, rule, " ".join(played[:-1]))
     last_move = shown.parse_move(played[-1]) if played else None
@@ -113,6 +125,9 @@ def show(position: tuple[str, ...], board: str, rule: str, table_file: Path | No
         shown = shown.play(last_move)
     tablebase = tablebase_for(table_file)
     evaluation, ranked = tablebase.probe(shown), tablebase.moves(shown)
+    if keeping:
+        ranked = keeping_moves(evaluation, ranked)
+    drawn = ranked[:best] if best else ranked
     if not asked:
-        click.echo(pictures.position_picture(shown, evaluation, ranked, last_move, "svg").decode(), nl=False)
-    write_pictures(asked, lambda kind: pictures.position_picture(shown, evaluation, ranked, last_move, kind))
+        click.echo(pictures.position_picture(shown, evaluation, drawn, last_move, "svg").decode(), nl=False)
+    write_pictures(asked, lambda kind: pictures.position_picture(shown, evaluation, drawn, last_move, kind))

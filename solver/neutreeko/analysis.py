@@ -6,8 +6,9 @@ notebooks draw them, the tests assert them. Values are, as everywhere, for the s
 
 Two notions used below:
 
-- *keeping* moves of a position: the moves that keep its value for the side to move: winning moves
-  in a won position, drawing moves in a drawn one (in a lost position every move loses).
+- *keeping* moves of a position (:func:`~solver.neutreeko.probe.keeping_moves`): the moves that keep
+  its value for the side to move: winning moves in a won position, drawing moves in a drawn one (in a
+  lost position every move loses).
 - moves *up to symmetry*: moves whose positions are images of each other under a board symmetry
   (:mod:`solver.neutreeko.symmetry`) count once; from the start, B1-C1 and D1-C1 are one move up to symmetry.
 """
@@ -24,7 +25,7 @@ from solver.core.errors import MissingTableError
 from solver.neutreeko import index
 from solver.neutreeko.game import Game
 from solver.neutreeko.position import Position
-from solver.neutreeko.probe import Line, RankedMove, Tablebase, best_moves
+from solver.neutreeko.probe import Line, RankedMove, Tablebase, best_moves, keeping_moves
 from solver.neutreeko.stats import Summary, summarize
 from solver.neutreeko.symmetry import canonical_indices
 from solver.neutreeko.table import Table
@@ -207,17 +208,13 @@ class Choice(NamedTuple):
         return self.evaluation.plies
 
 
-def _keeps(move: RankedMove, value: Value) -> bool:
-    return value == "loss" or move.value == value
-
-
 def choice(tablebase: Tablebase, position: Position, ply: int = 1, played: str = "") -> Choice:
     """The :class:`Choice` of the side to move in ``position``."""
     evaluation = tablebase.probe(position)
     ranked = tablebase.moves(position)
     if not ranked:  # the game is over: nothing to choose
         return Choice(ply, position, evaluation, 0, 0, 0, 0, played)
-    keeping = [move for move in ranked if _keeps(move, evaluation.value)]
+    keeping = keeping_moves(evaluation, ranked)
     classes = set(canonical_indices([move.position.index() for move in keeping], position.game.board).tolist())
     return Choice(ply, position, evaluation, len(ranked), len(keeping), len(classes),
                   len(best_moves(ranked)), played)

@@ -38,6 +38,7 @@ from typing import Callable, Iterable, Iterator, Mapping, NamedTuple
 
 from solver.core.errors import IllegalMoveError, NotationError
 from solver.neutreeko import report
+from solver.neutreeko.movetext import numbered_moves, ply_label, wrap
 from solver.neutreeko.outcome import LINE_RESULTS, Outcome, Termination, ending
 from solver.neutreeko.position import BLACK, WHITE, Colour, Position
 from solver.neutreeko.probe import RankedMove, Tablebase, best_moves
@@ -66,7 +67,6 @@ COMMANDS = {
 }
 _ALIASES = {"?": "help", "exit": "quit"}
 _GLUED_MOVE = re.compile(r"[a-z]\d+[a-z]\d+")
-_WIDTH = 78  # the end screen's move list is wrapped to this many columns
 
 
 # -- engines ----------------------------------------------------------------------------------------
@@ -123,22 +123,6 @@ class PlayedGame(NamedTuple):
     def result(self) -> str:
         """How the game ended, one of :data:`RESULTS`."""
         return self.outcome.result
-
-
-def move_list(start: Position, plies: Iterable[Ply]) -> str:
-    """The moves numbered as in chess: ``1. C4-C3 D5-D2 2. B1-B4``; ``1... D5-D2`` if White began."""
-    return " ".join(_numbered_moves(start, plies))
-
-
-def _numbered_moves(start: Position, plies: Iterable[Ply]) -> list[str]:
-    """The moves of :func:`move_list` in groups that a line break should not split: ``1. C4-C3 D5-D2``."""
-    groups: list[str] = []
-    for number, ply in enumerate(plies, 1):
-        if groups and ply.side == WHITE:
-            groups[-1] += f" {ply.played.name}"
-        else:
-            groups.append(f"{_ply_label(start, number)} {ply.played.name}")
-    return groups
 
 
 def first_slip(plies: Iterable[Ply], side: Colour) -> tuple[int, Ply] | None:
@@ -320,7 +304,8 @@ class Match:
         lines = [f"== {headline} =="]
         if not outcome.finished:
             lines.append(f"with best play from here: {report.describe(position, self.tablebase.probe(position))}")
-        lines.append(_wrap(["moves:", *(_numbered_moves(self.start, self.plies) or ["(none)"])]))
+        names = [ply.played.name for ply in self.plies]
+        lines.append(wrap(["moves:", *(numbered_moves(self.start, names) or ["(none)"])]))
         for side in self.persons:
             lines.extend(self._slip_lines(side, outcome))
         self._say("\n".join(lines))
@@ -339,7 +324,7 @@ class Match:
             return [f"{side.capitalize()} kept the best result with every move."]
         number, ply = slip
         played, best = ply.played, ply.best
-        return [f"{side.capitalize()} threw away {_result_phrase(best)} with {_ply_label(self.start, number)} "
+        return [f"{side.capitalize()} threw away {_result_phrase(best)} with {ply_label(self.start, number)} "
                 f"{played.name} ({played.evaluation.move_text()}); {best.name} "
                 f"({best.evaluation.move_text()}) was better."]
 
@@ -380,24 +365,6 @@ class Match:
 
     def _say(self, text: str) -> None:
         self._write(text + "\n")
-
-
-def _wrap(groups: list[str]) -> str:
-    """``groups`` separated by spaces, in lines of at most :data:`_WIDTH` columns (unless a group is
-    longer), each line after the first indented."""
-    lines = [groups[0]]
-    for group in groups[1:]:
-        if len(lines[-1]) + 1 + len(group) > _WIDTH:
-            lines.append("  " + group)
-        else:
-            lines[-1] += " " + group
-    return "\n".join(lines)
-
-
-def _ply_label(start: Position, number: int) -> str:
-    """``3.`` or ``3...``: the move number of ply ``number`` (from 1) of a game from ``start``."""
-    index = number - 1 + (0 if start.black_to_move else 1)
-    return f"{index // 2 + 1}." if index % 2 == 0 else f"{index // 2 + 1}..."
 
 
 def _result_phrase(best: RankedMove) -> str:
