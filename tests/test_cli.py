@@ -18,6 +18,7 @@ import pytest
 import solver.neutreeko.verify
 from solver.neutreeko.game import Game
 from solver.neutreeko.position import Position
+from solver.neutreeko.symmetry import symmetries
 from solver.neutreeko.table import open_table
 from solver.neutreeko.values import encode_result
 from tests.helpers import (
@@ -150,8 +151,8 @@ def test_stats_text(tables):
     assert result.exit_code == 0 and result.stderr == ""
     assert "5x5 connected: 3,468,080 legal positions" in result.stdout
     assert re.search(r"draws\s+104,660", result.stdout)
-    assert "longest win: 51 plies, 8 positions" in result.stdout
-    assert "w4/5/1b3/2w2/bw1b1 b" in result.stdout
+    assert "longest win: 51 plies, 8 positions in 1 symmetry class" in result.stdout
+    assert "  w4/5/1b3/2w2/bw1b1 b  8 positions" in result.stdout
 
 
 def test_stats_json(tables):
@@ -169,10 +170,45 @@ def test_stats_json(tables):
         assert all(isinstance(plies, str) and plies.isdigit() for plies in by_plies)
         assert sum(by_plies.values()) == stats[total]
         assert max(map(int, by_plies)) == stats[longest]
-    assert len(stats["longest_wins"]) == 8 == len(set(stats["longest_wins"]))
+    assert stats["longest_wins"] == [{"position": "w4/5/1b3/2w2/bw1b1 b", "class_size": 8}]
     table = open_table(GAME)
-    for fen in stats["longest_wins"]:
+    every = json.loads(invoke("stats", "--json", "--all").stdout)["longest_wins"][0]["positions"]
+    assert len(every) == 8 == len(set(every))
+    for fen in every:
         assert table.lookup(Position.parse(fen, game=GAME).index()) == encode_result(51), fen
+
+
+def _images(fen: str, game: Game) -> set[str]:
+    """The positions a board symmetry maps ``fen`` onto, each square moved by the permutations."""
+    position = Position.parse(fen, game=game)
+    return {Position(game, tuple(sorted(int(g[s]) for s in position.black)),
+                     tuple(sorted(int(g[s]) for s in position.white)), position.black_to_move).fen()
+            for g in symmetries(game.board)}
+
+
+@pytest.mark.parametrize("board, rule, positions, classes", [("3x3", "connected", 12, 2),
+                                                             ("4x4", "orthogonal", 40, 5)])
+def test_stats_groups_the_longest_wins_by_symmetry_class(board, rule, positions, classes):
+    """One position of each class with the class's size; --all every position, by class. Checked
+    against the images of each position under the board's permutations of squares."""
+    game = Game.of(board, rule)
+    answer = json.loads(invoke("stats", "--board", board, "--rule", rule, "--json").stdout)
+    every = json.loads(invoke("stats", "--board", board, "--rule", rule, "--json", "--all").stdout)
+    assert len(answer["longest_wins"]) == classes == len(every["longest_wins"])
+    assert sum(group["class_size"] for group in answer["longest_wins"]) == positions
+    assert positions == answer["wins_by_plies"][str(answer["longest_win"])]
+    seen: set[str] = set()
+    for group, listed in zip(answer["longest_wins"], every["longest_wins"]):
+        images = _images(group["position"], game)
+        assert group["class_size"] == len(images) and set(listed["positions"]) == images
+        assert listed["position"] == group["position"] and not images & seen
+        seen |= images
+    text = invoke("stats", "--board", board, "--rule", rule).stdout
+    assert f"longest win: {answer['longest_win']} plies, {positions} positions in {classes} symmetry classes" in text
+    for group in answer["longest_wins"]:
+        assert re.search(rf"^  {re.escape(group['position'])} +{group['class_size']} positions$", text, re.M)
+    listed_all = invoke("stats", "--board", board, "--rule", rule, "--all").stdout
+    assert sum(fen in listed_all for fen in seen) == positions
 
 
 def test_stats_table_option(table_5x5, fresh_tables):

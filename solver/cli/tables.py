@@ -25,6 +25,7 @@ from solver.neutreeko.position import Position
 from solver.neutreeko.rules import RULES
 from solver.neutreeko.stats import summarize
 from solver.neutreeko.survey import SurveyRow, csv_path, run_survey, select_rules, survey_games, write_report
+from solver.neutreeko.symmetry import by_class
 from solver.neutreeko.verify import verify
 
 
@@ -98,17 +99,26 @@ def verify_command(board: str, rule: str) -> None:
 @rule_option
 @table_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def stats(board: str, rule: str, table_file: Path | None, as_json: bool) -> None:
-    """Counts by value and distance, and the longest wins."""
+@click.option("--all", "every", is_flag=True,
+              help="List every position of the longest wins, not only one of each symmetry class.")
+def stats(board: str, rule: str, table_file: Path | None, as_json: bool, every: bool) -> None:
+    """Counts by value and distance, and the longest wins.
+
+    The longest wins are grouped by symmetry class (the positions that a rotation or mirror of the board
+    maps onto each other, which have the same value): one position of each class and the class's size,
+    or with --all every position.
+    """
     game = Game.of(board, rule)
     summary = summarize(game, open_or_build(game, table_file).result)
-    longest = [Position.from_index(game, i).fen() for i in summary.longest_win_indices]
+    classes = [(Position.from_index(game, canonical).fen(), [Position.from_index(game, i).fen() for i in members])
+               for canonical, members in by_class(summary.longest_win_indices, game.board)]
     if as_json:
         click.echo(json.dumps({
             "board": str(game.board), "rule": game.rule.name, **summary.counts(),
             "wins_by_plies": {str(plies): count for plies, count in sorted(summary.wins_by_plies.items())},
             "losses_by_plies": {str(plies): count for plies, count in sorted(summary.losses_by_plies.items())},
-            "longest_wins": longest,
+            "longest_wins": [{"position": fen, "class_size": len(members), **({"positions": members} if every else {})}
+                             for fen, members in classes],
         }))
         return
     click.echo(f"{game}: {summary.legal:,} legal positions (side to move's view)")
@@ -120,9 +130,15 @@ def stats(board: str, rule: str, table_file: Path | None, as_json: bool) -> None
         wins, losses = summary.wins_by_plies.get(plies), summary.losses_by_plies.get(plies)
         if wins or losses:
             click.echo(f"{plies:5d} {_count(wins):>10} {_count(losses):>10}")
-    click.echo(f"longest win: {summary.longest_win} plies, {len(longest)} positions (side to move wins):")
-    for fen in longest:
-        click.echo(f"  {fen}")
+    positions = len(summary.longest_win_indices)
+    click.echo(f"longest win: {summary.longest_win} plies, {positions:,} positions in {len(classes):,} symmetry "
+               f"{'class' if len(classes) == 1 else 'classes'} (side to move wins; "
+               f"{'every position, by class' if every else 'one position of each class, --all for every one'}):")
+    width = max((len(fen) for fen, _ in classes), default=0)
+    for fen, members in classes:
+        click.echo(f"  {fen:<{width}}  {len(members)} position{'s' if len(members) > 1 else ''}")
+        if every:
+            click.echo("\n".join(f"    {member}" for member in members))
 
 
 def _count(number: int | None) -> str:
