@@ -10,6 +10,7 @@ import click
 from solver.cli.common import reader_gone
 from solver.cli.neutreeko import (
     board_option,
+    build_option,
     cli,
     read_position,
     rule_option,
@@ -23,6 +24,7 @@ from solver.neutreeko.play import ENGINES, SIDES, Match
 @board_option
 @rule_option
 @table_option
+@build_option
 @click.option("--as", "you", type=click.Choice(list(SIDES), case_sensitive=False), default="black",
               show_default=True, help="The side you play; none lets the engine play itself.")
 @click.option("--opponent", type=click.Choice(list(ENGINES), case_sensitive=False), default="strong",
@@ -31,16 +33,20 @@ from solver.neutreeko.play import ENGINES, SIDES, Match
 @click.option("--from", "start", default="start", show_default=True, metavar="POSITION",
               help="The position to start from, in notation.")
 @click.option("--seed", type=int, default=None, help="Seed of the engine's choices: the same seed, the same game.")
-def play(board: str, rule: str, table_file: Path | None, you: str, opponent: str, start: str,
+def play(board: str, rule: str, table_file: Path | None, build: bool, you: str, opponent: str, start: str,
          seed: int | None) -> None:
     """Play against the tables, with hints and take-backs.
 
     Type a move as FROM-TO (e.g. C4-C3, any case) or a command: hint, undo, line, fen, help, quit.
     Three in a row wins; a position occurring for the third time is a draw. The end shows the moves
     and the first move, if any, that threw away a better result. Input may be piped.
+
+    \b
+    Example (White against the fair engine, replayable with the same seed):
+      neutreeko play --as white --opponent fair --seed 7
     """
     stdin = sys.stdin
-    match = Match.setup(tablebase_for(table_file), read_position((start,), board, rule, ""), you.lower(),
+    match = Match.setup(tablebase_for(table_file, build), read_position((start,), board, rule, ""), you.lower(),
                         opponent.lower(), seed, write=lambda text: click.echo(text, nl=False),
                         echo_input=not stdin.isatty())
     try:

@@ -265,16 +265,43 @@ def forced_note(line: Line) -> str:
     return report.FORCED_LEGEND if any(step.forced for step in line.steps) else ""
 
 
+def _tile(frame: Frame, board: Scene, x: float, y: float, width: float, cell: float) -> Group:
+    """One frame of a sheet from (``x``, ``y``), ``width`` wide: its small ``board``, then its heading
+    and its value centred under it."""
+    caption_size = 0.4 * cell
+    centre = x + width / 2
+    board_x = centre - board.width / 2 + 0.2 * cell  # the rank labels' room is on the left
+    caption_y = y + board.height + 0.8 * caption_size
+    return Group("frame", (board.placed(board_x, y, "board"),
+                           Text(centre, caption_y, frame.heading, caption_size, INK, bold=True),
+                           Text(centre, caption_y + 1.4 * caption_size, frame.value_text(), caption_size,
+                                frame.colour())),
+                 f"{frame.heading}: {frame.position.fen()}")
+
+
+def _tile_size(boards: Sequence[Scene], cell: float) -> tuple[float, float]:
+    """The width and height of a tile holding the largest of ``boards`` and its captions."""
+    caption_size = 0.4 * cell
+    return (max(max(board.width for board in boards), text_width("White to move: loses in 50", caption_size))
+            + 0.6 * cell, max(board.height for board in boards) + 3.2 * caption_size + 0.5 * cell)
+
+
+def frame_picture(frame: Frame, cell: float = SMALL_CELL) -> Scene:
+    """One frame on its own: the small board, its heading and its value (e.g. a variant's start)."""
+    board = small_board(frame, cell)
+    width, height = _tile_size([board], cell)
+    return Scene(round(width), round(height), (_tile(frame, board, 0, 0.2 * cell, width, cell),),
+                 title=frame.position.fen())
+
+
 def sheet(frames: Sequence[Frame], title: str, notes: Sequence[str] = (), columns: int = 6,
           cell: float = SMALL_CELL) -> Scene:
     """``frames`` as small boards, ``columns`` to a row, each with its heading and value under it,
     below a title and a line for each of ``notes`` (empty ones left out)."""
     notes = [note for note in notes if note]
     boards = [small_board(frame, cell) for frame in frames]
-    caption_size, note_size = 0.4 * cell, 0.42 * cell
-    tile_width = max(max(board.width for board in boards),
-                     text_width("White to move: loses in 50", caption_size)) + 0.6 * cell
-    tile_height = max(board.height for board in boards) + 3.2 * caption_size + 0.5 * cell
+    note_size = 0.42 * cell
+    tile_width, tile_height = _tile_size(boards, cell)
     columns = max(1, min(columns, len(frames)))
     margin, header = 0.6 * cell, (1.6 + 0.8 * len(notes)) * cell
     width = round(max(2 * margin + columns * tile_width, 2 * margin + text_width(title, 0.55 * cell),
@@ -282,17 +309,9 @@ def sheet(frames: Sequence[Frame], title: str, notes: Sequence[str] = (), column
     shapes: list[Shape] = [Text(margin, 0.8 * cell, title, 0.55 * cell, INK, anchor="start", bold=True)]
     shapes += [Text(margin, (1.6 + 0.8 * number) * cell, note, note_size, FAINT_INK, anchor="start")
                for number, note in enumerate(notes)]
-    for number, (frame, board) in enumerate(zip(frames, boards)):
-        x = margin + (number % columns) * tile_width
-        y = header + (number // columns) * tile_height
-        centre = x + tile_width / 2
-        board_x = centre - board.width / 2 + 0.2 * cell  # the rank labels' room is on the left
-        caption_y = y + board.height + 0.8 * caption_size
-        shapes.append(Group("frame", (board.placed(board_x, y, "board"),
-                                      Text(centre, caption_y, frame.heading, caption_size, INK, bold=True),
-                                      Text(centre, caption_y + 1.4 * caption_size, frame.value_text(),
-                                           caption_size, frame.colour())),
-                            f"{frame.heading}: {frame.position.fen()}"))
+    shapes += [_tile(frame, board, margin + (number % columns) * tile_width,
+                     header + (number // columns) * tile_height, tile_width, cell)
+               for number, (frame, board) in enumerate(zip(frames, boards))]
     rows = -(-len(frames) // columns)
     return Scene(width, round(header + rows * tile_height), tuple(shapes), title=title)
 
