@@ -23,7 +23,9 @@ import numpy.typing as npt
 
 from solver.core.errors import MissingTableError
 from solver.neutreeko import index
+from solver.neutreeko.board import Board
 from solver.neutreeko.game import Game
+from solver.neutreeko.movetext import ply_label
 from solver.neutreeko.position import Position
 from solver.neutreeko.probe import Line, RankedMove, Tablebase, best_moves, keeping_moves
 from solver.neutreeko.stats import Summary, summarize
@@ -34,6 +36,8 @@ from solver.neutreeko.values import Evaluation, Value, value_codes
 #: The squares the folklore calls strong (the middle of each edge and the centre), and the corners.
 KEY_SQUARES = ("C1", "A3", "C3", "E3", "C5")
 CORNERS = ("A1", "E1", "A5", "E5")
+#: The groups of :func:`square_groups`, in order.
+SQUARE_GROUPS = ("centre", "edge midpoints", "inner ring", "corners", "other edge squares")
 #: Values for the side to move, in the order used by the arrays below.
 VALUES = ("win", "draw", "loss")
 #: Who holds a square: the side to move, or the side that has just moved.
@@ -145,6 +149,37 @@ def square_values(pieces: Pieces) -> SquareValues:
     return SquareValues(counts.reshape(2, 3, board.height, board.width))
 
 
+def square_groups(board: Board) -> dict[str, tuple[str, ...]]:
+    """The squares of a board with odd sides by their place (:data:`SQUARE_GROUPS`): the centre, the
+    middle of each edge, the inner ring (the eight squares around the centre), the corners and the
+    rest of the edge; on 5 x 5 they are every square. Raises ``ValueError`` for a side of even length.
+
+    >>> square_groups(Board(5, 5))["edge midpoints"], square_groups(Board(5, 5))["inner ring"]
+    (('C1', 'A3', 'E3', 'C5'), ('B2', 'C2', 'D2', 'B3', 'D3', 'B4', 'C4', 'D4'))
+    """
+    if board.width % 2 == 0 or board.height % 2 == 0:
+        raise ValueError(f"a {board} board has no centre square")
+    middle_file, middle_rank = board.width // 2, board.height // 2
+    groups: dict[str, list[str]] = {name: [] for name in SQUARE_GROUPS}
+    for square in range(board.size):
+        file, rank = board.file_of(square), board.rank_of(square)
+        on_file_edge, on_rank_edge = file in (0, board.width - 1), rank in (0, board.height - 1)
+        if (file, rank) == (middle_file, middle_rank):
+            group = "centre"
+        elif on_file_edge and on_rank_edge:
+            group = "corners"
+        elif (on_file_edge and rank == middle_rank) or (on_rank_edge and file == middle_file):
+            group = "edge midpoints"
+        elif on_file_edge or on_rank_edge:
+            group = "other edge squares"
+        elif max(abs(file - middle_file), abs(rank - middle_rank)) == 1:
+            group = "inner ring"
+        else:
+            continue
+        groups[group].append(board.name(square))
+    return {name: tuple(squares) for name, squares in groups.items()}
+
+
 class Holding(NamedTuple):
     """The legal positions in which ``holder`` has a piece on at least one of some squares (``holds``)
     or on none of them, by value for the side to move."""
@@ -173,12 +208,14 @@ class Holding(NamedTuple):
 def holdings(pieces: Pieces, squares: Sequence[str]) -> list[Holding]:
     """For each holder (side to move, side that just moved), the positions where it holds at least one
     of ``squares`` (names such as ``"C3"``) and those where it holds none: four rows."""
-    chosen = [pieces.game.board.parse_square(name) for name in squares]
+    chosen = np.zeros(pieces.game.board.size, dtype=np.bool_)
+    chosen[[pieces.game.board.parse_square(name) for name in squares]] = True
     rows = []
     for holder, held_squares in zip(HOLDERS, (pieces.mover, pieces.other)):
-        held = np.isin(held_squares, chosen).any(axis=1)
+        held = chosen[held_squares[:, 0]] | chosen[held_squares[:, 1]] | chosen[held_squares[:, 2]]
+        by_holding = np.bincount(pieces.values + 3 * held, minlength=6).reshape(2, 3)  # [holds, value]
         for holds in (True, False):
-            counts = np.bincount(pieces.values[held == holds], minlength=3)
+            counts = by_holding[int(holds)]
             rows.append(Holding(holder, holds, int(counts.sum()), *(int(count) for count in counts)))
     return rows
 
@@ -227,57 +264,141 @@ def line_choices(tablebase: Tablebase, line: Line) -> list[Choice]:
             for ply, (position, step) in enumerate(zip(positions, line.steps), 1)]
 
 
-def drawing_tree_widths(tablebase: Tablebase, position: Position, plies: int) -> list[int]:
-    """How many positions, up to symmetry, can stand on the board after each of the first ``plies``
-    plies from ``position`` when both sides only ever play moves that keep the draw: element ``k - 1``
-    for ply ``k``. A width of 1 means that, symmetric twins aside, there is only one way to play so far."""
+def drawing_tree(tablebase: Tablebase, position: Position, plies: int,
+                 up_to_symmetry: bool = True) -> list[list[Position]]:
+    """The positions that can stand on the board after each of the first ``plies`` plies from
+    ``position`` when both sides only ever play moves that keep the draw (element ``k - 1`` for ply
+    ``k``): perfect play from a drawn position. With ``up_to_symmetry``, one position of each class."""
     board = position.game.board
     frontier = [position]
-    widths = []
+    levels = []
     for _ in range(plies):
         reached: dict[int, Position] = {}
         for current in frontier:
             for move in tablebase.moves(current):
                 if move.value == "draw":
-                    reached.setdefault(int(canonical_indices(move.position.index(), board)), move.position)
+                    key = move.position.index()
+                    if up_to_symmetry:
+                        key = int(canonical_indices(key, board))
+                    # The side to move is part of the key: after k plies it is the same for every position.
+                    reached.setdefault(key, move.position)
         frontier = list(reached.values())
-        widths.append(len(frontier))
-    return widths
+        levels.append(frontier)
+    return levels
+
+
+def drawing_tree_widths(tablebase: Tablebase, position: Position, plies: int) -> list[int]:
+    """How many positions, up to symmetry, can stand on the board after each of the first ``plies``
+    plies of :func:`drawing_tree`. A width of 1 means that, symmetric twins aside, there is only one way
+    to play so far."""
+    return [len(level) for level in drawing_tree(tablebase, position, plies)]
+
+
+def pieces_of(tablebase: Tablebase, positions: Sequence[Position]) -> Pieces:
+    """The :class:`Pieces` of some positions of one game (values probed), for the square analysis of
+    positions other than all legal ones."""
+    game = positions[0].game
+    codes = np.array([VALUES.index(tablebase.probe(position).value) for position in positions], dtype=np.int8)
+    return Pieces(game, codes, np.array([position.mover for position in positions]),
+                  np.array([position.other for position in positions]))
+
+
+class TargetMoves(NamedTuple):
+    """``moves[rank, file]``: how many moves of some positions end on the square; ``keeping[rank,
+    file]``: how many of those keep the value of their position (see the module docstring)."""
+
+    moves: np.ndarray
+    keeping: np.ndarray
+
+    def keeping_share(self, squares: Sequence[str] | None = None, board: Board | None = None) -> float:
+        """The share of the moves onto ``squares`` (names; every square if None) that keep the value."""
+        if squares is None or board is None:
+            return float(self.keeping.sum() / self.moves.sum())
+        chosen = [board.parse_square(name) for name in squares]
+        return float(self.keeping.reshape(-1)[chosen].sum() / self.moves.reshape(-1)[chosen].sum())
+
+
+def moves_by_target(tablebase: Tablebase, positions: Sequence[Position]) -> TargetMoves:
+    """Every legal move of ``positions`` (of one game, at least one), counted by the square it ends on,
+    and whether it keeps its position's value."""
+    board = positions[0].game.board
+    moves, keeping = np.zeros(board.size, dtype=np.int64), np.zeros(board.size, dtype=np.int64)
+    for position in positions:
+        ranked = tablebase.moves(position)
+        kept = {move.move for move in keeping_moves(tablebase.probe(position), ranked)}
+        for move in ranked:
+            moves[move.move.target] += 1
+            keeping[move.move.target] += move.move in kept
+    return TargetMoves(moves.reshape(board.height, board.width), keeping.reshape(board.height, board.width))
 
 
 # -- opening tree ---------------------------------------------------------------------------------
 
 class OpeningNode(NamedTuple):
     """A move of the opening tree with its value for the player making it, its plies counted from the
-    position before it, and the replies explored after it."""
+    position before it, the replies explored after it, and its ``twins``: the other moves from the same
+    position that lead to an image of ``position`` under a board symmetry (a mirror branch, merged
+    into this one: from the start, D1-C1 is B1-C1's twin)."""
 
     move: str
     evaluation: Evaluation
     position: Position
     replies: tuple[OpeningNode, ...]
+    twins: tuple[str, ...] = ()
 
     @property
     def value(self) -> Value:
         return self.evaluation.value
 
+    @property
+    def names(self) -> str:
+        """The move and its twins: ``"B1-C1 = D1-C1"``."""
+        return " = ".join((self.move, *self.twins))
+
 
 def opening_tree(tablebase: Tablebase, position: Position, depth: int,
                  explore: Callable[[RankedMove], bool] = lambda move: True) -> tuple[OpeningNode, ...]:
-    """Every move of ``position``, best first, and below each move for which ``explore(move)`` holds
-    (a :class:`~solver.neutreeko.probe.RankedMove`) its replies, down to ``depth`` plies."""
+    """Every move of ``position``, best first, mirror branches merged (moves to positions of one
+    symmetry class make one node, see :class:`OpeningNode`), and below each node whose move
+    ``explore(move)`` accepts (a :class:`~solver.neutreeko.probe.RankedMove`) its replies, down to
+    ``depth`` plies."""
     if depth <= 0:
         return ()
-    return tuple(OpeningNode(move.name, move.evaluation, move.position,
-                             opening_tree(tablebase, move.position, depth - 1, explore) if explore(move) else ())
-                 for move in tablebase.moves(position))
+    ranked = tablebase.moves(position)
+    classes = canonical_indices([move.position.index() for move in ranked], position.game.board).tolist()
+    branches: dict[int, list[RankedMove]] = {}
+    for move, canonical in zip(ranked, classes):
+        branches.setdefault(canonical, []).append(move)
+    return tuple(OpeningNode(first.name, first.evaluation, first.position,
+                             opening_tree(tablebase, first.position, depth - 1, explore) if explore(first) else (),
+                             tuple(twin.name for twin in twins))
+                 for first, *twins in branches.values())
 
 
-def tree_lines(nodes: Sequence[OpeningNode], first_ply: int = 1) -> list[str]:
-    """The tree as indented text, a move a line: ``"1. B1-C1  draw"``, ``"   2. C2-C3  draw"``, ..."""
+def tree_lines(nodes: Sequence[OpeningNode], start: Position, ply: int = 1) -> list[str]:
+    """The tree of the moves from ``start`` as indented text, plies labelled as :mod:`~solver.neutreeko.movetext`
+    numbers them: every move that does not lose on a line of its own with its replies below it, and the
+    losing moves of each position summed up on one line::
+
+        1. B1-C1 = D1-C1  draw
+           1... C2-C3  draw
+           1... 13 losing moves: in 4 to 18 plies, the longest resistance D5-D2
+        1. 12 losing moves (6 up to symmetry): in 2 to 22 plies, the longest resistance B1-B4 = D1-D4
+    """
+    indent, label = "   " * (ply - 1), ply_label(start, ply)
     lines = []
     for node in nodes:
-        lines.append(f"{'   ' * (first_ply - 1)}{first_ply}. {node.move}  {node.evaluation.move_text()}")
-        lines += tree_lines(node.replies, first_ply + 1)
+        if node.value != "loss":
+            lines.append(f"{indent}{label} {node.names}  {node.evaluation.move_text()}")
+            lines += tree_lines(node.replies, start, ply + 1)
+    losing = [node for node in nodes if node.value == "loss"]
+    if losing:
+        count = sum(1 + len(node.twins) for node in losing)
+        classes = f" ({len(losing)} up to symmetry)" if len(losing) != count else ""
+        plies = [node.evaluation.plies or 0 for node in losing]
+        spread = f"in {min(plies)}" if min(plies) == max(plies) else f"in {min(plies)} to {max(plies)}"
+        lines.append(f"{indent}{label} {count} losing move{'s' if count > 1 else ''}{classes}: {spread} plies, "
+                     f"the longest resistance {losing[0].names}")
     return lines
 
 
