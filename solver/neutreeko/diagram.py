@@ -7,14 +7,16 @@ A board diagram (:func:`board_diagram`), top to bottom::
     . |   | w |   | w |   |                  two squares highlighted; every legal move an arrow from
     1 +---+---+---+---+---+                  the piece to the square it stops on, coloured by its value
         A   B   C   D   E                    for the player making it, labelled W3 / D / L22
-    Black's moves (n: plies from here)  [] last move          the legend
+    Black's moves (n: plies from here)  -> bold: best  [] last move          the legend
     -> W n = wins in n   -> D = draw   -> L n = loses in n
     1w1w1/2b2/5/2w2/1b1b1 b                  the position in notation
 
 Arrows are drawn worst first, so the best moves lie on top; each is set off a little to the right of
-its direction, so that two slides along one line in opposite directions stay apart. A line sheet
-(:func:`line_sheet`) is a grid of small boards, one per ply of a :class:`~solver.neutreeko.probe.Line` (the
-position it starts from first), each with its move and its value under it.
+its direction, so that two slides along one line in opposite directions stay apart, and labelled on its
+shaft just behind its head, where it ends, so that crossing arrows are read apart. The best moves (as
+good as the best one) are bold, their labels filled. A line sheet (:func:`line_sheet`) is a grid of small
+boards, one per ply of a :class:`~solver.neutreeko.probe.Line` (the position it starts from first), each
+with its move, labelled as ``play`` numbers it and marked ``!`` when forced, and its value under it.
 """
 
 from __future__ import annotations
