@@ -234,7 +234,7 @@ def test_line_png_and_show_html(tables_env, tablebase, tmp_path):
     ranked = tablebase.moves(shown)
     assert page.startswith("<!DOCTYPE html>") and page.count("<svg") == 1
     assert "White to move wins in 3 plies" in page
-    rows = re.findall(r'<tr class="(best)?"><td>([A-E]\d-[A-E]\d)</td>', page)
+    rows = re.findall(r'<tr( class="best")?><td>([A-E]\d-[A-E]\d)</td>', page)
     assert [name for _, name in rows] == [move.name for move in ranked]
     assert [name for best, name in rows if best] == ["B5-B2", "D5-D2"]
     for option in ("--svg", "--png", "--html"):

@@ -62,7 +62,8 @@ def position_page(position: Position, evaluation: Evaluation | None, moves: Sequ
     rows = []
     best = diagram.best_of(moves)
     for move in sorted(moves, key=RankedMove.order_key):
-        rows.append(f'<tr class="{"best" if move in best else ""}"><td>{escape(move.name)}</td>'
+        row = '<tr class="best">' if move in best else "<tr>"
+        rows.append(f'{row}<td>{escape(move.name)}</td>'
                     f'<td class="{move.value}">{escape(move.evaluation.move_text())}</td></tr>')
     table = ([f"<table><tr><th>move</th><th>value for {position.side_to_move.capitalize()}, plies from here</th>"
               "</tr>", *rows, "</table>"] if rows else [])
