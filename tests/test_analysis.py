@@ -10,7 +10,7 @@ from solver.neutreeko.game import Game
 from solver.neutreeko.position import Position
 from solver.neutreeko.solve import solve
 from solver.neutreeko.stats import summarize
-from solver.neutreeko.symmetry import canonical_indices, symmetries
+from solver.neutreeko.symmetry import canonical_indices, images, symmetries
 from solver.neutreeko.table import open_table, table_path
 from solver.neutreeko.values import DRAW, Evaluation
 from tests.helpers import LONGEST, START, random_positions
@@ -181,7 +181,7 @@ def test_tree_lines_sum_up_the_losing_moves(tablebase):
     classes = len(set(canonical_indices([m.position.index() for m in losing], GAME.board).tolist()))
     assert lines[-1] == (f"1. {len(losing)} losing moves ({classes} up to symmetry): in {losing[-1].plies} to "
                          f"{losing[0].plies} plies, the longest resistance B1-B4 = D1-D4")
-    after = start.play_line("B1-C1 C2-C3")
+    after = start.play("B1-C1").play("C2-C3")
     replies = [m for m in tablebase.moves(after) if m.value == "loss"]
     assert f"      2. {len(replies)} losing moves: in {replies[-1].plies} to {replies[0].plies} plies, " \
            f"the longest resistance {replies[0].name}" in lines
@@ -204,20 +204,22 @@ def test_square_groups_partition_the_5x5_board():
 
 
 def test_drawing_tree_is_draw_keeping_play(tablebase):
-    """Every position is drawn and reached from one of the level before by a drawing move; up to
-    symmetry, the widths of the strategy notebook; in full, each class with all its images."""
+    """Each level holds the classes that drawing moves from the level before reach, every one drawn, each
+    with all its images; as many classes as the strategy notebook's widths."""
     start = Position.parse(START)
-    levels = analysis.drawing_tree(tablebase, start, 18, up_to_symmetry=False)
+    levels = analysis.drawing_tree(tablebase, start, 18)
+    assert [len(set(canonical_indices([p.index() for p in level], GAME.board).tolist())) for level in levels] == \
+        analysis.drawing_tree_widths(tablebase, start, 18)
     before = [start]
-    for level in levels:
-        assert level and all(tablebase.probe(position).value == "draw" for position in level)
-        expected = {m.position for p in before for m in tablebase.moves(p) if m.value == "draw"}
-        assert set(level) == expected and len(level) == len(expected)
+    for ply, level in enumerate(levels, 1):
+        assert all(tablebase.probe(position).value == "draw" for position in level)
+        assert {p.black_to_move for p in level} == {ply % 2 == 0}
+        reached = {m.position.index() for p in before for m in tablebase.moves(p) if m.value == "draw"}
+        indices = {p.index() for p in level}
+        assert set(canonical_indices(list(reached), GAME.board).tolist()) == \
+            set(canonical_indices(list(indices), GAME.board).tolist())
+        assert reached <= indices == set(images(list(indices), GAME.board).reshape(-1).tolist())
         before = level
-    folded = analysis.drawing_tree(tablebase, start, 18)
-    for full, classes in zip(levels, folded):
-        canonical = canonical_indices([p.index() for p in full], GAME.board)
-        assert len(set(canonical.tolist())) == len(classes)
 
 
 def test_moves_by_target_and_pieces_of_against_naive(tablebase):

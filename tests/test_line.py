@@ -134,10 +134,11 @@ def test_cli_line_numbers_move_pairs_as_play_does(tables_env):
     assert re.match(r" 1\.\s+A1-A4 ", rows[0]) and re.match(r" 1\.\.\.\s+A5-E5 ", rows[1])
     assert re.match(r"26\.\s+D5-E4 ", rows[-1])
     played = _played(result.stdout)
-    moves = next(row for row in result.stdout.splitlines() if row.startswith("moves: "))
-    assert moves.startswith("moves: 1. A1-A4 A5-E5 2. A4-E4 E5-A1 3. ")
-    assert _unwrapped(result.stdout, "moves: ") == "1. " + " ".join(
-        f"{n // 2 + 1}. {played[n]}" if n % 2 == 0 else played[n] for n in range(51))[3:]
+    lines = result.stdout.splitlines()
+    following = lines[lines.index("moves:") + 1:]
+    moves = following[:next(n for n, line in enumerate(following) if not line[:1].isdigit())]
+    assert moves[0].startswith("1. A1-A4 A5-E5 2. A4-E4 E5-A1 3. ") and max(map(len, moves)) <= 78
+    assert " ".join(moves) == " ".join(f"{n // 2 + 1}. {played[n]}" if n % 2 == 0 else played[n] for n in range(51))
 
 
 def _rows(text: str) -> list[str]:
@@ -149,22 +150,10 @@ def _played(text: str) -> list[str]:
     return [row.split()[1] for row in _rows(text)]
 
 
-def _unwrapped(text: str, prefix: str) -> str:
-    """The text of the line starting with ``prefix`` and its indented continuation lines, joined."""
-    lines = text.splitlines()
-    first = next(number for number, line in enumerate(lines) if line.startswith(prefix))
-    parts = [lines[first][len(prefix):]]
-    for line in lines[first + 1:]:
-        if not line.startswith("  "):
-            break
-        parts.append(line.strip())
-    return " ".join(parts)
-
-
 def test_cli_line_from_white_to_move_starts_with_an_ellipsis(tables_env):
     result = invoke("line", START, "--moves", "C4-C3")
     assert result.exit_code == 0, result.stderr
-    assert "moves: 1... B5-B2 2. " in result.stdout
+    assert "\nmoves:\n1... B5-B2 2. " in result.stdout
     assert re.search(r"^ ?1\.\.\.\s+B5-B2 ", result.stdout, re.M)
 
 

@@ -48,7 +48,7 @@ def test_show_files(tables_env, tmp_path, tablebase):
                  "--png", str(tmp_path / "a.png"))
     assert result.exit_code == 0, result.stderr
     assert result.stdout == ""
-    shown = Position.parse(START).play_line("C4-C3 D5-D2")
+    shown = Position.parse(START).play("C4-C3").play("D5-D2")
     found = classes((tmp_path / "a.svg").read_bytes())
     assert sum(c.startswith("move ") for c in found) == len(tablebase.moves(shown))
     assert sum(c.startswith("move loss") for c in found) == len(tablebase.moves(shown))  # Black loses in 2 whatever it does

@@ -17,6 +17,7 @@ from solver.neutreeko.build import ensure_table
 from solver.neutreeko.game import Game
 from solver.neutreeko.position import Position
 from solver.neutreeko.probe import Tablebase
+from solver.neutreeko.record import after_moves
 from solver.neutreeko.rules import DEFAULT_RULE, RULES
 from solver.neutreeko.solve import Level
 from solver.neutreeko.table import Table, open_table
@@ -43,7 +44,8 @@ build_option = click.option("--build", is_flag=True,
 # nargs=-1 so that the position may be given unquoted ("1w1w1/2b2/5/2w2/1b1b1 b" is two words).
 position_argument = click.argument("position", nargs=-1, required=True, metavar="POSITION")
 moves_option = click.option("--moves", default="", metavar='"C4-C3 D5-D2"',
-                            help="Moves to play from POSITION first, each checked.")
+                            help='Moves to play from POSITION first, each checked: a plain list or numbered, '
+                                 '"1. C4-C3 D5-D2 2. B1-B4".')
 
 
 def position_options(command: F) -> F:
@@ -55,8 +57,9 @@ def position_options(command: F) -> F:
 
 
 def read_position(words: tuple[str, ...], board: str, rule: str, moves: str) -> Position:
-    """POSITION (its words joined by a space, so quoting it is optional) on the --board, after --moves."""
-    return Position.parse(" ".join(words), rule, Game.of(board, rule)).play_line(moves)
+    """POSITION (its words joined by a space, so quoting it is optional) on the --board, after --moves
+    (move text, see :mod:`solver.neutreeko.record`)."""
+    return after_moves(Position.parse(" ".join(words), rule, Game.of(board, rule)), moves)
 
 
 def terminal_progress() -> Callable[[Level], None] | None:

@@ -19,12 +19,13 @@ from solver.neutreeko import pictures, report
 from solver.neutreeko.bulk import query_stream, read_lines
 from solver.neutreeko.game import Game
 from solver.neutreeko.probe import Tablebase, keeping_moves
+from solver.neutreeko.record import play_moves, read_moves
 
 
 @cli.command()
 @position_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-@click.option("--with-moves", is_flag=True, help="With -: rank every move of each position too (slower).")
+@click.option("--with-moves", is_flag=True, help="With -: rank every move of each position too.")
 def query(position: tuple[str, ...], board: str, rule: str, table_file: Path | None, build: bool, moves: str,
           as_json: bool, with_moves: bool) -> None:
     """The value of POSITION and of every legal move, best first.
@@ -64,7 +65,8 @@ def _query_stdin(game: Game, tablebase: Tablebase, with_moves: bool) -> None:
     lines = errors = 0
     try:
         for answers in query_stream(read_lines(sys.stdin), tablebase, game, with_moves):
-            sys.stdout.write("\n".join(answers.texts) + "\n")
+            sys.stdout.write("\n".join(answers.texts))
+            sys.stdout.write("\n")
             sys.stdout.flush()
             lines, errors = lines + len(answers.texts), errors + answers.errors
     except BrokenPipeError:
@@ -133,11 +135,10 @@ def show(position: tuple[str, ...], board: str, rule: str, table_file: Path | No
       neutreeko show start --moves C4-C3 --keeping --png reply.png
     """
     asked = pictures_asked(svg=svg_file, png=png_file, html=html_file)
-    played = moves.split()
-    shown = read_position(position, board, rule, " ".join(played[:-1]))
-    last_move = shown.parse_move(played[-1]) if played else None
-    if last_move:
-        shown = shown.play(last_move)
+    start = read_position(position, board, rule, "")
+    played = read_moves(start, moves)
+    shown = play_moves(start, played)
+    last_move = played[-1] if played else None
     tablebase = tablebase_for(table_file, build)
     evaluation, ranked = tablebase.probe(shown), tablebase.moves(shown)
     if keeping:

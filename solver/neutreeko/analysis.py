@@ -24,12 +24,13 @@ import numpy.typing as npt
 from solver.core.errors import MissingTableError
 from solver.neutreeko import index
 from solver.neutreeko.board import Board
+from solver.neutreeko.drawgraph import DrawGraph
 from solver.neutreeko.game import Game
-from solver.neutreeko.movetext import ply_label
 from solver.neutreeko.position import Position
 from solver.neutreeko.probe import Line, RankedMove, Tablebase, best_moves, keeping_moves
+from solver.neutreeko.record import ply_label
 from solver.neutreeko.stats import Summary, summarize
-from solver.neutreeko.symmetry import canonical_indices
+from solver.neutreeko.symmetry import canonical_indices, images
 from solver.neutreeko.table import Table
 from solver.neutreeko.values import Evaluation, Value, value_codes
 
@@ -264,34 +265,30 @@ def line_choices(tablebase: Tablebase, line: Line) -> list[Choice]:
             for ply, (position, step) in enumerate(zip(positions, line.steps), 1)]
 
 
-def drawing_tree(tablebase: Tablebase, position: Position, plies: int,
-                 up_to_symmetry: bool = True) -> list[list[Position]]:
-    """The positions that can stand on the board after each of the first ``plies`` plies from
+def drawing_tree(tablebase: Tablebase, position: Position, plies: int) -> list[list[Position]]:
+    """The positions that can stand on the board after each of the first ``plies`` plies from the drawn
     ``position`` when both sides only ever play moves that keep the draw (element ``k - 1`` for ply
-    ``k``): perfect play from a drawn position. With ``up_to_symmetry``, one position of each class."""
-    board = position.game.board
-    frontier = [position]
+    ``k``): perfect play, walked on the :class:`~solver.neutreeko.drawgraph.DrawGraph`. Each position
+    comes with all its images under the board's symmetries, so that the squares of a symmetric group
+    are counted alike (a position stands for its class, with the class's size as its weight)."""
+    game = position.game
+    graph = DrawGraph.of(tablebase.table(game))
     levels = []
-    for _ in range(plies):
-        reached: dict[int, Position] = {}
-        for current in frontier:
-            for move in tablebase.moves(current):
-                if move.value == "draw":
-                    key = move.position.index()
-                    if up_to_symmetry:
-                        key = int(canonical_indices(key, board))
-                    # The side to move is part of the key: after k plies it is the same for every position.
-                    reached.setdefault(key, move.position)
-        frontier = list(reached.values())
-        levels.append(frontier)
+    for ply, reached in enumerate(graph.reached([graph.number(position)], plies), 1):
+        every = np.unique(images(graph.classes[reached[0]], game.board))
+        black_to_move = position.black_to_move == (ply % 2 == 0)
+        levels.append([Position.from_index(game, int(found), black_to_move) for found in every.tolist()])
     return levels
 
 
 def drawing_tree_widths(tablebase: Tablebase, position: Position, plies: int) -> list[int]:
     """How many positions, up to symmetry, can stand on the board after each of the first ``plies``
-    plies of :func:`drawing_tree`. A width of 1 means that, symmetric twins aside, there is only one way
-    to play so far."""
-    return [len(level) for level in drawing_tree(tablebase, position, plies)]
+    plies from the drawn ``position`` when both sides only ever play moves that keep the draw: element
+    ``k - 1`` for ply ``k`` (see :class:`~solver.neutreeko.drawgraph.DrawGraph`). A width of 1 means
+    that, symmetric twins aside, there is only one way to play so far."""
+    graph = DrawGraph.of(tablebase.table(position.game))
+    widths: list[int] = graph.widths([graph.number(position)], plies)[0].tolist()
+    return widths
 
 
 def pieces_of(tablebase: Tablebase, positions: Sequence[Position]) -> Pieces:
@@ -376,7 +373,7 @@ def opening_tree(tablebase: Tablebase, position: Position, depth: int,
 
 
 def tree_lines(nodes: Sequence[OpeningNode], start: Position, ply: int = 1) -> list[str]:
-    """The tree of the moves from ``start`` as indented text, plies labelled as :mod:`~solver.neutreeko.movetext`
+    """The tree of the moves from ``start`` as indented text, plies labelled as :mod:`~solver.neutreeko.record`
     numbers them: every move that does not lose on a line of its own with its replies below it, and the
     losing moves of each position summed up on one line::
 

@@ -27,10 +27,10 @@ from typing import NamedTuple, Sequence
 from solver.core.scene import Circle, Group, Polygon, Rect, Scene, Shape, Text, text_width
 from solver.core.scene import Line as Stroke
 from solver.neutreeko import report
-from solver.neutreeko.movetext import ply_label
 from solver.neutreeko.outcome import game_over
 from solver.neutreeko.position import BLACK, WHITE, Colour, Move, Position
 from solver.neutreeko.probe import Evaluation, Line, RankedMove, best_moves
+from solver.neutreeko.record import ply_label
 
 #: Arrow and label colour of a move's value (for the player making it).
 VALUE_COLOURS = {"win": "#1a9850", "draw": "#5f7186", "loss": "#d73027"}
@@ -296,11 +296,11 @@ def frame_picture(frame: Frame, cell: float = SMALL_CELL) -> Scene:
                  title=frame.position.fen())
 
 
-def sheet(frames: Sequence[Frame], title: str, notes: Sequence[str] = (), columns: int = 6,
-          cell: float = SMALL_CELL) -> Scene:
+def sheet(frames: Sequence[Frame], title: str, summary: str = "", columns: int = 6,
+          cell: float = SMALL_CELL, notes: Sequence[str] = ()) -> Scene:
     """``frames`` as small boards, ``columns`` to a row, each with its heading and value under it,
-    below a title and a line for each of ``notes`` (empty ones left out)."""
-    notes = [note for note in notes if note]
+    below a title, a one-line summary and a line for each of ``notes`` (empty ones left out)."""
+    notes = [note for note in (summary, *notes) if note]
     boards = [small_board(frame, cell) for frame in frames]
     note_size = 0.42 * cell
     tile_width, tile_height = _tile_size(boards, cell)
@@ -320,5 +320,5 @@ def sheet(frames: Sequence[Frame], title: str, notes: Sequence[str] = (), column
 
 def line_sheet(line: Line, columns: int = 6, cell: float = SMALL_CELL) -> Scene:
     """Every frame of ``line`` (see :func:`line_frames`) on a :func:`sheet` titled by its start."""
-    return sheet(line_frames(line), f"Perfect play from {line.position.fen()}",
-                 (line_summary(line), forced_note(line)), columns, cell)
+    return sheet(line_frames(line), f"Perfect play from {line.position.fen()}", line_summary(line), columns, cell,
+                 notes=[forced_note(line)])

@@ -1,8 +1,8 @@
-"""Pictures of a Neutreeko position or line as file contents, in every format of
-:data:`solver.core.pictures.FORMATS`: a board diagram as SVG, PNG or an HTML page (the diagram and the
-table of moves), a line as a sheet of small boards (SVG or PNG) or as an HTML page of them, each with its
-caption, in a grid that flows with the window. The drawing itself is :mod:`solver.neutreeko.diagram`'s,
-the same in every format.
+"""Pictures of a Neutreeko position, line or game as file contents: a board diagram as SVG, PNG or an HTML
+page (the diagram and the table of moves), the value-history chart of an annotated game as SVG or PNG, a
+line as a sheet of small boards (SVG or PNG) or as an HTML page of them, each with its caption, in a grid
+that flows with the window. The drawing itself is :mod:`solver.neutreeko.diagram`'s, the same in every
+format.
 """
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ from typing import Sequence
 
 from solver.core import svg
 from solver.core.pictures import encode
-from solver.neutreeko import diagram, report
+from solver.neutreeko import chart, diagram, report
+from solver.neutreeko.annotate import Annotation
 from solver.neutreeko.position import Move, Position
 from solver.neutreeko.probe import Evaluation, Line, RankedMove
 
@@ -32,6 +33,11 @@ def line_picture(line: Line, format: str = "svg") -> bytes:
     if format == "html":
         return line_page(line).encode("utf-8")
     return encode(diagram.line_sheet(line), format)
+
+
+def annotation_picture(annotation: Annotation, format: str = "svg") -> bytes:
+    """The value-history chart of ``annotation`` (see :mod:`solver.neutreeko.chart`) as file bytes."""
+    return encode(chart.value_history(annotation), format)
 
 
 _PAGE_STYLE = """\

@@ -271,13 +271,6 @@ class Position:
             return Position(self.game, mover, self.white, False)
         return Position(self.game, self.black, mover, True)
 
-    def play_line(self, moves: str) -> Position:
-        """Play a space-separated sequence of moves (``"C4-C3 D5-D2"``), each checked."""
-        position = self
-        for move in moves.split():
-            position = position.play(move)
-        return position
-
 
 def random_positions(game: Game, count: int, seed: int = 0) -> list[Position]:
     """``count`` legal positions of ``game``, drawn uniformly over the index and the side to move;

@@ -134,7 +134,7 @@ class Tablebase:
     ...     tablebase.probe("start")
     ...     tablebase.probe("w4/5/1b3/2w2/bw1b1 b")                     # Black to move wins
     ...     tablebase.probe(Position.parse("start").play("C4-C3"))          # White to move wins
-    ...     tablebase.probe(Position.parse("start").play_line("C4-C3 D5-D2"))  # Black to move loses
+    ...     tablebase.probe(Position.parse("start").play("C4-C3").play("D5-D2"))  # Black to move loses
     ...     tablebase.moves("start")[:3]
     Evaluation(value='draw', plies=None)
     Evaluation(value='win', plies=51)

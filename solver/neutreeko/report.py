@@ -14,7 +14,7 @@ JSON objects (all values from the side to move's point of view, see :mod:`solver
             "reason": "three in a row on E3 E4 E5"|"the same position for the third time"|"ply limit"}
            a line move's value and plies are those of the position after it, for its side to move;
            "number" is its move number as "movetext" numbers the moves (see
-           :mod:`solver.neutreeko.movetext`); "forced" when it was the only move that kept the value of
+           :mod:`solver.neutreeko.record`); "forced" when it was the only move that kept the value of
            the position before it (:func:`solver.neutreeko.probe.keeping_moves`).
     error  {"line": n, "input": text, "error": message}        (a bad line of ``query -``)
 """
@@ -23,10 +23,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from solver.neutreeko.movetext import move_list, move_number, numbered_moves, ply_label, wrap
 from solver.neutreeko.outcome import game_over
 from solver.neutreeko.position import Position
 from solver.neutreeko.probe import Evaluation, Line, RankedMove
+from solver.neutreeko.record import move_number, numbered, ply_label, wrap
 from solver.neutreeko.values import plies_text
 
 #: How a forced move (the only one that keeps the value) is marked in text, after the move.
@@ -59,7 +59,7 @@ def line_object(line: Line) -> JSONObject:
                    "position": step.position.fen(), "to_move": step.position.side_to_move,
                    "value": step.evaluation.value, "plies": step.evaluation.plies}
                   for ply, step in enumerate(line.steps, 1)],
-        "movetext": move_list(line.position, (step.name for step in line.steps)),
+        "movetext": " ".join(numbered(line.position, (step.name for step in line.steps))),
         "result": line.result,
         "reason": line.outcome.reason(line.end),
     }
@@ -115,7 +115,7 @@ def line_text(line: Line) -> str:
                      f"{describe(step.position, step.evaluation)}")
     if line.steps:
         lines.append(line.end.diagram())
-        lines.append(wrap(["moves:", *numbered_moves(line.position, (step.name for step in line.steps))]))
+        lines += ["moves:", wrap(numbered(line.position, (step.name for step in line.steps)))]
         if any(step.forced for step in line.steps):
             lines.append(FORCED_LEGEND)
     lines.append(f"result: {line.result} ({line.outcome.reason(line.end)})")
