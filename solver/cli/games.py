@@ -11,6 +11,7 @@ import click
 from solver.cli.common import pictures_asked, reader_gone, write_pictures, writing
 from solver.cli.neutreeko import (
     board_option,
+    build_option,
     cli,
     read_position,
     rule_option,
@@ -30,6 +31,7 @@ from solver.neutreeko.starts import DEPTH, TOP, fair_starts, starts_object, star
 @board_option
 @rule_option
 @table_option
+@build_option
 @click.option("--as", "you", type=click.Choice(list(SIDES), case_sensitive=False), default="black",
               show_default=True, help="The side you play; none lets the engine play itself.")
 @click.option("--opponent", type=click.Choice(list(ENGINES), case_sensitive=False), default="strong",
@@ -46,14 +48,19 @@ from solver.neutreeko.starts import DEPTH, TOP, fair_starts, starts_object, star
               help="Write the game's record to FILE after every move.")
 @click.option("--coach", is_flag=True, help="Judge each of your moves at once, in one line.")
 @click.option("--seed", type=int, default=None, help="Seed of the engine's choices: the same seed, the same game.")
-def play(board: str, rule: str, table_file: Path | None, you: str, opponent: str, position: str | None,
-         start: str, load_file: Path | None, record_file: Path | None, coach: bool, seed: int | None) -> None:
+def play(board: str, rule: str, table_file: Path | None, build: bool, you: str, opponent: str,
+         position: str | None, start: str, load_file: Path | None, record_file: Path | None, coach: bool,
+         seed: int | None) -> None:
     """Play against the tables, with hints and take-backs.
 
     Type a move as FROM-TO (e.g. C4-C3, any case) or a command: hint, undo, line, fen, save FILE, help,
     quit. Three in a row wins; a position occurring for the third time is a draw. The end shows every
     mistake and blunder of both sides and the game's record, which annotate reads and --load continues.
     Input may be piped.
+
+    \b
+    Example (White against the fair engine, replayable with the same seed):
+      neutreeko play --as white --opponent fair --seed 7
     """
     fair = start.strip().lower() != "standard"
     if load_file is not None and (position is not None or fair):
@@ -63,7 +70,7 @@ def play(board: str, rule: str, table_file: Path | None, you: str, opponent: str
     if record_file is not None:
         with writing(record_file):
             files.check_writable(record_file)
-    tablebase = tablebase_for(table_file)
+    tablebase = tablebase_for(table_file, build)
     seed = new_seed() if seed is None else seed
     if load_file is not None:
         game = read_record(load_file)
@@ -94,12 +101,13 @@ def record_argument(game: str) -> GameRecord:
 @cli.command(name="annotate")
 @click.argument("game", metavar="GAME|-")
 @table_option
+@build_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (its schema is in the README).")
 @click.option("--svg", "svg_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
               help="Also draw the value-history chart in an SVG file.")
 @click.option("--png", "png_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
               help="Also draw the value-history chart in a PNG file.")
-def annotate_command(game: str, table_file: Path | None, as_json: bool, svg_file: Path | None,
+def annotate_command(game: str, table_file: Path | None, build: bool, as_json: bool, svg_file: Path | None,
                      png_file: Path | None) -> None:
     """Judge every move of a game record against the tables.
 
@@ -108,10 +116,14 @@ def annotate_command(game: str, table_file: Path | None, as_json: bool, svg_file
     (best; ?! inaccuracy: a slower win or a faster loss; ? mistake: a win to a draw or a draw to a loss;
     ?? blunder: a win to a loss), the best moves, and how many moves kept the value; then a summary per
     side, the first decisive error and the result.
+
+    \b
+    Example (Black's first move throws the draw away):
+      printf '1. C4-C3 D5-D2 2. B1-A1\\n' | neutreeko annotate -
     """
     asked = pictures_asked(svg=svg_file, png=png_file)
     record = record_argument(game)
-    judged = annotate(tablebase_for(table_file), record.start, record.moves)
+    judged = annotate(tablebase_for(table_file, build), record.start, record.moves)
     write_pictures(asked, lambda kind: pictures.annotation_picture(judged, kind))
     if as_json:
         click.echo(json.dumps(annotation_object(judged)))
@@ -123,14 +135,15 @@ def annotate_command(game: str, table_file: Path | None, as_json: bool, svg_file
 @board_option
 @rule_option
 @table_option
+@build_option
 @click.option("--count", type=click.IntRange(min=1), default=TOP, show_default=True, help="How many starts to list.")
 @click.option("--depth", type=click.IntRange(min=1, max=200), default=DEPTH, show_default=True,
               help="Plies of draw-keeping play the freedom is measured over.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (its schema is in the README).")
 @click.option("--svg", "svg_dir", type=click.Path(path_type=Path, file_okay=False), default=None, metavar="DIR",
               help="Also draw each listed start, with its first moves, as DIR/start-01.svg, ...")
-def starts_command(board: str, rule: str, table_file: Path | None, count: int, depth: int, as_json: bool,
-                   svg_dir: Path | None) -> None:
+def starts_command(board: str, rule: str, table_file: Path | None, build: bool, count: int, depth: int,
+                   as_json: bool, svg_dir: Path | None) -> None:
     """Fair starts: drawn setups where neither side is favoured by shape, ranked by freedom.
 
     A candidate has White's pieces where Black's are turned half round or mirrored (so both sides have
@@ -138,10 +151,14 @@ def starts_command(board: str, rule: str, table_file: Path | None, count: int, d
     forced from the start (one way to keep the draw, up to symmetry), then most positions reachable by
     draw-keeping play after --depth plies, then the largest share of first moves keeping the draw. The
     standard start's rank is given. play --start fair:K plays the K-th.
+
+    \b
+    Example (the three best fair starts of 4 x 4):
+      neutreeko starts --board 4x4 --count 3
     """
     pictured = [svg_dir / f"start-{rank:02d}.svg" for rank in range(1, count + 1)] if svg_dir else []
     asked = pictures_asked(svg=pictured[0]) if pictured else []
-    tablebase = tablebase_for(table_file)
+    tablebase = tablebase_for(table_file, build)
     found = fair_starts(tablebase, Game.of(board, rule), depth)
     for start, path in zip(found.starts, pictured):
         position = start.position

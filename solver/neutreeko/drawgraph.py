@@ -17,6 +17,7 @@ The graph is built from a table in one pass with numpy (about a tenth of a secon
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -70,19 +71,26 @@ class DrawGraph:
         counts: npt.NDArray[np.int64] = np.bincount(self.sources, minlength=len(self.classes))
         return counts
 
-    def widths(self, starts: npt.ArrayLike, plies: int) -> npt.NDArray[np.int64]:
-        """``widths[s, k - 1]``: how many classes draw-keeping play can reach in exactly ``k`` plies
-        (``k`` from 1 to ``plies``) from the class number ``starts[s]``."""
+    def reached(self, starts: npt.ArrayLike, plies: int) -> Iterator[npt.NDArray[np.bool_]]:
+        """After each ply ``k`` from 1 to ``plies``, ``reached[s, c]``: can draw-keeping play reach class
+        ``c`` in exactly ``k`` plies from the class number ``starts[s]``?"""
         starts = np.asarray(starts, dtype=np.int64).reshape(-1)
         reached = np.zeros((len(starts), len(self.classes)), dtype=np.bool_)
         reached[np.arange(len(starts)), starts] = True
         # Edges are sorted by target: OR-reduce each target's run of sources.
         targets, firsts = np.unique(self.targets, return_index=True)
-        widths = np.zeros((len(starts), plies), dtype=np.int64)
-        for ply in range(plies):
+        for _ in range(plies):
             following = np.zeros_like(reached)
             if len(self.sources):
                 following[:, targets] = np.logical_or.reduceat(reached[:, self.sources], firsts, axis=1)
             reached = following
+            yield reached
+
+    def widths(self, starts: npt.ArrayLike, plies: int) -> npt.NDArray[np.int64]:
+        """``widths[s, k - 1]``: how many classes draw-keeping play can reach in exactly ``k`` plies
+        (``k`` from 1 to ``plies``) from the class number ``starts[s]``."""
+        starts = np.asarray(starts, dtype=np.int64).reshape(-1)
+        widths = np.zeros((len(starts), plies), dtype=np.int64)
+        for ply, reached in enumerate(self.reached(starts, plies)):
             widths[:, ply] = reached.sum(axis=1)
         return widths

@@ -62,6 +62,12 @@ class RecordError(InputError, ValueError):
 
 # -- numbering ----------------------------------------------------------------------------------------
 
+def move_number(start: Position, ply: int) -> int:
+    """The move number of ply ``ply`` (from 1) of a game from ``start``: a Black move and the White reply
+    share one."""
+    return (ply - 1 + (0 if start.black_to_move else 1)) // 2 + 1
+
+
 def ply_label(start: Position, ply: int) -> str:
     """``3.`` or ``3...``: the move number of ply ``ply`` (from 1) of a game from ``start``.
 
@@ -69,8 +75,8 @@ def ply_label(start: Position, ply: int) -> str:
     >>> ply_label(start, 1), ply_label(start, 2), ply_label(start, 5)
     ('1.', '1...', '3.')
     """
-    count = ply - 1 + (0 if start.black_to_move else 1)
-    return f"{count // 2 + 1}." if count % 2 == 0 else f"{count // 2 + 1}..."
+    black_moves = (ply % 2 == 1) == start.black_to_move
+    return f"{move_number(start, ply)}{'.' if black_moves else '...'}"
 
 
 def numbered(start: Position, names: Iterable[str]) -> list[str]:
@@ -86,7 +92,7 @@ def numbered(start: Position, names: Iterable[str]) -> list[str]:
     return groups
 
 
-def _wrap(groups: Sequence[str]) -> str:
+def wrap(groups: Sequence[str]) -> str:
     """``groups`` separated by spaces, in lines of at most :data:`WIDTH` columns (unless a group is longer)."""
     lines = [groups[0]] if groups else [""]
     for group in groups[1:]:
@@ -231,7 +237,7 @@ class GameRecord:
         others = [(name, value) for name, value in self.tags if name not in PLAYER_TAGS]
         tags += [*players, ("Result", self.result), *others]
         lines = [f'[{name} "{_escape(value)}"]' for name, value in tags]
-        return "\n".join([*lines, "", _wrap(numbered(self.start, self.names()))]) + "\n"
+        return "\n".join([*lines, "", wrap(numbered(self.start, self.names()))]) + "\n"
 
 
 def _escape(value: str) -> str:
