@@ -137,7 +137,8 @@ def test_games_lists_every_board_and_rule_with_its_table(explorer_url):
     tables = {(game["board"], game["rule"]): game["table"] for game in answer["games"]}
     assert tables[("5x5", "connected")] == "ready"
     assert tables[("5x5", "centre")] == "on demand"   # no file in the fixture's directory: built on first use
-    assert tables[("6x6", "connected")] == "missing"
+    assert tables[("4x6", "connected")] == tables[("3x3", "connected")] == "on demand"  # up to 25 squares
+    assert tables[("6x6", "connected")] == tables[("5x6", "connected")] == "missing"
     assert ("3x3", "diagonal") not in tables          # not offered on 3 x 3
     assert answer["default"] == {"board": "5x5", "rule": "connected"}
 
@@ -265,7 +266,7 @@ def test_no_file_is_touched_before_the_board_and_rule_are_checked(tmp_path):
 
 def test_a_missing_5x5_table_is_built_once_on_first_use(tmp_path, solved_5x5):
     """Two first requests at once: one build, announced, then both answered from the new table; a
-    missing table of another board is not built."""
+    missing table of a board larger than 5 x 5 is not built."""
     directory, messages, answers = tmp_path / "tables", [], []
     explorer = Explorer(directory, announce=messages.append)
     threads = [threading.Thread(target=lambda: answers.append(explorer.answer("/api/position", {"rule": "centre"})))
@@ -278,8 +279,8 @@ def test_a_missing_5x5_table_is_built_once_on_first_use(tmp_path, solved_5x5):
     assert (directory / table_path(game).name).is_file()
     assert len(messages) == 2 and "building the 5x5 centre table" in messages[0] and "built" in messages[1]
     assert len(answers) == 2 and answers[0] == answers[1] and answers[0]["position"] == Position.start(game).fen()
-    with pytest.raises(MissingTableError, match="neutreeko solve --board 4x4"):
-        explorer.answer("/api/position", {"board": "4x4"})
+    with pytest.raises(MissingTableError, match="neutreeko solve --board 5x6"):
+        explorer.answer("/api/position", {"board": "5x6"})
     assert sorted(path.name for path in directory.iterdir()) == [table_path(game).name]
 
 

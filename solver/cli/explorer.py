@@ -47,8 +47,13 @@ def serve(host: str, port: int, open_browser: bool, quiet: bool) -> None:
       GET /api/line?position=...   (the same parameters, and max_plies)
       GET /api/annotate?position=...   (the same; or POST a game record)
       GET /api/games               (every board and rule, and its table)
-    Every board and rule whose table exists is served; a missing 5 x 5
-    table is built on first use. Ctrl-C stops the server (exit 0).
+    Every board and rule whose table exists is served; a missing table of
+    a board up to 5 x 5 is built on first use. Ctrl-C stops it (exit 0).
+
+    \b
+    Example (open the explorer in the browser, then ask the API):
+      neutreeko serve --open
+      curl 'http://127.0.0.1:8000/api/position?moves=C4-C3'
     """
     explorer = Explorer(announce=_say)
     try:

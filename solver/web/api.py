@@ -17,7 +17,7 @@ Every value is from the point of view of the side to move (see :mod:`solver.neut
     GET /api/games
         {"games": [{"board": "5x5", "rule": "connected", "table": "ready"}, ...], "default": {...},
          "max_line_plies": 1000}: every board and rule, and whether its table is "ready", will be
-        built on first use ("on demand", the 5 x 5 boards: about a second each) or is "missing"
+        built on first use ("on demand": a board of at most 25 squares, about a second) or is "missing"
         (build it with ``neutreeko solve``)
 
 P is a position in notation or ``start`` (the start of the board and rule; the default); M is move text
@@ -44,8 +44,8 @@ from pathlib import Path
 from solver.core.errors import InputError
 from solver.neutreeko import report
 from solver.neutreeko.annotate import annotate, annotation_object
-from solver.neutreeko.board import MAX_SIDE, MIN_SIDE, Board
-from solver.neutreeko.build import ensure_table
+from solver.neutreeko.board import MAX_SIDE, MIN_SIDE
+from solver.neutreeko.build import UNASKED_SQUARES, ensure_table
 from solver.neutreeko.game import Game
 from solver.neutreeko.position import Position
 from solver.neutreeko.probe import Tablebase
@@ -56,8 +56,6 @@ from solver.neutreeko.table import Table, open_table, table_path
 
 #: The most plies ``/api/line`` answers with: its lines stop there ("stopped").
 MAX_LINE_PLIES = 1000
-#: The boards whose missing tables are built on first use: solving one takes about a second.
-BUILT_ON_DEMAND = Board(5, 5)
 
 _POSITION_PARAMETERS = ("position", "moves", "board", "rule")
 #: Each endpoint and the parameters it reads.
@@ -80,8 +78,9 @@ class ApiError(InputError):
 
 class Explorer:
     """Answers the API's requests from the tables in ``directory`` (default: the tables directory),
-    building a missing 5 x 5 table on first use; ``announce`` is told, in words, when a build starts
-    and ends."""
+    building the missing table of a board of at most 25 squares (5 x 5) on first use, as every command does (see
+    :func:`~solver.neutreeko.build.ensure_table`); ``announce`` is told, in words, when a build
+    starts and ends."""
 
     def __init__(self, directory: Path | None = None, announce: Callable[[str], None] = lambda message: None) -> None:
         self._directory = directory
@@ -131,13 +130,13 @@ class Explorer:
                     except RuleError:
                         continue
                     games.append({"board": str(game.board), "rule": rule, "table": self._table_state(game)})
-        return {"games": games, "default": {"board": str(BUILT_ON_DEMAND), "rule": DEFAULT_RULE},
+        return {"games": games, "default": {"board": str(Game.of().board), "rule": DEFAULT_RULE},
                 "max_line_plies": MAX_LINE_PLIES}
 
     def _table_state(self, game: Game) -> str:
         if self._path(game).is_file():
             return "ready"
-        return "on demand" if game.board == BUILT_ON_DEMAND else "missing"
+        return "on demand" if game.board.size <= UNASKED_SQUARES else "missing"
 
     def _path(self, game: Game) -> Path:
         return table_path(game) if self._directory is None else self._directory / table_path(game).name
@@ -149,8 +148,8 @@ class Explorer:
 
     def _open(self, game: Game) -> Table:
         path = self._path(game)
-        if game.board != BUILT_ON_DEMAND:
-            return open_table(game, path)
+        if game.board.size > UNASKED_SQUARES:
+            return open_table(game, path)  # if missing: MissingTableError saying how to build it
         began: list[float] = []
 
         def building(path: Path) -> None:
