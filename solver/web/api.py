@@ -77,10 +77,10 @@ class ApiError(InputError):
 
 
 class Explorer:
-    """Answers the API's requests from the tables in ``directory`` (default: the tables directory),
-    building the missing table of a board of at most 25 squares (5 x 5) on first use, as every command does (see
-    :func:`~solver.neutreeko.build.ensure_table`); ``announce`` is told, in words, when a build
-    starts and ends."""
+    """Answers the API's requests from the tables in ``directory`` (default: the tables directory).
+    A missing table of a board of at most 25 squares (5 x 5) is built on first use, as every command
+    builds it (:func:`~solver.neutreeko.build.ensure_table`); ``announce`` is told, in words, when a
+    build starts and ends. A request for another game waits while a table is opened or built."""
 
     def __init__(self, directory: Path | None = None, announce: Callable[[str], None] = lambda message: None) -> None:
         self._directory = directory
