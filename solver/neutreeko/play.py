@@ -37,6 +37,7 @@ from collections import Counter
 from typing import Callable, Iterable, Iterator, Mapping, NamedTuple
 
 from solver.core.errors import IllegalMoveError, NotationError
+from solver.core.notation import checked, quote
 from solver.neutreeko import report
 from solver.neutreeko.outcome import LINE_RESULTS, Outcome, Termination, ending
 from solver.neutreeko.position import BLACK, WHITE, Colour, Position
@@ -65,7 +66,9 @@ COMMANDS = {
     "quit": "end the game",
 }
 _ALIASES = {"?": "help", "exit": "quit"}
-_GLUED_MOVE = re.compile(r"[a-z]\d+[a-z]\d+")
+_GLUED_MOVE = re.compile(r"[a-z][0-9]+[a-z][0-9]+")
+#: A line longer than this is neither a move nor a command.
+_LONGEST_INPUT = 16
 _WIDTH = 78  # the end screen's move list is wrapped to this many columns
 
 
@@ -238,7 +241,11 @@ class Match:
     def _command(self, text: str) -> str | None:
         """Carry out a person's line; return what it was ("move", "undo", "quit", ...) or None if it
         was not understood."""
-        word = text.strip().lower()
+        try:
+            word = checked(text, "move or command", _LONGEST_INPUT).lower()
+        except NotationError as error:
+            self._say(str(error))
+            return None
         if not word:
             return None
         if "-" in word:
@@ -376,7 +383,7 @@ class Match:
             return f"write a move with a dash between the squares, e.g. {word[:2].upper()}-{word[2:].upper()}"
         close = difflib.get_close_matches(word, COMMANDS, n=1)
         suggestion = f"; did you mean {close[0]}?" if close else "; type help for the commands"
-        return f"unknown command {word!r}{suggestion}"
+        return f"unknown command {quote(word)}{suggestion}"
 
     def _say(self, text: str) -> None:
         self._write(text + "\n")
