@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import click
 
-from solver.cli.common import reader_gone
+from solver.cli.common import input_lines, standard_input
 from solver.cli.neutreeko import (
     board_option,
     cli,
@@ -39,11 +38,8 @@ def play(board: str, rule: str, table_file: Path | None, you: str, opponent: str
     Three in a row wins; a position occurring for the third time is a draw. The end shows the moves
     and the first move, if any, that threw away a better result. Input may be piped.
     """
-    stdin = sys.stdin
+    stdin = standard_input()
     match = Match.setup(tablebase_for(table_file), read_position((start,), board, rule, ""), you.lower(),
                         opponent.lower(), seed, write=lambda text: click.echo(text, nl=False),
                         echo_input=not stdin.isatty())
-    try:
-        match.run(iter(stdin.readline, ""))
-    except BrokenPipeError:
-        reader_gone()
+    match.run(input_lines(stdin))
