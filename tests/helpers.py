@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import inspect
 from pathlib import Path
+from typing import Callable
 
 import click
 import h5py
@@ -13,6 +14,7 @@ from click.testing import CliRunner, Result
 
 import solver.neutreeko.position
 from solver.cli import cli
+from solver.core.container import stamp
 from solver.neutreeko.board import Board
 from solver.neutreeko.game import Game
 from solver.neutreeko.position import Position
@@ -89,6 +91,16 @@ def truncate(path: Path) -> None:
 
 
 def edit_data(path: Path) -> None:
-    """Change one result byte through HDF5, so that the file reads but the digest no longer matches."""
+    """Change one result byte through HDF5: the file no longer matches its header's digest."""
     with h5py.File(path, "r+") as file:
         file["result"][1_000_000] ^= 3
+
+
+def stamped(change: Callable[[Path], None]) -> Callable[[Path], None]:
+    """``change``, then the header rewritten to match (as a writer with a bug might leave a file), so
+    that the checks behind the whole file's digest are reached."""
+    def change_and_stamp(path: Path) -> None:
+        change(path)
+        stamp(path)
+
+    return change_and_stamp
