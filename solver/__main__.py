@@ -14,7 +14,8 @@ def main() -> None:
         from solver.cli import cli
     except KeyboardInterrupt as error:
         message, code = interrupts.exit_status(error)
-        sys.stderr.write(f"neutreeko: error: {message}\n")
+        if sys.stderr is not None:
+            sys.stderr.write(f"neutreeko: error: {message}\n")
         sys.exit(code)
     cli(prog_name="neutreeko")
 

@@ -49,11 +49,16 @@ def colour_twin(position: Position) -> Position:
 
 # -- the command line -------------------------------------------------------------------------------
 
+def runner() -> CliRunner:
+    """A click test runner keeping standard output and standard error apart, whatever the click version."""
+    separate = {"mix_stderr": False} if "mix_stderr" in inspect.signature(CliRunner).parameters else {}
+    return CliRunner(**separate)
+
+
 def invoke(*args: str, input: str | None = None, program: click.Command = cli) -> Result:
     """``neutreeko ARGS`` (or another ``program``) in process, with standard output and standard error
     apart whatever the click version; ``input`` is standard input. Only ``SystemExit`` may end it."""
-    separate = {"mix_stderr": False} if "mix_stderr" in inspect.signature(CliRunner).parameters else {}
-    result = CliRunner(**separate).invoke(program, list(args), input=input)
+    result = runner().invoke(program, list(args), input=input)
     assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
     return result
 

@@ -91,6 +91,10 @@ def handled_signals(monkeypatch):
         signal.signal(number, handler)
 
 
+# Python's report of the swallowed exception is expected in these tests.
+swallowing = pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+
+
 class _Swallowing:
     """Sends SIGINT from its ``__del__``, where Python prints "Exception ignored" and carries on, as it
     does in h5py's weak-reference callbacks."""
@@ -104,6 +108,7 @@ def _swallow_an_interrupt() -> None:
     assert interrupts._received == signal.SIGINT  # sent, and its exception lost
 
 
+@swallowing
 def test_a_swallowed_interrupt_stops_the_rename(handled_signals, tmp_path):
     target = tmp_path / "table.h5"
     target.write_text("previous")
@@ -114,6 +119,7 @@ def test_a_swallowed_interrupt_stops_the_rename(handled_signals, tmp_path):
     assert target.read_text() == "previous" and os.listdir(tmp_path) == ["table.h5"]
 
 
+@swallowing
 def test_a_swallowed_interrupt_while_writing_the_table(handled_signals, tmp_path, monkeypatch):
     """Lost inside the table's write, as in the h5py callbacks: exit 130, the previous file untouched."""
     target = tmp_path / "t.h5"
@@ -130,6 +136,7 @@ def test_a_swallowed_interrupt_while_writing_the_table(handled_signals, tmp_path
     assert target.read_text() == "previous" and os.listdir(tmp_path) == ["t.h5"]
 
 
+@swallowing
 def test_a_swallowed_interrupt_during_the_solve(handled_signals, tmp_path, monkeypatch):
     """Lost during the analysis: it stops at the next level, before anything is written."""
     real_solve = solver.neutreeko.build.solve

@@ -29,7 +29,7 @@ _NO_ARGS_IS_HELP: Any = getattr(click.exceptions, "NoArgsIsHelpError", ())
 #: How writing to standard output fails, apart from its reader going away: disk full, quota, file too
 #: large, an I/O error.
 _OUTPUT_ERRNOS = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO)
-#: Messages from click (which may quote a whole argument) are cut to this many characters.
+#: click's messages about usage (which may quote a whole argument) are cut to this many characters.
 _LONGEST_MESSAGE = 160
 
 
@@ -58,7 +58,7 @@ class CommandGroup(click.Group):
             sys.exit(error.exit_code)
         except click.ClickException as error:
             message = error.format_message()
-            if len(message) > _LONGEST_MESSAGE:
+            if isinstance(error, click.UsageError) and len(message) > _LONGEST_MESSAGE:
                 message = message[:_LONGEST_MESSAGE] + "..."
             fail(message, error.exit_code, program)
         except KeyboardInterrupt as error:

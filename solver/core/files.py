@@ -64,9 +64,11 @@ def destination(path: Path | str) -> Path:
     return Path(os.path.realpath(path)) if regular_file(path) else path
 
 
-def _create_beside(path: Path) -> str:
-    """Create an empty file beside ``path`` (a :func:`destination`), and ``path``'s directory if need
-    be; return its name. It has ``path``'s permissions if ``path`` exists, ordinary ones otherwise."""
+@contextmanager
+def _beside(path: Path) -> Iterator[str]:
+    """An empty file created beside ``path`` (a :func:`destination`), and ``path``'s directory if need
+    be, removed when the block ends unless the block renamed it away. It has ``path``'s permissions if
+    ``path`` exists, ordinary ones otherwise."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except FileExistsError as error:  # a file stands where a directory should be
@@ -76,21 +78,26 @@ def _create_beside(path: Path) -> str:
     except OSError as error:
         raise OSError(error.errno, f"cannot create a file in {path.parent} ({error.strerror or error})",
                       str(path)) from None
-    os.close(handle)
     try:
-        mode = os.stat(path).st_mode & 0o777
-    except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask  # mkstemp makes it private; ours are ordinary files
-    os.chmod(temporary, mode)
-    return temporary
+        os.close(handle)
+        try:
+            mode = os.stat(path).st_mode & 0o777
+        except OSError:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask  # mkstemp makes it private; ours are ordinary files
+        os.chmod(temporary, mode)
+        yield temporary
+    finally:  # also after an interrupt: no temporary file is left behind
+        if os.path.exists(temporary):
+            os.unlink(temporary)
 
 
 def check_writable(path: Path | str) -> None:
     """Raise :class:`OSError` unless a file can be written at ``path`` (tried by creating and removing a
     file beside it), so that long work does not end in a failed write."""
-    os.unlink(_create_beside(destination(path)))
+    with _beside(destination(path)):
+        pass
 
 
 @contextmanager
@@ -99,14 +106,10 @@ def replacing(path: Path | str) -> Iterator[str]:
     has been received, it replaces ``path`` (or the file a link at ``path`` leads to); otherwise it is
     removed and ``path`` is left as it was."""
     target = destination(path)
-    temporary = _create_beside(target)
-    try:
+    with _beside(target) as temporary:
         yield temporary
         interrupts.check()
         os.replace(temporary, target)
-    finally:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
 
 
 def write_atomically(path: Path | str, data: bytes | str) -> None:
