@@ -67,7 +67,15 @@ def test_signal_during_the_final_write(table_5x5, tmp_path, name):
     process = _start("solve", "--force", "--out", str(previous))
 
     def writing() -> bool:
-        return any(path.name.endswith(".tmp") and path.stat().st_size > 0 for path in tmp_path.iterdir())
+        """Is a temporary file beside the table being filled? (Not the empty one that checks, first,
+        that the directory can be written, and may be gone before it is looked at.)"""
+        for path in tmp_path.iterdir():
+            try:
+                if path.name.endswith(".tmp") and path.stat().st_size > 0:
+                    return True
+            except FileNotFoundError:
+                continue
+        return False
 
     _wait_for(writing, process, "temporary file")
     process.send_signal(number)
