@@ -45,6 +45,16 @@ def tablebase(tables_5x5) -> Tablebase:
     return Tablebase(tables_5x5)
 
 
+@pytest.fixture(scope="session")
+def tables_4x4(tmp_path_factory) -> Path:
+    """A directory holding only ``neutreeko-4x4.h5``, written once a session (never change it)."""
+    game = Game.of("4x4")
+    directory = tmp_path_factory.mktemp("tables-4x4")
+    solved = solve(game)
+    write_table(game, solved.result, directory / table_path(game).name, solved.seconds)
+    return directory
+
+
 @pytest.fixture
 def tables_env(tables_5x5, monkeypatch) -> Path:
     """Point ``NEUTREEKO_TABLES``, which the command line reads, at :func:`tables_5x5`."""

@@ -11,7 +11,8 @@ import solver.neutreeko.position
 from solver.core.errors import InputError, NotationError
 from solver.core.notation import QUOTED, checked, quote
 from solver.neutreeko.board import Board
-from solver.neutreeko.position import MAX_MOVE_LENGTH, MAX_MOVE_LIST_LENGTH, MAX_POSITION_LENGTH, Position
+from solver.neutreeko.position import MAX_MOVE_LENGTH, MAX_POSITION_LENGTH, Position
+from solver.neutreeko.record import MAX_MOVE_TEXT_LENGTH, read_moves
 from solver.neutreeko.rules import get_rule
 from tests.helpers import START, assert_one_line_error, invoke
 
@@ -47,12 +48,14 @@ def test_the_bound_is_above_every_valid_position():
     assert Position.parse(("1w1w1/2b2/5/2w2/1b1b1" + " " * (MAX_POSITION_LENGTH - 22) + "b")).fen() == START
 
 
-def test_move_and_move_list_bounds(monkeypatch):
+def test_move_and_move_text_bounds(monkeypatch):
     start = Position.parse("start")
     _no_parsing(monkeypatch)
-    for text, bound in (("C" + HUGE_NUMBER + "-C3", MAX_MOVE_LENGTH), ("C4-C3 " * 2_000, MAX_MOVE_LIST_LENGTH)):
-        with pytest.raises(NotationError, match=f"characters long, longer than any .* \\(at most {bound}\\)"):
-            (start.parse_move if bound == MAX_MOVE_LENGTH else start.play_line)(text)
+    with pytest.raises(NotationError, match=f"characters long, longer than any move \\(at most {MAX_MOVE_LENGTH}\\)"):
+        start.parse_move("C" + HUGE_NUMBER + "-C3")
+    monkeypatch.setattr(Position, "parse_move", lambda *args: pytest.fail("read"))
+    with pytest.raises(NotationError, match=f"longer than any move text \\(at most {MAX_MOVE_TEXT_LENGTH}\\)"):
+        read_moves(start, "1. C4-C3 D5-D2 " * 1_000)
 
 
 @pytest.mark.parametrize("text, words", [

@@ -16,7 +16,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Any, NoReturn
+from typing import Any, NoReturn, TextIO
 
 import click
 
@@ -118,20 +118,17 @@ def fail(message: object, code: int, program: str | None = None) -> NoReturn:
     sys.exit(code)
 
 
-def standard_input() -> IO[str]:
+def standard_input() -> TextIO:
     """Standard input; :class:`InputError` if it is closed."""
     if sys.stdin is None:
         raise InputError("cannot read standard input: it is closed")
     return sys.stdin
 
 
-def input_lines(stream: IO[str]) -> Iterator[str]:
+def input_lines(stream: TextIO) -> Iterator[str]:
     """The lines of a text stream, read from its bytes as UTF-8 whatever the locale (undecodable bytes
     become U+FFFD), a byte order mark at the start dropped; read as soon as each line arrives."""
-    raw = getattr(stream, "buffer", None)
-    if raw is None:
-        return iter(stream.readline, "")
-    return iter(io.TextIOWrapper(raw, encoding="utf-8-sig", errors="replace").readline, "")
+    return iter(io.TextIOWrapper(stream.buffer, encoding="utf-8-sig", errors="replace").readline, "")
 
 
 @contextmanager

@@ -116,3 +116,11 @@ def write_atomically(path: Path | str, data: bytes | str) -> None:
     """Write ``data`` (text is UTF-8 encoded) to ``path`` through :func:`replacing`."""
     with replacing(path) as temporary, open(temporary, "wb") as file:
         file.write(data.encode() if isinstance(data, str) else data)
+
+
+def size_text(size: int) -> str:
+    """A size in bytes for people: ``"1.5 MB"``, ``"205.0 kB"``, ``"512 B"`` (powers of 1,000)."""
+    for unit, scale in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if size >= scale:
+            return f"{size / scale:.1f} {unit}"
+    return f"{size} B"

@@ -6,11 +6,11 @@ zero) that many empty squares; then a space and the side to move, ``b`` or ``w``
 is ``1w1w1/2b2/5/2w2/1b1b1 b``; ``start`` (any case) stands for it.
 
 A move is ``FROM-TO`` (``C4-C3``, square letters in any case): one piece slides in one of eight
-directions as far as it can. A move list is moves separated by spaces.
+directions as far as it can (a list of moves is read by :mod:`solver.neutreeko.record`).
 
-Every reader here checks its text first as :func:`solver.core.notation.checked` says (printable
-ASCII, at most :data:`MAX_POSITION_LENGTH`, :data:`MAX_MOVE_LENGTH` or :data:`MAX_MOVE_LIST_LENGTH`
-characters), so that parsing costs time linear in the input, whatever it is.
+Both readers here check their text first as :func:`solver.core.notation.checked` says (printable
+ASCII, at most :data:`MAX_POSITION_LENGTH` or :data:`MAX_MOVE_LENGTH` characters), so that parsing
+costs time linear in the input, whatever it is.
 """
 
 from __future__ import annotations
@@ -41,8 +41,6 @@ MAX_POSITION_LENGTH = 2 * _LONGEST_POSITION
 #: :meth:`Position.parse_move` refuses longer text: three times the longest move (two square names
 #: and a dash), so that a move slightly wrong still gets a message saying what is wrong with it.
 MAX_MOVE_LENGTH = 3 * (2 * (1 + len(str(MAX_SIDE))) + 1)
-#: :meth:`Position.play_line` refuses longer move lists: room for a thousand moves with move numbers.
-MAX_MOVE_LIST_LENGTH = 10_000
 
 
 class Move(NamedTuple):
@@ -292,14 +290,6 @@ class Position:
         if self.black_to_move:
             return Position(self.game, mover, self.white, False)
         return Position(self.game, self.black, mover, True)
-
-    def play_line(self, moves: str) -> Position:
-        """Play a space-separated sequence of moves (``"C4-C3 D5-D2"``), each checked; a list longer
-        than :data:`MAX_MOVE_LIST_LENGTH` or not printable ASCII is refused before any is played."""
-        position = self
-        for move in checked(moves, "move list", MAX_MOVE_LIST_LENGTH).split():
-            position = position.play(move)
-        return position
 
 
 def random_positions(game: Game, count: int, seed: int = 0) -> list[Position]:
