@@ -19,8 +19,8 @@ lines and lines starting with ``#`` are ignored. Every tag is optional: a bare l
 of a game from the standard start.
 
 **Move text** (the part after the tags, and what ``--moves`` takes everywhere) is moves ``FROM-TO``
-separated by spaces, optionally numbered: ``1. C4-C3 D5-D2 2. D1-E1`` (``1... D5-D2`` for a move of
-White's that opens a pair). A number, when given, must be the number of the move it stands before,
+separated by spaces or line breaks, optionally numbered: ``1. C4-C3 D5-D2 2. D1-E1`` (``1... D5-D2``
+for a move of White's that opens a pair). A number, when given, must be the number of the move it stands before,
 counting from the first number given (so a fragment of a game, ``12. B1-C1 C2-C3``, reads too).
 :func:`numbered` writes the numbers; :func:`read_moves` reads them; each move is checked by
 :meth:`Position.parse_move <solver.neutreeko.position.Position.parse_move>`.
@@ -165,7 +165,8 @@ def read_moves(start: Position, text: str) -> list[Move]:
     ['C4-C3', 'D5-D2', 'B1-B4']
     """
     reader = _MoveReader(start)
-    for token in checked(text, "move text", MAX_MOVE_TEXT_LENGTH).split():
+    lines_as_one = text.replace("\r", " ").replace("\n", " ")  # move text may run over lines, as in a record
+    for token in checked(lines_as_one, "move text", MAX_MOVE_TEXT_LENGTH).split():
         reader.feed(token)
     return reader.finish()
 
