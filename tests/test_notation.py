@@ -154,3 +154,14 @@ def test_batch_file_starting_with_a_byte_order_mark(tables_env):
     answers = [json.loads(line) for line in result.stdout.splitlines()]
     assert answers[0]["value"] == "draw" and "U+FEFF" in answers[1]["error"]
     assert result.exit_code == 2
+
+
+def test_game_records_follow_the_rule(tables_env, tmp_path):
+    """A record is read in bounded time and memory, as UTF-8 (a byte order mark skipped), its moves as
+    notation."""
+    assert_one_line_error(invoke("annotate", "/dev/zero"), "/dev/zero is longer than any record", code=2)
+    odd_space = tmp_path / "game.txt"
+    odd_space.write_text("1. C4-C3\u3000D5-D2\n")
+    assert_one_line_error(invoke("annotate", str(odd_space)), "line 1", "U+3000", code=2)
+    assert_one_line_error(invoke("annotate", "-", input=b"\xff1. C4-C3\n"), "not UTF-8", code=2)
+    assert invoke("annotate", "-", input="\ufeff1. C4-C3 D5-D2\n").exit_code == 0

@@ -70,7 +70,7 @@ def test_reader_gone_ends_every_command_quietly(tables_5x5, tmp_path, args):
                                                           f"{tables / 'neutreeko-4x4.h5'} ...\n", "")) == (0, "")
 
 
-@pytest.mark.parametrize("args", [["query", "-"], ["play"]], ids=" ".join)
+@pytest.mark.parametrize("args", [["query", "-"], ["play"], ["annotate", "-"]], ids=" ".join)
 def test_closed_standard_input(tables_5x5, args):
     _one_line(_run(tables_5x5, *args, close=(0,), stdin=None), 2, "cannot read standard input: it is closed")
 
