@@ -43,9 +43,10 @@ def single(tablebase: Tablebase, game: Game, line: str) -> dict:
 
 
 def awkward_lines(game: Game) -> list[str]:
-    """Lines the regular form does not take, but the notation does: each goes the careful way."""
-    return ["start", " 1w1w1/2b2/5/2w2/1b1b1   b ", "1w1w1/2b2/05/2w2/1b1b1 b", "1w1w1/2b2/5/2w2/1b1b1 B",
-            "b4/1b3/2b2/w4/w3w w"] if str(game.board) == "5x5" else ["start"]
+    """Lines the regular form does not take, but the notation does: each goes the careful way. (A rank
+    has no other form than the shortest: no leading zeros, and the side to move is lower case.)"""
+    return ["start", "START", " 1w1w1/2b2/5/2w2/1b1b1   b ", "b4/1b3/2b2/w4/w3w w"] \
+        if str(game.board) == "5x5" else ["start"]
 
 
 @pytest.mark.parametrize("board", ["5x5", "4x4"])

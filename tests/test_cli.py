@@ -271,8 +271,8 @@ def _edit_attribute(path: Path) -> None:
     (overwrite_with_text, ["not a neutreeko-solver table"]),
     (replace_with_foreign_hdf5, ["not a neutreeko-solver table"]),
     (truncate, ["truncated"]),
-    (edit_data, ["damaged", "digest"]),
-    (_edit_attribute, ["damaged", "attributes"]),
+    (edit_data, ["is damaged", "rebuild it with neutreeko solve"]),
+    (_edit_attribute, ["is damaged", "rebuild it with neutreeko solve"]),
 ], ids=["text", "foreign-hdf5", "truncated", "edited-data", "edited-attribute"])
 @pytest.mark.parametrize("command", [["stats"], ["stats", "--table"], ["verify"]], ids=" ".join)
 def test_bad_table_file(tables, table_5x5, no_solve, change, words, command):

@@ -53,7 +53,7 @@ def test_numbering():
 
 @pytest.mark.parametrize("text", [
     "C4-C3 D5-D2 D1-E1 B5-B2", "c4-c3 d5-d2 d1-e1 b5-b2", RULES_EXAMPLE, "1.C4-C3 D5-D2 2.D1-E1 B5-B2",
-    "1. C4-C3 1... D5-D2 2. D1-E1 2... B5-B2", "  1. C4-C3\n D5-D2\t2. D1-E1 B5-B2  ", "7. C4-C3 D5-D2 8. D1-E1 B5-B2",
+    "1. C4-C3 1... D5-D2 2. D1-E1 2... B5-B2", "  1. C4-C3\n D5-D2\r\n2. D1-E1 B5-B2  ", "7. C4-C3 D5-D2 8. D1-E1 B5-B2",
 ])
 def test_plain_and_numbered_moves_read_alike(text):
     """One parser: a plain list, numbered text (glued or not, from any first number) give the same moves."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import signal
 import socket
 import threading
 import time
@@ -69,8 +68,7 @@ def serve(host: str, port: int, open_browser: bool, quiet: bool) -> None:
         click.echo(f"Neutreeko explorer at {server.url} (Ctrl-C to stop)")
         if open_browser:
             threading.Thread(target=_open_browser, args=(server.url,), daemon=True).start()
-        signal.signal(signal.SIGTERM, signal.default_int_handler)  # stop as cleanly as on Ctrl-C
         try:
             server.serve_forever()
-        except KeyboardInterrupt:
+        except KeyboardInterrupt:  # Ctrl-C, or SIGTERM (solver.core.interrupts): the server's usual end
             _say("stopped")

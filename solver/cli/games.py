@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import click
 
-from solver.cli.common import pictures_asked, reader_gone, write_pictures, writing
+from solver.cli.common import input_lines, pictures_asked, standard_input, write_pictures, writing
 from solver.cli.neutreeko import (
     board_option,
     build_option,
@@ -23,7 +22,7 @@ from solver.neutreeko import pictures
 from solver.neutreeko.annotate import annotate, annotation_object, annotation_text
 from solver.neutreeko.game import Game
 from solver.neutreeko.play import ENGINES, SIDES, Match, new_seed
-from solver.neutreeko.record import GameRecord, RecordError, parse_record, read_record
+from solver.neutreeko.record import GameRecord, RecordError, parse_record, read_record, record_text
 from solver.neutreeko.starts import DEPTH, TOP, fair_starts, starts_object, starts_text
 
 
@@ -78,22 +77,20 @@ def play(board: str, rule: str, table_file: Path | None, build: bool, you: str, 
         game = GameRecord(fair_starts(tablebase, Game.of(board, rule)).choose(start, seed).position)
     else:
         game = GameRecord(read_position((position or "start",), board, rule, ""))
-    stdin = sys.stdin
+    stdin = standard_input()
     match = Match.setup(tablebase, game, you.lower(), opponent.lower(), seed,
                         write=lambda text: click.echo(text, nl=False), echo_input=not stdin.isatty(), coach=coach,
                         record_path=record_file)
-    try:
-        match.run(iter(stdin.readline, ""))
-    except BrokenPipeError:
-        reader_gone()
+    match.run(input_lines(stdin))
 
 
 def record_argument(game: str) -> GameRecord:
     """The record in the file ``game``, or on standard input for ``-``."""
     if game != "-":
         return read_record(game)
+    text = record_text(standard_input().buffer, "standard input")
     try:
-        return parse_record(sys.stdin.read())
+        return parse_record(text)
     except RecordError as error:
         raise RecordError(f"standard input, {error}") from None
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from solver.cli.common import fail, pictures_asked, reader_gone, write_pictures
+from solver.cli.common import fail, pictures_asked, standard_input, write_pictures
 from solver.cli.neutreeko import (
     cli,
     position_options,
@@ -63,14 +63,11 @@ def query(position: tuple[str, ...], board: str, rule: str, table_file: Path | N
 def _query_stdin(game: Game, tablebase: Tablebase, with_moves: bool) -> None:
     """Answer standard input line by line on standard output; exit 2 after it if a line was bad."""
     lines = errors = 0
-    try:
-        for answers in query_stream(read_lines(sys.stdin), tablebase, game, with_moves):
-            sys.stdout.write("\n".join(answers.texts))
-            sys.stdout.write("\n")
-            sys.stdout.flush()
-            lines, errors = lines + len(answers.texts), errors + answers.errors
-    except BrokenPipeError:
-        reader_gone()
+    for answers in query_stream(read_lines(standard_input()), tablebase, game, with_moves):
+        sys.stdout.write("\n".join(answers.texts))
+        sys.stdout.write("\n")
+        sys.stdout.flush()
+        lines, errors = lines + len(answers.texts), errors + answers.errors
     if errors:
         fail(f"{errors} of {lines} lines could not be answered (see their error objects)", 2)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable, Iterable
 
+from solver.core import interrupts
 from solver.core.errors import MissingTableError, TableError
 from solver.core.files import size_text
 from solver.neutreeko.game import Game
@@ -45,9 +46,20 @@ def build_table(game: Game, path: Path | None = None, force: bool = False,
         except TableError as error:
             raise TableExistsError(f"not overwriting {path} without --force: {error}") from None
         raise TableExistsError(f"a valid table already exists at {path} (use --force to rebuild it)")
-    solution = solve(game, progress)
+    solution = solve(game, _stopping(progress))
     summary = write_table(game, solution.result, path, solution.seconds, fold)
     return path, summary, solution.seconds
+
+
+def _stopping(progress: Progress | None) -> Progress:
+    """``progress``, after stopping the solve at the next level if a signal was received (one whose
+    exception Python swallowed, see :mod:`solver.core.interrupts`)."""
+    def each_level(level: Level) -> None:
+        interrupts.check()
+        if progress:
+            progress(level)
+
+    return each_level
 
 
 def ensure_table(game: Game, path: Path | None = None, progress: Progress | None = None,

@@ -3,7 +3,10 @@
 Each input line is answered by the object ``neutreeko query LINE --json`` prints (without its "moves"
 list unless ``with_moves``), or, if the line cannot be read, by an error object
 ``{"line": n, "input": text, "error": message}`` with the message a single query would give (see
-:mod:`solver.neutreeko.report`). Answers come in input order; a bad line does not stop the others.
+:mod:`solver.neutreeko.report`; a line longer than any position is quoted by its start only).
+Answers come in input order; a bad line does not stop the others. Input is UTF-8 (undecodable bytes
+become U+FFFD, and their line an error object, as any line that is not ASCII notation); a byte order
+mark at its start is skipped.
 
 Speed comes from splitting the work: a line in the *regular* form, the notation as
 :meth:`Position.fen` writes it (each rank in its one shortest form, then `` b`` or `` w``), is recognised
@@ -37,7 +40,7 @@ from solver.core.errors import InputError
 from solver.neutreeko import index
 from solver.neutreeko.children import children
 from solver.neutreeko.game import Game
-from solver.neutreeko.position import BLACK, WHITE, Position
+from solver.neutreeko.position import BLACK, MAX_POSITION_LENGTH, WHITE, Position
 from solver.neutreeko.probe import Tablebase
 from solver.neutreeko.report import error_object, query_object
 from solver.neutreeko.table import Table
@@ -48,6 +51,7 @@ CHUNK_LINES = 1 << 14
 #: Bytes asked of the operating system at a time when reading a file descriptor.
 _READ_BYTES = 1 << 19
 
+_BOM = "\ufeff"
 _SIDES = ("b", "w")
 
 
@@ -80,14 +84,23 @@ def read_lines(stream: IO[str]) -> Iterator[list[str]]:
 
     A stream with a file descriptor is read with ``os.read``, which returns what has arrived: a
     client that writes one line and waits gets its answer at once, a file is read in large chunks.
-    Undecodable bytes become U+FFFD (and their line an error object)."""
+    Undecodable bytes become U+FFFD (and their line an error object); a byte order mark starting the
+    stream is dropped."""
     try:
         descriptor = stream.fileno()
     except (AttributeError, OSError, io.UnsupportedOperation):
-        lines = iter(stream)
-        while chunk := [line.rstrip("\r\n") for line in islice(lines, CHUNK_LINES)]:
-            yield chunk
+        yield from _without_bom(_text_chunks(stream))
         return
+    yield from _without_bom(_descriptor_chunks(descriptor))
+
+
+def _text_chunks(stream: IO[str]) -> Iterator[list[str]]:
+    lines = iter(stream)
+    while chunk := [line.rstrip("\r\n") for line in islice(lines, CHUNK_LINES)]:
+        yield chunk
+
+
+def _descriptor_chunks(descriptor: int) -> Iterator[list[str]]:
     pending: list[bytes] = []  # the start of a line whose end has not arrived yet
     while data := os.read(descriptor, _READ_BYTES):
         if b"\n" not in data:
@@ -98,6 +111,17 @@ def read_lines(stream: IO[str]) -> Iterator[list[str]]:
         yield [line.decode("utf-8", "replace").rstrip("\r") for line in complete]
     if b"".join(pending):
         yield [b"".join(pending).decode("utf-8", "replace").rstrip("\r")]
+
+
+def _without_bom(chunks: Iterator[list[str]]) -> Iterator[list[str]]:
+    """The chunks, the first line's byte order mark (U+FEFF, as some editors start a file) dropped."""
+    first = next(chunks, None)
+    if first is None:
+        return
+    if first[0].startswith(_BOM):
+        first[0] = first[0][len(_BOM):]
+    yield first
+    yield from chunks
 
 
 def query_stream(chunks: Iterable[list[str]], tablebase: Tablebase, game: Game,
@@ -177,6 +201,8 @@ def _regular(lines: list[str], game: Game) -> _Regular | None:
     rank_codes = _rank_codes(width)
     numbers, codes, black_to_move, fens = [], [], [], []
     for number, line in enumerate(lines):
+        if len(line) > MAX_POSITION_LENGTH or not (line.isascii() and line.isprintable()):
+            continue  # what Position.parse refuses
         fields = line.split()
         if len(fields) == 2 and fields[1] in _SIDES:
             ranks = fields[0].split("/")

@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator, Mapping, NamedTuple
 
 from solver.core.errors import IllegalMoveError, NotationError
+from solver.core.notation import checked, quote
 from solver.neutreeko import report
 from solver.neutreeko.annotate import AnnotatedPly, Annotation
 from solver.neutreeko.outcome import LINE_RESULTS, Outcome, Termination, ending
@@ -72,7 +73,9 @@ COMMANDS = {
     "quit": "end the game",
 }
 _ALIASES = {"?": "help", "exit": "quit"}
-_GLUED_MOVE = re.compile(r"[a-z]\d+[a-z]\d+")
+_GLUED_MOVE = re.compile(r"[a-z][0-9]+[a-z][0-9]+")
+#: A first word longer than this is neither a move nor a command.
+_LONGEST_WORD = 16
 
 
 # -- engines ----------------------------------------------------------------------------------------
@@ -245,8 +248,13 @@ class Match:
     def _command(self, text: str) -> str | None:
         """Carry out a person's line; return what it was ("move", "undo", "quit", ...) or None if it
         was not understood."""
-        word, _, argument = text.strip().partition(" ")
-        word = _ALIASES.get(word.lower(), word.lower())
+        word, _, argument = text.strip(" ").partition(" ")
+        try:
+            word = checked(word, "move or command", _LONGEST_WORD).lower()
+        except NotationError as error:
+            self._say(str(error))
+            return None
+        word = _ALIASES.get(word, word)
         if not word:
             return None
         if word not in COMMANDS and "-" in word:
@@ -422,7 +430,7 @@ class Match:
             return f"write a move with a dash between the squares, e.g. {word[:2].upper()}-{word[2:].upper()}"
         close = difflib.get_close_matches(word, COMMANDS, n=1)
         suggestion = f"; did you mean {close[0]}?" if close else "; type help for the commands"
-        return f"unknown command {word!r}{suggestion}"
+        return f"unknown command {quote(word)}{suggestion}"
 
     def _say(self, text: str) -> None:
         self._write(text + "\n")

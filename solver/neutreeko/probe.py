@@ -28,11 +28,12 @@ from typing import Callable, TypeVar
 
 import numpy as np
 
-from solver.core.errors import MissingTableError, TableError
+from solver.core.container import damaged
+from solver.core.errors import MissingTableError
 from solver.neutreeko.game import Game
 from solver.neutreeko.outcome import LINE_RESULTS, Outcome, Termination, ending
 from solver.neutreeko.position import Move, Position
-from solver.neutreeko.table import Table, open_table, table_path
+from solver.neutreeko.table import Table, open_table, solve_command, table_path
 from solver.neutreeko.values import ILLEGAL, Evaluation, Value
 
 __all__ = ["LINE_RESULTS", "Evaluation", "Line", "LineStep", "RankedMove", "Tablebase", "best_moves",
@@ -229,7 +230,8 @@ class Tablebase:
             return []
         results = table.lookup(np.asarray(indices, dtype=np.int64))
         if np.any(results == ILLEGAL):
-            raise TableError(f"{table.path} marks a legal position as illegal: the table is damaged")
+            raise damaged(table.path, "it marks a legal position as illegal",
+                          f"{solve_command(game, table.path)} --force")
         return [Evaluation.of_byte(int(byte)) for byte in results]
 
 

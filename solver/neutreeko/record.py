@@ -19,8 +19,8 @@ lines and lines starting with ``#`` are ignored. Every tag is optional: a bare l
 of a game from the standard start.
 
 **Move text** (the part after the tags, and what ``--moves`` takes everywhere) is moves ``FROM-TO``
-separated by spaces, optionally numbered: ``1. C4-C3 D5-D2 2. D1-E1`` (``1... D5-D2`` for a move of
-White's that opens a pair). A number, when given, must be the number of the move it stands before,
+separated by spaces or line breaks, optionally numbered: ``1. C4-C3 D5-D2 2. D1-E1`` (``1... D5-D2``
+for a move of White's that opens a pair). A number, when given, must be the number of the move it stands before,
 counting from the first number given (so a fragment of a game, ``12. B1-C1 C2-C3``, reads too).
 :func:`numbered` writes the numbers; :func:`read_moves` reads them; each move is checked by
 :meth:`Position.parse_move <solver.neutreeko.position.Position.parse_move>`.
@@ -35,10 +35,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import IO, Iterable, Sequence
 
 from solver.core import files
 from solver.core.errors import BoardError, InputError
+from solver.core.notation import checked, quote
 from solver.neutreeko.game import Game
 from solver.neutreeko.outcome import LINE_RESULTS, Outcome, ending
 from solver.neutreeko.position import Move, Position
@@ -53,7 +54,11 @@ PLAYER_TAGS = ("Black", "White")
 WIDTH = 78
 
 _TAG = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]')
-_NUMBER = re.compile(r"(\d+)(\.+|…)(.*)")
+_NUMBER = re.compile(r"([0-9]+)(\.+)(.*)")
+#: :func:`read_moves` refuses longer move text: room for a thousand moves with their numbers.
+MAX_MOVE_TEXT_LENGTH = 10_000
+#: A record longer than this is refused unread (a thousand moves take about 10 kB).
+MAX_RECORD_BYTES = 1_000_000
 
 
 class RecordError(InputError, ValueError):
@@ -153,13 +158,15 @@ class _MoveReader:
 def read_moves(start: Position, text: str) -> list[Move]:
     """The moves of move text ``text`` (a plain list or numbered, see the module docstring) played
     from ``start``, each checked. Raises :class:`RecordError` for a wrong or dangling move number and
-    what :meth:`Position.parse_move` raises for a move that does not parse or is not legal.
+    what :meth:`Position.parse_move` raises for a move that does not parse or is not legal; text longer
+    than :data:`MAX_MOVE_TEXT_LENGTH` or not printable ASCII is refused before any move is read.
 
     >>> [move.name(Game.of().board) for move in read_moves(Position.parse("start"), "1. C4-C3 D5-D2 2.B1-B4")]
     ['C4-C3', 'D5-D2', 'B1-B4']
     """
     reader = _MoveReader(start)
-    for token in text.split():
+    lines_as_one = text.replace("\r", " ").replace("\n", " ")  # move text may run over lines, as in a record
+    for token in checked(lines_as_one, "move text", MAX_MOVE_TEXT_LENGTH).split():
         reader.feed(token)
     return reader.finish()
 
@@ -262,7 +269,7 @@ def parse_record(text: str) -> GameRecord:
         if stripped.startswith("["):
             tag = _TAG.fullmatch(stripped)
             if tag is None:
-                raise RecordError(f'line {number}: a tag is written [Name "value"], not {_clip(stripped)}')
+                raise RecordError(f'line {number}: a tag is written [Name "value"], not {quote(stripped, 40)}')
             if moves:
                 raise RecordError(f"line {number}: tag {tag.group(1)} comes after the moves")
             if tag.group(1) in tags:
@@ -274,7 +281,11 @@ def parse_record(text: str) -> GameRecord:
     reader = _MoveReader(start)
     seen = Counter([start])
     for number, line in moves:
-        for token in line.split():
+        try:
+            tokens = checked(line, "move text", MAX_MOVE_TEXT_LENGTH).split()
+        except InputError as error:
+            raise RecordError(f"line {number}: {error}") from None
+        for token in tokens:
             over = ending(reader.position, seen[reader.position])
             if over is not None:
                 raise RecordError(f"line {number}: {token} comes after the end of the game ({over.result})")
@@ -294,7 +305,7 @@ def parse_record(text: str) -> GameRecord:
     if "Result" in tags:
         line_number, said = tags["Result"]
         if said not in RESULTS:
-            raise RecordError(f"line {line_number}: result {said!r} is not one of {', '.join(RESULTS)}")
+            raise RecordError(f"line {line_number}: result {quote(said)} is not one of {', '.join(RESULTS)}")
         if said != record.result:
             actual = f"the moves end in {record.result}" if record.outcome else "the game is not over after the moves"
             raise RecordError(f'line {line_number}: [Result "{said}"], but {actual}'
@@ -319,18 +330,27 @@ def _start(tags: dict[str, tuple[int, str]]) -> Position:
         raise RecordError(f"line {start_line}: {error}") from None
 
 
-def _clip(text: str, limit: int = 40) -> str:
-    return repr(text if len(text) <= limit else text[:limit] + "...")
+def record_text(stream: IO[bytes], name: str) -> str:
+    """The text of a record read from ``stream`` (``name`` in messages): UTF-8, a byte order mark at its
+    start skipped. Raises :class:`RecordError` for bytes that are not UTF-8, or more than
+    :data:`MAX_RECORD_BYTES` of them (without reading further: ``/dev/zero`` is refused at once)."""
+    data = stream.read(MAX_RECORD_BYTES + 1)
+    if len(data) > MAX_RECORD_BYTES:
+        raise RecordError(f"{name} is longer than any record (more than {MAX_RECORD_BYTES:,} bytes)")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise RecordError(f"cannot read {name}: it is not UTF-8 ({error.reason} at byte {error.start:,})") from None
 
 
 def read_record(path: Path | str) -> GameRecord:
     """The record in the file ``path`` (UTF-8). Raises :class:`RecordError` naming the file, and the
     line for a record that cannot be read."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
-        raise RecordError(f"cannot read {path}: {reason}") from None
+        with open(path, "rb") as stream:
+            text = record_text(stream, str(path))
+    except OSError as error:
+        raise RecordError(f"cannot read {path}: {error.strerror or error}") from None
     try:
         return parse_record(text)
     except RecordError as error:

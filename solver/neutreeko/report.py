@@ -16,7 +16,9 @@ JSON objects (all values from the side to move's point of view, see :mod:`solver
            "number" is its move number as "movetext" numbers the moves (see
            :mod:`solver.neutreeko.record`); "forced" when it was the only move that kept the value of
            the position before it (:func:`solver.neutreeko.probe.keeping_moves`).
-    error  {"line": n, "input": text, "error": message}        (a bad line of ``query -``)
+    error  {"line": n, "input": text, "error": message}        (a bad line of ``query -``; text cut
+                                                                after MAX_POSITION_LENGTH characters,
+                                                                with "...")
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from __future__ import annotations
 from typing import Any
 
 from solver.neutreeko.outcome import game_over
-from solver.neutreeko.position import Position
+from solver.neutreeko.position import MAX_POSITION_LENGTH, Position
 from solver.neutreeko.probe import Evaluation, Line, RankedMove
 from solver.neutreeko.record import move_number, numbered, ply_label, wrap
 from solver.neutreeko.values import plies_text
@@ -66,7 +68,10 @@ def line_object(line: Line) -> JSONObject:
 
 
 def error_object(line_number: int, text: str, message: str) -> JSONObject:
-    """The object ``query -`` prints for a line it cannot answer."""
+    """The object ``query -`` prints for a line it cannot answer; a line longer than any position is
+    given by its first :data:`~solver.neutreeko.position.MAX_POSITION_LENGTH` characters and ``...``."""
+    if len(text) > MAX_POSITION_LENGTH:
+        text = text[:MAX_POSITION_LENGTH] + "..."
     return {"line": line_number, "input": text, "error": message}
 
 

@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from solver.core.errors import InputError
+from solver.core.notation import checked, quote
 from solver.neutreeko.board import Board
 from solver.neutreeko.drawgraph import DrawGraph
 from solver.neutreeko.game import Game
@@ -50,6 +51,10 @@ DEPTH = 16
 TOP = 10
 
 JSONObject = dict[str, Any]
+
+
+#: A --start longer than this is none of its forms.
+_LONGEST_CHOICE = 16
 
 
 class StartChoiceError(InputError, ValueError):
@@ -131,12 +136,12 @@ class FairStarts:
         """The start ``--start`` names: ``fair:K`` the K-th, ``fair`` the one at ``rng_choice`` (any
         integer, taken modulo the length of the top list: a seeded random one of the top :data:`TOP`).
         Raises :class:`StartChoiceError` for anything else or a K out of the list."""
-        kind, _, number = choice.strip().lower().partition(":")
+        kind, _, number = checked(choice, "start", _LONGEST_CHOICE, StartChoiceError).lower().partition(":")
         if kind == "fair" and not number and self.starts:
             return self.starts[rng_choice % min(TOP, len(self.starts))]
         if kind == "fair" and number.isdigit() and 1 <= int(number) <= len(self.starts):
             return self.starts[int(number) - 1]
-        raise StartChoiceError(f"start {choice!r} is not standard, fair or fair:K with K from 1 to "
+        raise StartChoiceError(f"start {quote(choice)} is not standard, fair or fair:K with K from 1 to "
                                f"{len(self.starts)} (the {self.game} fair starts; see neutreeko starts)")
 
 

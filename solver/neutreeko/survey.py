@@ -20,11 +20,12 @@ from typing import Callable, Iterable, Sequence
 from solver.core import files, svg
 from solver.core.errors import InputError
 from solver.core.files import size_text
+from solver.core.notation import checked, quote
 from solver.neutreeko import diagram
 from solver.neutreeko.board import MIN_SIDE, Board
 from solver.neutreeko.game import Game
 from solver.neutreeko.position import Position
-from solver.neutreeko.rules import RULES, Rule, RuleError, get_rule
+from solver.neutreeko.rules import MAX_RULE_LENGTH, RULES, Rule, RuleError, get_rule
 from solver.neutreeko.stats import COUNT_NAMES
 from solver.neutreeko.table import Table
 from solver.neutreeko.values import Evaluation, Value
@@ -59,11 +60,12 @@ class SurveyRow:
 def select_rules(text: str) -> list[Rule]:
     """``"all"`` or comma-separated rule names, as rules in :data:`RULES` order; raise
     :class:`RuleError` for an unknown name or an empty list."""
-    if text.strip().lower() == "all":
+    text = checked(text, "rule list", (MAX_RULE_LENGTH + 1) * len(RULES), RuleError)
+    if text.lower() == "all":
         return list(RULES.values())
-    chosen = {get_rule(name).name for name in text.split(",") if name.strip()}
+    chosen = {get_rule(name).name for name in text.split(",") if name.strip(" ")}
     if not chosen:
-        raise RuleError(f"no rule named in {text!r}; known rules: {', '.join(RULES)} (or all)")
+        raise RuleError(f"no rule named in {quote(text)}; known rules: {', '.join(RULES)} (or all)")
     return [rule for name, rule in RULES.items() if name in chosen]
 
 
