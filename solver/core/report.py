@@ -1,5 +1,5 @@
-"""What the reports of every game share: the CSV of a table of figures beside its Markdown report, rows
-of figures as CSV, and sizes in words."""
+"""What the reports of every game share: the CSV of a table of figures beside its Markdown report, and
+rows of figures as CSV."""
 
 from __future__ import annotations
 
@@ -41,11 +41,3 @@ def to_csv(rows: Iterable[Any], row_type: type) -> str:
     writer.writerow(field.name for field in fields(row_type))
     writer.writerows(["" if cell is None else cell for cell in astuple(row)] for row in rows)
     return out.getvalue()
-
-
-def size_text(size: int) -> str:
-    """A size in bytes in words: ``"1.5 MB"``, ``"205.0 kB"``, ``"900 B"``."""
-    for unit, scale in (("MB", 1e6), ("kB", 1e3)):
-        if size >= scale:
-            return f"{size / scale:.1f} {unit}"
-    return f"{size} B"

@@ -18,6 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from solver.core import files, report
+from solver.core.files import size_text
 from solver.core.report import csv_path
 from solver.necnon.grid import MAX_BASE, MAX_SIDE, MIN_BASE, MIN_SIDE, Grid
 from solver.necnon.keys import MAX_CELLS
@@ -159,7 +160,7 @@ def to_markdown(rows: list[SurveyRow], command: str) -> str:
         cells = (row.board, row.protocol, f"{row.positions:,}", f"{row.classes:,}", f"{row.value:+d}",
                  str(row.turns), first, f"{row.random_black_wins:.1f}", f"{row.random_draws:.1f}",
                  f"{row.random_green_wins:.1f}", f"{row.perfect_black_wins:.1f}", f"{row.perfect_green_wins:.1f}",
-                 report.size_text(row.table_bytes), f"{row.solve_seconds:.2f} s")
+                 size_text(row.table_bytes), f"{row.solve_seconds:.2f} s")
         lines.append("| " + " | ".join(cells) + " |")
     lines += ["", "## Findings", "", *(f"- {finding}" for finding in findings(rows)), ""]
     return "\n".join(lines)

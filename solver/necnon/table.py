@@ -59,6 +59,12 @@ def table_path(game: Game) -> Path:
     return tables_dir() / f"necnon-{game.grid}-{game.setting}.h5"
 
 
+def solve_command(game: Game, path: Path | None = None) -> str:
+    """The command that builds ``game``'s table at ``path`` (default: where :func:`table_path` says)."""
+    out = "" if path is None or Path(path) == table_path(game) else f" --out {path}"
+    return f"necnon solve --board {game.grid} --protocol {game.setting}{out}"
+
+
 def write_table(game: Game, records: npt.NDArray[np.void], path: Path, solve_seconds: float) -> Summary:
     """Write ``records`` (see :mod:`solver.necnon.solve`) as ``game``'s table at ``path``, atomically;
     return its summary. Raises :class:`TableError` if the file cannot be written."""
@@ -96,13 +102,13 @@ def open_table(game: Game, path: Path | None = None) -> Table:
     """Open and check ``game``'s table (at ``path``, or where :func:`table_path` says).
 
     Raises :class:`MissingTableError` (a ``KeyError``) if there is no file, :class:`TableMismatchError`
-    if it is a table of another game, board or protocol, :class:`TableError` if the file is not a
-    table of ours or is damaged."""
+    if it is a table of another game, board or protocol, :class:`TableError` if something other than a
+    regular file is there, or the file is not a table of ours or is damaged (see
+    :mod:`solver.core.container`: the whole file is verified before it is read)."""
     path = Path(path) if path is not None else table_path(game)
-    out = "" if path == table_path(game) else f" --out {path}"
-    container.check_exists(path, f"no table for {game} at {path} (build it with: necnon solve --board "
-                                 f"{game.grid} --protocol {game.setting}{out})")
-    with container.opened(path) as contents:
+    container.check_present(path, f"no table for {game} at {path} (build it with: {solve_command(game, path)})")
+    rebuild = f"{solve_command(game, path)} --force"
+    with container.opened(path, rebuild) as contents:
         attributes = contents.attributes
         if not contents.ours:
             raise TableError(f"{path} is not a neutreeko-solver table")
@@ -111,7 +117,7 @@ def open_table(game: Game, path: Path | None = None) -> Table:
         if not contents.has(_DATASET) or attributes.get("format_version") != FORMAT_VERSION \
                 or attributes.get("key_layout") != KEY_LAYOUT:
             raise TableError(f"{path} has format {attributes.get('format_version')}; this version reads necnon "
-                             f"format {FORMAT_VERSION} (rebuild it with --force)")
+                             f"format {FORMAT_VERSION} (rebuild it with {rebuild})")
         contents.check_attributes(_UNDIGESTED)
         if (attributes.get("board"), attributes.get("protocol")) != (str(game.grid), game.setting):
             raise TableMismatchError(f"{path} is a table for {attributes.get('board')} "
