@@ -153,6 +153,15 @@ def test_bad_input_writes_nothing(necnon_env, tmp_path):
     assert sorted(path.name for path in necnon_env.iterdir()) == before
 
 
+def test_a_large_board_is_built_only_when_asked(fresh_tables):
+    result = necnon("stats", "--board", "5x4", "--protocol", "non")
+    assert_one_line_error(result, "more than 16 cells is built only when asked", "--build",
+                          "necnon solve --board 5x4 --protocol non", code=1, program="necnon")
+    survey = necnon("survey", "--max-cells", "18", "--out", str(fresh_tables / "survey.md"))
+    assert_one_line_error(survey, "6x3 nec", "--build", code=1, program="necnon")
+    assert not fresh_tables.exists() or not any(fresh_tables.iterdir())
+
+
 def test_a_neutreeko_table_is_not_a_necnon_table(necnon_env, tmp_path, table_5x5):
     result = necnon("stats", "--board", "3x3", "--table", str(table_5x5))
     assert_one_line_error(result, "table of neutreeko, not of necnon", code=2, program="necnon")

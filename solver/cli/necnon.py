@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import TypeVar
 
@@ -29,7 +30,7 @@ from solver.cli.common import (
 from solver.core import files
 from solver.core.pictures import encode
 from solver.necnon import diagram, report
-from solver.necnon.build import build_table, ensure_table
+from solver.necnon.build import UNASKED_CELLS, build_table, check_build_asked, ensure_table
 from solver.necnon.play import ENGINES, SIDES, Match, table_exists
 from solver.necnon.position import Position, notation_grid
 from solver.necnon.probe import Tablebase
@@ -58,14 +59,18 @@ protocol_option = click.option("--protocol", default="nec", show_default=True, m
                                help="Protocols: nec or non for both players, or Black's then Green's.")
 table_option = click.option("--table", "table_file", type=click.Path(path_type=Path), default=None,
                             help="Table file to read instead of the default one.")
+build_option = click.option("--build", is_flag=True,
+                            help=f"Build a missing table even for a board of more than {UNASKED_CELLS} cells (up to "
+                                 f"a quarter of an hour and gigabytes); smaller ones are built unasked.")
 position_argument = click.argument("position", nargs=-1)
 moves_option = click.option("--moves", default="", metavar='"b2 a1,c3 pass"',
                             help="Turns to play from POSITION first, each checked.")
 
 
 def position_options(command: F) -> F:
-    """POSITION with --board, --protocol, --table and --moves: what query, line and show read."""
-    for option in reversed((position_argument, board_option, protocol_option, table_option, moves_option)):
+    """POSITION with --board, --protocol, --table, --build and --moves: what query, line and show read."""
+    for option in reversed((position_argument, board_option, protocol_option, table_option, build_option,
+                            moves_option)):
         command = option(command)
     return command
 
@@ -96,14 +101,16 @@ def terminal_progress() -> Callable[[Progress], None] | None:
     return progress
 
 
-def open_or_build(game: Game, table_file: Path | None) -> Table:
-    """The table of ``game`` at ``table_file``, or the default one, built (with progress) if it is missing."""
-    return common.open_or_build(game, table_file, open_table, ensure_table, terminal_progress(), f"necnon {game}")
+def open_or_build(game: Game, table_file: Path | None, build: bool) -> Table:
+    """The table of ``game`` at ``table_file``, or the default one, built (with progress) if it is
+    missing (a board of more than :data:`~solver.necnon.build.UNASKED_CELLS` cells only if ``build``)."""
+    return common.open_or_build(game, table_file, open_table, partial(ensure_table, build_large=build),
+                                terminal_progress(), f"necnon {game}")
 
 
-def tablebase_for(table_file: Path | None) -> Tablebase:
-    """A tablebase opening tables as the other commands do: built, with progress, if missing."""
-    return Tablebase(opener=lambda game: open_or_build(game, table_file))
+def tablebase_for(table_file: Path | None, build: bool) -> Tablebase:
+    """A tablebase opening tables as :func:`open_or_build` does."""
+    return Tablebase(opener=lambda game: open_or_build(game, table_file, build))
 
 
 # -- whole tables -------------------------------------------------------------------------------------
@@ -126,11 +133,12 @@ def solve(board: str | None, protocol: str, out: Path | None, force: bool) -> No
 @board_option
 @protocol_option
 @table_option
+@build_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def stats(board: str | None, protocol: str, table_file: Path | None, as_json: bool) -> None:
+def stats(board: str | None, protocol: str, table_file: Path | None, build: bool, as_json: bool) -> None:
     """The figures of a solved board: positions by value, the empty board's value and best first stones."""
     game = game_of(board, protocol)
-    table = open_or_build(game, table_file)
+    table = open_or_build(game, table_file, build)
     summary = table.summary
     if as_json:
         click.echo(json.dumps({"board": str(game.grid), "protocol": game.setting, **summary.counts(),
@@ -160,9 +168,11 @@ def stats(board: str | None, protocol: str, table_file: Path | None, as_json: bo
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the sampled games.")
 @click.option("--out", type=click.Path(path_type=Path), default=Path("docs/necnon-survey.md"), show_default=True,
               help="Markdown report; the CSV goes beside it, with the suffix .csv.")
-def survey_command(max_cells: int, games: int, seed: int, out: Path) -> None:
+@build_option
+def survey_command(max_cells: int, games: int, seed: int, out: Path, build: bool) -> None:
     """Solve every board and protocol up to --max-cells (reusing built tables) and tabulate them."""
     surveyed = survey_games(max_cells)
+    check_build_asked(surveyed, build)
     for path in (out, csv_path(out)):
         with writing(path):
             files.check_writable(path)
@@ -170,7 +180,7 @@ def survey_command(max_cells: int, games: int, seed: int, out: Path) -> None:
     def announce(row: SurveyRow) -> None:
         click.echo(f"  {row}", err=True)
 
-    rows = run_survey(surveyed, lambda game: open_or_build(game, None), games, seed, announce)
+    rows = run_survey(surveyed, lambda game: open_or_build(game, None, build), games, seed, announce)
     command = f"necnon survey --max-cells {max_cells} --games {games} --seed {seed}"
     with writing(out):
         table = write_report(rows, out, command)
@@ -182,8 +192,8 @@ def survey_command(max_cells: int, games: int, seed: int, out: Path) -> None:
 @cli.command()
 @position_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def query(position: tuple[str, ...], board: str | None, protocol: str, table_file: Path | None, moves: str,
-          as_json: bool) -> None:
+def query(position: tuple[str, ...], board: str | None, protocol: str, table_file: Path | None, build: bool,
+          moves: str, as_json: bool) -> None:
     """The value of POSITION (default: empty, the empty board) and of every turn, best first.
 
     POSITION is the notation (e.g. "2b1/g3/4/4 b") or empty. Values are Black's points minus Green's
@@ -191,7 +201,7 @@ def query(position: tuple[str, ...], board: str | None, protocol: str, table_fil
     ranked best first for the side to move; ties by their cells in board order.
     """
     game = game_of(board, protocol, position)
-    tablebase = tablebase_for(table_file)
+    tablebase = tablebase_for(table_file, build)
     queried = read_position(position, game, moves)
     evaluation, ranked = tablebase.probe(queried), tablebase.turns(queried)
     click.echo(json.dumps(report.query_object(queried, evaluation, ranked)) if as_json
@@ -205,8 +215,8 @@ def query(position: tuple[str, ...], board: str | None, protocol: str, table_fil
               help="Also draw the line as a sheet of small boards, one per turn, in an SVG file.")
 @click.option("--png", "png_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
               help="Also draw the line as a sheet of small boards in a PNG file.")
-def line(position: tuple[str, ...], board: str | None, protocol: str, table_file: Path | None, moves: str,
-         as_json: bool, svg_file: Path | None, png_file: Path | None) -> None:
+def line(position: tuple[str, ...], board: str | None, protocol: str, table_file: Path | None, build: bool,
+         moves: str, as_json: bool, svg_file: Path | None, png_file: Path | None) -> None:
     """The line of perfect play from POSITION (default: the empty board) to the end, with the score.
 
     Each turn is the first of query's ranking: the winner hurries, the loser delays, a draw is reached
@@ -214,7 +224,7 @@ def line(position: tuple[str, ...], board: str | None, protocol: str, table_file
     """
     asked = pictures_asked(svg=svg_file, png=png_file)
     game = game_of(board, protocol, position)
-    played = tablebase_for(table_file).line(read_position(position, game, moves))
+    played = tablebase_for(table_file, build).line(read_position(position, game, moves))
     write_pictures(asked, lambda kind: encode(diagram.line_sheet(played), kind))
     click.echo(json.dumps(report.line_object(played)) if as_json else report.line_text(played))
 
@@ -224,8 +234,8 @@ def line(position: tuple[str, ...], board: str | None, protocol: str, table_file
 @svg_option
 @png_option
 @click.option("--no-values", is_flag=True, help="Draw the position only, without reading a table.")
-def show(position: tuple[str, ...], board: str | None, protocol: str, table_file: Path | None, moves: str,
-         svg_file: Path | None, png_file: Path | None, no_values: bool) -> None:
+def show(position: tuple[str, ...], board: str | None, protocol: str, table_file: Path | None, build: bool,
+         moves: str, svg_file: Path | None, png_file: Path | None, no_values: bool) -> None:
     """A diagram of POSITION (default: the empty board): stones, and on each cell the side to move may
     play the best value of a turn there.
 
@@ -241,7 +251,7 @@ def show(position: tuple[str, ...], board: str | None, protocol: str, table_file
         shown = shown.play(last)
     evaluation, ranked = None, []
     if not no_values:
-        tablebase = tablebase_for(table_file)
+        tablebase = tablebase_for(table_file, build)
         evaluation, ranked = tablebase.probe(shown), tablebase.turns(shown)
     scene = diagram.board_diagram(shown, evaluation, ranked, last)
     if not asked:
@@ -258,10 +268,12 @@ def show(position: tuple[str, ...], board: str | None, protocol: str, table_file
 @board_option
 @protocol_option
 @table_option
+@build_option
 @click.option("--as", "you", type=click.Choice(list(SIDES), case_sensitive=False), default="black",
               show_default=True, help="The side you play; none lets the engine play itself.")
 @click.option("--opponent", type=click.Choice(list(ENGINES), case_sensitive=False), default=None,
-              help="perfect (the table; built if missing), mcts (the search engine), random. Default: "
+              help="perfect (the table; built if missing, with --build on a board of more than "
+                   f"{UNASKED_CELLS} cells), mcts (the search engine), random. Default: "
                    "perfect if the board's table exists, else mcts. Hints come from the table if there is "
                    "one, else from the engine.")
 @click.option("--from", "start", default="empty", show_default=True, metavar="POSITION",
@@ -272,8 +284,8 @@ def show(position: tuple[str, ...], board: str | None, protocol: str, table_file
               help="Seconds the mcts engine thinks per turn.")
 @click.option("--iterations", type=click.IntRange(min=1), default=None,
               help="Playouts of the mcts engine per turn instead of --time (reproducible with --seed).")
-def play(board: str | None, protocol: str, table_file: Path | None, you: str, opponent: str | None, start: str,
-         seed: int | None, seconds: float, iterations: int | None) -> None:
+def play(board: str | None, protocol: str, table_file: Path | None, build: bool, you: str, opponent: str | None,
+         start: str, seed: int | None, seconds: float, iterations: int | None) -> None:
     """Play NECNON against the table or the search engine, with hints and take-backs.
 
     Type a turn as c3,d4 (two stones), c3 (one) or pass, or a command: hint, undo, line, board,
@@ -283,7 +295,7 @@ def play(board: str | None, protocol: str, table_file: Path | None, you: str, op
     begin = Position.parse(start, game)
     has_table = table_exists(game, table_file)
     chosen = (opponent or ("perfect" if has_table else "mcts")).lower()
-    tablebase = tablebase_for(table_file) if has_table or chosen == "perfect" else None
+    tablebase = tablebase_for(table_file, build) if has_table or chosen == "perfect" else None
     match = Match.setup(begin, you.lower(), chosen, tablebase, seed, seconds, iterations,
                         write=lambda text: click.echo(text, nl=False), echo_input=not sys.stdin.isatty())
     try:

@@ -42,6 +42,7 @@ from typing import Callable
 import numpy as np
 import numpy.typing as npt
 
+from solver.core import interrupts
 from solver.necnon.keys import byte_images, check_solvable
 from solver.necnon.rules import Game
 
@@ -132,6 +133,7 @@ def solve(game: Game, progress: Callable[[Progress], None] | None = None, packed
         if status == _kernel.GROW:
             table = _grown(table, _kernel._rehash)
             state[2] = int(len(table) * _LOAD)
+        interrupts.check()  # a signal whose exception was swallowed stops the search here
         if progress:
             progress(Progress(int(state[1]), int(state[3]), time.perf_counter() - began))
     count = _kernel._compact(table)
