@@ -45,7 +45,7 @@ import stat
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, TypeVar
 
 import h5py
 import numpy as np
@@ -65,6 +65,7 @@ _HDF5_SIGNATURE = b"\x89HDF\r\n\x1a\n"
 _READ_BYTES = 1 << 20
 
 Attributes = dict[str, Any]
+Opened = TypeVar("Opened")
 
 
 def tables_dir() -> Path:
@@ -112,6 +113,19 @@ def check_present(path: Path, missing: str) -> None:
         raise TableError(f"cannot use {path} as a table: {error.strerror or error}") from None
     if not present:
         raise MissingTableError(missing)
+
+
+def ensure(path: Path, open_existing: Callable[[Path], Opened], before_build: Callable[[Path], None],
+           build: Callable[[Path], object]) -> Opened:
+    """The table at ``path`` as ``open_existing`` opens it; if there is none
+    (:class:`MissingTableError`), ``before_build(path)`` (which may refuse, or say what comes), then
+    ``build(path)`` and the table it built."""
+    try:
+        return open_existing(path)
+    except MissingTableError:
+        before_build(path)
+        build(path)
+        return open_existing(path)
 
 
 def check_replaceable(path: Path, force: bool, open_existing: Callable[[Path], object]) -> None:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import Callable, Iterable
 
+from solver.core import container
 from solver.core.container import check_replaceable
 from solver.core.errors import MissingTableError
 from solver.necnon.keys import check_solvable
@@ -47,15 +49,13 @@ def ensure_table(game: Game, path: Path | None = None, progress: Report | None =
     Raises :class:`~solver.core.errors.BoardError` for a board too large to solve and
     :class:`LargeTableError` for a board of more than :data:`UNASKED_CELLS` cells unless
     ``build_large``, before anything is announced."""
-    try:
-        return open_table(game, path)
-    except MissingTableError:
-        path = Path(path) if path is not None else table_path(game)
-        check_build_asked([game], build_large, path)
+    def before_build(where: Path) -> None:
+        check_build_asked([game], build_large, where)
         if on_build:
-            on_build(path)
-        built, _, _ = build_table(game, path, force=True, progress=progress)
-        return open_table(game, built)
+            on_build(where)
+
+    return container.ensure(Path(path) if path is not None else table_path(game), partial(open_table, game),
+                            before_build, partial(build_table, game, force=True, progress=progress))
 
 
 def check_build_asked(games: Iterable[Game], build_large: bool, path: Path | None = None) -> None:

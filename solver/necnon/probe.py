@@ -21,10 +21,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from types import TracebackType
 from typing import Callable, TypeVar
 
 from solver.core.errors import IllegalPositionError, MissingTableError
+from solver.core.tablebase import OpenedTables
 from solver.necnon.keys import canonical_keys, key
 from solver.necnon.position import Position, Turn
 from solver.necnon.rules import Game
@@ -92,7 +92,7 @@ def best_turns(ranked: list[RankedTurn]) -> list[RankedTurn]:
     return [turn for turn in ranked if turn.evaluation == ranked[0].evaluation]
 
 
-class Tablebase:
+class Tablebase(OpenedTables[Game, Table]):
     """Values of NECNON positions, read from the tables of their games (opened on first use, then kept).
 
     ``directory``: where the tables are (default: :func:`solver.core.container.tables_dir`); or
@@ -114,26 +114,7 @@ class Tablebase:
         if opener is None:
             def opener(game: Game) -> Table:
                 return open_table(game, None if directory is None else Path(directory) / table_path(game).name)
-        self._opener = opener
-        self._tables: dict[Game, Table] = {}
-
-    def __enter__(self) -> Tablebase:
-        return self
-
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
-                 traceback: TracebackType | None) -> None:
-        self.close()
-
-    def close(self) -> None:
-        """Forget the opened tables (they are reopened if probed again)."""
-        self._tables.clear()
-
-    def table(self, game: Game) -> Table:
-        """``game``'s table, opened on first use. Raises :class:`MissingTableError` (a ``KeyError``)
-        if there is none, :class:`~solver.core.errors.TableError` if it cannot be used."""
-        if game not in self._tables:
-            self._tables[game] = self._opener(game)
-        return self._tables[game]
+        super().__init__(opener)
 
     def probe(self, position: Position) -> Evaluation:
         """The :class:`Evaluation` of ``position``: Black's points minus Green's under perfect play, and

@@ -23,13 +23,13 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from types import TracebackType
 from typing import Callable, TypeVar
 
 import numpy as np
 
 from solver.core.container import damaged
 from solver.core.errors import MissingTableError
+from solver.core.tablebase import OpenedTables
 from solver.neutreeko.game import Game
 from solver.neutreeko.outcome import LINE_RESULTS, Outcome, Termination, ending
 from solver.neutreeko.position import Move, Position
@@ -120,7 +120,7 @@ def keeping_moves(evaluation: Evaluation, ranked: list[RankedMove]) -> list[Rank
     return [move for move in ranked if evaluation.value == "loss" or move.value == evaluation.value]
 
 
-class Tablebase:
+class Tablebase(OpenedTables[Game, Table]):
     """Values of positions, read from the tables of their games (opened on first use, then kept).
 
     ``directory``: where the tables are (default: :func:`solver.neutreeko.table.tables_dir`); or ``opener``, a
@@ -151,27 +151,7 @@ class Tablebase:
         if opener is None:
             def opener(game: Game) -> Table:
                 return open_table(game, None if directory is None else Path(directory) / table_path(game).name)
-        self._opener = opener
-        self._tables: dict[tuple[str, str], Table] = {}
-
-    def __enter__(self) -> Tablebase:
-        return self
-
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
-                 traceback: TracebackType | None) -> None:
-        self.close()
-
-    def close(self) -> None:
-        """Forget the opened tables (they are reopened if probed again)."""
-        self._tables.clear()
-
-    def table(self, game: Game) -> Table:
-        """``game``'s table, opened on first use. Raises :class:`MissingTableError` (a ``KeyError``)
-        if there is none, :class:`~solver.core.errors.TableError` if it cannot be used."""
-        key = (str(game.board), game.rule.name)
-        if key not in self._tables:
-            self._tables[key] = self._opener(game)
-        return self._tables[key]
+        super().__init__(opener, key=lambda game: (str(game.board), game.rule.name))
 
     def probe(self, position: Position | str) -> Evaluation:
         """The :class:`Evaluation` of ``position`` for the side to move.
