@@ -243,7 +243,7 @@ def _edge_cells(grid: Grid) -> set[str]:
 def _growth(rows: list[SurveyRow]) -> list[str]:
     """How positions grow from one board to the next larger one of the same family and setting."""
     said = []
-    for small, large in (("4x3", "4x4"), ("4x4", "5x4"), ("hex2", "hex3")):
+    for small, large in (("4x3", "4x4"), ("4x4", "5x4"), ("6x3", "7x3"), ("hex2", "hex3")):
         pairs = [(next(row for row in rows if row.board == small and row.protocol == setting),
                   next(row for row in rows if row.board == large and row.protocol == setting))
                  for setting in SETTINGS
