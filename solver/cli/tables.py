@@ -36,10 +36,11 @@ from solver.neutreeko.verify import verify
 @click.option("--force", is_flag=True, help="Rebuild even if a valid table exists.")
 @click.option("--fold", is_flag=True,
               help="Store one result per symmetry class: a table 8 times smaller, read the same way.")
-def solve(board: str, rule: str, out: Path | None, force: bool, fold: bool) -> None:
+@click.option("--progress", is_flag=True, help="Show the progress ply by ply even when standard error is not a terminal.")
+def solve(board: str, rule: str, out: Path | None, force: bool, fold: bool, progress: bool) -> None:
     """Solve a board completely and write its HDF5 table."""
     game = Game.of(board, rule)
-    path, summary, seconds = build_table(game, out, force, terminal_progress(), fold)
+    path, summary, seconds = build_table(game, out, force, terminal_progress(progress), fold)
     click.echo(f"solved {game}: {summary.legal:,} legal positions ({summary.wins:,} wins, "
                f"{summary.losses:,} losses, {summary.draws:,} draws) in {seconds:.2f} s -> {path}")
 
