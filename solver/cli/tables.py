@@ -1,4 +1,4 @@
-"""Commands that build and read whole tables: solve, verify, stats and survey."""
+"""Commands that build and read whole tables: solve, check, verify, stats and survey."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from solver.cli.common import writing
+from solver.cli.common import fail, writing
 from solver.cli.neutreeko import (
     board_option,
     cli,
@@ -20,11 +20,13 @@ from solver.cli.neutreeko import (
 from solver.core import files
 from solver.neutreeko.board import Board
 from solver.neutreeko.build import build_table
+from solver.neutreeko.check import check_consistency
 from solver.neutreeko.game import Game
 from solver.neutreeko.position import Position
 from solver.neutreeko.rules import RULES
 from solver.neutreeko.stats import summarize
 from solver.neutreeko.survey import SurveyRow, csv_path, run_survey, select_rules, survey_games, write_report
+from solver.neutreeko.table import Table, open_table
 from solver.neutreeko.verify import verify
 
 
@@ -45,29 +47,77 @@ def solve(board: str, rule: str, out: Path | None, force: bool, fold: bool, prog
                f"{summary.losses:,} losses, {summary.draws:,} draws) in {seconds:.2f} s -> {path}")
 
 
+@cli.command(name="check")
+@board_option
+@rule_option
+@table_option
+def check_command(board: str, rule: str, table_file: Path | None) -> None:
+    """Confirm every value of a table from its children's values, by a forward pass of its own; list
+    every inconsistency and exit 1 if there is any."""
+    game = Game.of(board, rule)
+    table = open_table(game, table_file)
+    report = check_consistency(game, table.result)
+    for inconsistency in report.listed:
+        click.echo(inconsistency.describe(game))
+    if report.wrong > len(report.listed):
+        click.echo(f"... and {report.wrong - len(report.listed):,} more inconsistencies")
+    click.echo(f"checked {game} ({table.path}): {report.indices:,} indices, {report.legal:,} legal positions, "
+               f"{report.wrong:,} inconsistent, in {report.seconds:.1f} s")
+    if not report.passed:
+        sys.exit(1)
+
+
 @cli.command(name="survey")
 @click.option("--max-board", default="7x7", show_default=True, metavar="WIDTHxHEIGHT",
               help="Largest board: every board from 3x3 up to it, each width with each height.")
 @click.option("--rules", default="all", show_default=True,
               help=f"Comma-separated winning conditions ({', '.join(RULES)}), or all.")
+@click.option("--also", multiple=True, metavar="WIDTHxHEIGHT[:RULES]",
+              help="A larger board to add, under RULES (comma-separated) or else those of --rules; repeatable.")
+@click.option("--check", "check_tables", is_flag=True,
+              help="Confirm every table with the forward check (neutreeko check) and say so in each row.")
 @click.option("--out", type=click.Path(path_type=Path), default=Path("docs/survey.md"), show_default=True,
               help="Markdown report; the CSV goes beside it, with the suffix .csv.")
-def survey_command(max_board: str, rules: str, out: Path) -> None:
+def survey_command(max_board: str, rules: str, also: tuple[str, ...], check_tables: bool, out: Path) -> None:
     """Solve every board and rule (reusing built tables) and tabulate them."""
-    games = survey_games(Board.parse(max_board), select_rules(rules))
+    extra = [game for text in also for game in _also_games(text, rules)]
+    games = survey_games(Board.parse(max_board), select_rules(rules), extra)
     for path in (out, csv_path(out)):
         with writing(path):
             files.check_writable(path)
 
     def announce(row: SurveyRow) -> None:
-        click.echo(f"{row.board} {row.rule}: {row.legal:,} legal, {row.draws:,} draws, start {row.start_value}",
-                   err=True)
+        click.echo(f"{row.board} {row.rule}: {row.legal:,} legal, {row.draws:,} draws, start {row.start_value}"
+                   + (f", {row.verified}" if row.verified else ""), err=True)
 
-    rows = run_survey(games, lambda game: open_or_build(game, None), announce)
-    command = f"neutreeko survey --max-board {max_board} --rules {rules}"
+    failed = []
+
+    def forward_check(table: Table) -> str:
+        report = check_consistency(table.game, table.result)
+        if not report.passed:
+            failed.append(f"{table.game}: {report.wrong:,} inconsistent")
+            return f"FAILED forward check ({report.wrong:,} inconsistent)"
+        return "forward check"
+
+    rows = run_survey(games, lambda game: open_or_build(game, None), announce,
+                      forward_check if check_tables else None)
+    command = " ".join(["neutreeko survey --max-board", max_board, "--rules", rules,
+                        *(f"--also {text}" for text in also), *(["--check"] if check_tables else [])])
     with writing(out):
         table = write_report(rows, out, command)
     click.echo(f"surveyed {len(rows)} boards and rules -> {out}, {table}")
+    if failed:
+        fail(f"the forward check failed: {'; '.join(failed)}", 1)
+
+
+def _also_games(text: str, rules: str) -> list[Game]:
+    """The games of an ``--also`` value: ``8x8:connected`` (each rule named must be offered there), or
+    ``8x8`` under those of ``rules`` offered there."""
+    board, _, named = text.partition(":")
+    if named:
+        return [Game.of(board, rule) for rule in select_rules(named)]
+    games = survey_games(Board.parse(board), select_rules(rules))
+    return [game for game in games if game.board == Board.parse(board)]
 
 
 @cli.command(name="verify")

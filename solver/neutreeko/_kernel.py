@@ -25,9 +25,10 @@ Two arrays hold the whole state of a solve, 1.125 bytes per index:
 
 A level (the positions decided at one distance) is not queued: its positions are the decided ones
 whose byte is the level's code, found again by :func:`_collect` in the rows (mover ranks) that
-``fresh[rank]`` says have some, a slab of rows at a time, in index order. A slab's positions share
-few mover triples, so their predecessors, whose other side is that mover, lie in a narrow band of
-every row, which the caches hold. Each slab is processed in two steps:
+``fresh[rank]`` says have some, a slab of rows at a time, in index order. On large boards,
+:func:`_other_ranks` and :func:`_group` then order a slab's positions by the squares of their other
+side, so that the parents met together lie in a few rows, in a narrow band of each (see
+:func:`solver.neutreeko.solve.solve`). Each slab is processed in two steps:
 
 * :func:`_gather`, in parallel over blocks of the slab, writes each position's undecided predecessors
   (*parents*) into the bucket of the *part* that the parent lies in (``part_of[parent's mover rank]``);
@@ -238,6 +239,24 @@ def _collect(result, words, decided, code, counts, offsets, first, last, other_c
             word += 1
         if slot < end:
             _collect_bytes(result, decided, code, max(word * 8, aligned), base + other_count, level, slot)
+
+
+@nb.njit(cache=True, parallel=True, error_model="numpy")
+def _other_ranks(level, size, triples, other_count, ranks):
+    """``ranks[i]``: the triple rank of the other side's squares of ``level[i]``, for ``i < size``."""
+    for slot in nb.prange(size):
+        _, _, _, o0, o1, o2 = _decode(level[slot], triples, other_count)
+        ranks[slot] = _triple_rank(o0, o1, o2)
+
+
+@_jit
+def _group(level, size, ranks, firsts, grouped):
+    """Copy ``level[:size]`` to ``grouped`` in the order of their ``ranks`` (see :func:`_other_ranks`),
+    a counting sort: those of rank ``r`` go to ``grouped[firsts[r]:]`` in level order, and ``firsts[r]``
+    is advanced."""
+    for slot in range(size):
+        grouped[firsts[ranks[slot]]] = level[slot]
+        firsts[ranks[slot]] += 1
 
 
 @nb.njit(cache=True, parallel=True, error_model="numpy")

@@ -69,7 +69,7 @@ class Inconsistency:
 
 @dataclass(frozen=True)
 class CheckReport:
-    """What :func:`check` found: ``indices`` checked, of which ``legal`` legal positions, and ``wrong``
+    """What :func:`check_consistency` found: ``indices`` checked, of which ``legal`` legal positions, and ``wrong``
     inconsistencies, the first :data:`LISTED` of them (in index order) in ``listed``."""
 
     game: Game
@@ -84,7 +84,7 @@ class CheckReport:
         return self.wrong == 0
 
 
-def check(game: Game, result: npt.NDArray[np.uint8], listed: int = LISTED) -> CheckReport:
+def check_consistency(game: Game, result: npt.NDArray[np.uint8], listed: int = LISTED) -> CheckReport:
     """Check every index of ``result`` (one byte per index of ``game``) against its children, in
     parallel; list at most ``listed`` inconsistencies (all are counted)."""
     import numba  # numba is imported only when something is checked

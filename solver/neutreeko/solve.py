@@ -25,8 +25,11 @@ from solver.neutreeko.values import MAX_DISTANCE, encode_result
 _CHUNK = 1 << 15
 # Positions per work item of that pass: large enough that a part's predecessors lie in long runs.
 _BLOCK = 1 << 9
-# Positions of a level collected at a time (a slab of rows, a row whole): 2^20 of them, 8 MB at most.
-_SLAB = 1 << 20
+# Positions of a level collected at a time (a slab of rows, a row whole): 2^22 of them, 32 MB as int64.
+_SLAB = 1 << 22
+# Boards with at least this many indices (6 x 5 and up, not 5 x 5) have the positions of each slab
+# grouped by their other side's squares before the passes over them (see solve()).
+_GROUP_FROM = 1 << 23
 
 
 @dataclass(frozen=True)
@@ -84,6 +87,13 @@ def solve(game: Game, progress: Callable[[Level], None] | None = None) -> Soluti
                       fresh)
 
     level = np.empty(_SLAB + other_count, dtype=inputs.index_type)
+    # The parents of positions that share their other side's squares lie in a few rows (those of the
+    # triples it reaches by one unmove), and those of one slab in a narrow band of each row, so once
+    # grouped they are met together, where the caches (and the address translations) still hold them.
+    # That pays once the arrays outgrow the caches, while on 5 x 5 grouping costs more than it saves.
+    grouping = game.positions >= _GROUP_FROM
+    grouped = np.empty_like(level) if grouping else level
+    ranks = np.empty(len(level) if grouping else 0, dtype=np.min_scalar_type(len(triples)))
     blocks = -(-_CHUNK // _BLOCK)
     out = np.empty((inputs.parts, blocks * _BLOCK * inputs.max_unmoves), dtype=inputs.index_type)
     counts = np.empty((blocks, inputs.parts), dtype=np.int64)
@@ -99,8 +109,12 @@ def solve(game: Game, progress: Callable[[Level], None] | None = None) -> Soluti
             _kernel._collect(result, words, decided, encode_result(plies), found, offsets - offsets[first], first, last,
                              other_count, level)
             size = int(found[first:last].sum())
+            if grouping:
+                _kernel._other_ranks(level, size, triples, other_count, ranks)
+                sizes = np.bincount(ranks[:size], minlength=len(triples))
+                _kernel._group(level, size, ranks, np.cumsum(sizes) - sizes, grouped)
             for chunk in range(0, size, _CHUNK):
-                used = _kernel._gather(level, chunk, min(chunk + _CHUNK, size), _BLOCK, rays, triples,
+                used = _kernel._gather(grouped, chunk, min(chunk + _CHUNK, size), _BLOCK, rays, triples,
                                        inputs.weights, other_count, decided, inputs.part_of, out, counts)
                 _kernel._settle(out, counts, used, plies % 2 == 0, encode_result(plies + 1), result, decided,
                                 fresh, other_count)

@@ -43,6 +43,9 @@ class SurveyRow:
     start_plies: int | None
     table_bytes: int
     solve_seconds: float
+    #: How the table was verified beyond its digest: ``"forward check"`` when every stored value was
+    #: confirmed from its children (:mod:`solver.neutreeko.check`), else empty.
+    verified: str = ""
 
     @property
     def start(self) -> Evaluation:
@@ -61,9 +64,10 @@ def select_rules(text: str) -> list[Rule]:
     return [rule for name, rule in RULES.items() if name in chosen]
 
 
-def survey_games(max_board: Board, rules: Iterable[Rule]) -> list[Game]:
+def survey_games(max_board: Board, rules: Iterable[Rule], also: Iterable[Game] = ()) -> list[Game]:
     """Every board from 3 x 3 to ``max_board`` (each width with each height) and every rule of ``rules``
-    offered on it, by width, height, then rule. Raises :class:`RuleError` if there is none."""
+    offered on it, by width, height, then rule; then the games of ``also`` not among them. Raises
+    :class:`RuleError` if there is none."""
     rules = list(rules)
     games = []
     for width in range(MIN_SIDE, max_board.width + 1):
@@ -73,6 +77,7 @@ def survey_games(max_board: Board, rules: Iterable[Rule]) -> list[Game]:
                     games.append(Game.of(Board(width, height), rule))
                 except RuleError:
                     continue  # not offered on this board
+    games += [game for game in dict.fromkeys(also) if game not in games]
     if not games:
         raise RuleError(f"no board up to {max_board} offers {', '.join(rule.name for rule in rules)}")
     return games
@@ -97,8 +102,8 @@ def write_report(rows: list[SurveyRow], markdown: Path, command: str) -> Path:
     return table
 
 
-def survey_row(table: Table) -> SurveyRow:
-    """The figures of an opened table."""
+def survey_row(table: Table, verified: str = "") -> SurveyRow:
+    """The figures of an opened table, verified as ``verified`` says (see :attr:`SurveyRow.verified`)."""
     counts = {name: int(table.attributes[name]) for name in COUNT_NAMES}
     start = Evaluation.of_byte(int(table.lookup(Position.start(table.game).index())))
     return SurveyRow(
@@ -106,17 +111,19 @@ def survey_row(table: Table) -> SurveyRow:
         draws_percent=round(100 * counts["draws"] / counts["legal"], 2),
         start_value=start.value, start_plies=start.plies,
         table_bytes=table.path.stat().st_size,
-        solve_seconds=round(float(table.attributes.get("solve_seconds", float("nan"))), 2),
+        solve_seconds=round(float(table.attributes.get("solve_seconds", float("nan"))), 2), verified=verified,
     )
 
 
 def run_survey(games: Iterable[Game], open_game_table: Callable[[Game], Table],
-               on_row: Callable[[SurveyRow], None] | None = None) -> list[SurveyRow]:
-    """A row for each game, whose table ``open_game_table`` opens (or builds); ``on_row`` sees each
-    row as soon as it is made."""
+               on_row: Callable[[SurveyRow], None] | None = None,
+               verify_table: Callable[[Table], str] | None = None) -> list[SurveyRow]:
+    """A row for each game, whose table ``open_game_table`` opens (or builds); ``verify_table``, if
+    given, says how each table was verified; ``on_row`` sees each row as soon as it is made."""
     rows = []
     for game in games:
-        rows.append(survey_row(open_game_table(game)))
+        table = open_game_table(game)
+        rows.append(survey_row(table, verify_table(table) if verify_table else ""))
         if on_row:
             on_row(rows[-1])
     return rows
@@ -132,7 +139,7 @@ def to_csv(rows: Iterable[SurveyRow]) -> str:
 
 
 _HEADER = ("board", "rule", "legal", "wins", "losses", "draws", "draws %", "longest win", "longest loss",
-           "no move", "start", "table size", "solve time")
+           "no move", "start", "table size", "solve time", "verified")
 
 
 def to_markdown(rows: list[SurveyRow], command: str) -> str:
@@ -147,16 +154,18 @@ def to_markdown(rows: list[SurveyRow], command: str) -> str:
         "valued from the side to move's point of view; distances are in plies. *No move*: positions whose",
         "side to move cannot move, counted as lost for it. *Start*: the value of the start position for",
         "Black, who moves first, and its distance. *Table size*: the table file read; *solve time*: the",
-        "retrograde analysis on the machine that built the table.",
+        "retrograde analysis on the machine that built the table. *Verified*: *forward check* where every",
+        "stored value was confirmed from its children's values by `neutreeko check` (which proves a table",
+        "right without a reference solver).",
         "",
         "| " + " | ".join(_HEADER) + " |",
-        "|" + "|".join("---" if name in ("board", "rule", "start") else "---:" for name in _HEADER) + "|",
+        "|" + "|".join("---" if name in ("board", "rule", "start", "verified") else "---:" for name in _HEADER) + "|",
     ]
     for row in rows:
         start = row.start.terse()
         cells = (row.board, row.rule, f"{row.legal:,}", f"{row.wins:,}", f"{row.losses:,}", f"{row.draws:,}",
                  f"{row.draws_percent:.2f}", str(row.longest_win), str(row.longest_loss), f"{row.no_move:,}",
-                 start, _size(row.table_bytes), f"{row.solve_seconds:.2f} s")
+                 start, _size(row.table_bytes), f"{row.solve_seconds:.2f} s", row.verified or "-")
         lines.append("| " + " | ".join(cells) + " |")
     decided = [f"{row.board} {row.rule} ({row.start.terse()})"
                for row in rows if row.start_plies is not None]
