@@ -24,29 +24,18 @@ _squeeze = _jit(index.squeeze)
 
 
 @_jit
-def _sorted(a, b, c):
-    if a > b:
-        a, b = b, a
-    if b > c:
-        b, c = c, b
-    if a > b:
-        a, b = b, a
-    return a, b, c
+def _expected(m0, m1, m2, other_rank, steps, wins, weights, squeezed, row_base, result, occupied):
+    """The byte that the position (mover on ``m0 < m1 < m2``, other side on the triple of rank
+    ``other_rank``) must hold given its children's bytes: ILLEGAL if the mover has won; lost in 0 if
+    the other side has won or the mover has no move; else won in 1 + the shortest loss among the
+    children if there is one; else a draw if a child is drawn; else lost in 1 + the longest win.
 
-
-@_jit
-def _expected(m0, m1, m2, o0, o1, o2, steps, wins, other_count, result, occupied):
-    """The byte that the position (mover on ``m0 < m1 < m2``, other side on ``o0 < o1 < o2``) must hold
-    given its children's bytes: ILLEGAL if the mover has won; lost in 0 if the other side has won or
-    the mover has no move; else won in 1 + the shortest loss among the children if there is one; else
-    a draw if a child is drawn; else lost in 1 + the longest win. ``occupied`` is scratch (all False)."""
+    ``occupied`` marks the six pieces' squares; ``squeezed[square]`` numbers the squares the other side
+    leaves free, and its children lie from ``row_base`` on (their mover is the other side)."""
     if wins[_triple_rank(m0, m1, m2)]:
         return ILLEGAL
-    other_rank = _triple_rank(o0, o1, o2)
     if wins[other_rank]:
         return 1
-    for square in (m0, m1, m2, o0, o1, o2):
-        occupied[square] = True
     shortest_loss, longest_win, drawn, moves = 1 << 30, -1, False, 0
     for moved in range(3):
         origin, low, high = (m0, m1, m2) if moved == 0 else ((m1, m0, m2) if moved == 1 else (m2, m0, m1))
@@ -58,10 +47,14 @@ def _expected(m0, m1, m2, o0, o1, o2, steps, wins, other_count, result, occupied
                 continue
             moves += 1
             # The child: the other side to move, the mover's pieces on low, high and target.
-            a, b, c = _sorted(low, high, target)
-            child = other_rank * np.int64(other_count) + _triple_rank(
-                _squeeze(a, o0, o1, o2), _squeeze(b, o0, o1, o2), _squeeze(c, o0, o1, o2))
-            byte = np.int64(result[child])
+            if target < low:
+                a, b, c = target, low, high
+            elif target < high:
+                a, b, c = low, target, high
+            else:
+                a, b, c = low, high, target
+            byte = np.int64(result[row_base + weights[0, squeezed[a]] + weights[1, squeezed[b]]
+                                   + weights[2, squeezed[c]]])
             if byte == UNDECIDED:
                 drawn = True
             elif byte == ILLEGAL:
@@ -70,8 +63,6 @@ def _expected(m0, m1, m2, o0, o1, o2, steps, wins, other_count, result, occupied
                 shortest_loss = min(shortest_loss, byte - 1)
             else:
                 longest_win = max(longest_win, byte - 1)
-    for square in (m0, m1, m2, o0, o1, o2):
-        occupied[square] = False
     if moves == 0:
         return 1
     if shortest_loss < (1 << 30):
@@ -82,7 +73,7 @@ def _expected(m0, m1, m2, o0, o1, o2, steps, wins, other_count, result, occupied
 
 
 @nb.njit(cache=True, parallel=True, error_model="numpy")
-def _check_rows(result, steps, triples, wins, other_count, legal, wrong, listing, found, found_offsets,
+def _check_rows(result, steps, triples, wins, weights, other_count, legal, wrong, listing, found, found_offsets,
                 expected):
     """Check every index, a row per triple of the other side: ``legal[row]`` counts the legal positions
     and ``wrong[row]`` those whose byte is not the expected one. If ``found_offsets[row] >= 0``, the
@@ -93,18 +84,24 @@ def _check_rows(result, steps, triples, wins, other_count, legal, wrong, listing
     for row in nb.prange(triples.shape[0]):
         if listing and found_offsets[row] < 0:
             continue
-        occupied = np.zeros(squares, dtype=np.bool_)
         o0, o1, o2 = triples[row, 0], triples[row, 1], triples[row, 2]
+        occupied = np.zeros(squares, dtype=np.bool_)
+        occupied[o0] = occupied[o1] = occupied[o2] = True
+        squeezed = np.empty(squares, dtype=np.int64)
+        for square in range(squares):
+            squeezed[square] = _squeeze(square, o0, o1, o2)
+        row_base = row * np.int64(other_count)
         slot = found_offsets[row]
         legal_here, wrong_here = 0, 0
         for mover in range(triples.shape[0]):
             m0, m1, m2 = triples[mover, 0], triples[mover, 1], triples[mover, 2]
-            if m0 == o0 or m0 == o1 or m0 == o2 or m1 == o0 or m1 == o1 or m1 == o2 \
-                    or m2 == o0 or m2 == o1 or m2 == o2:
+            if occupied[m0] or occupied[m1] or occupied[m2]:
                 continue
             position = mover * np.int64(other_count) + _triple_rank(
                 _squeeze(o0, m0, m1, m2), _squeeze(o1, m0, m1, m2), _squeeze(o2, m0, m1, m2))
-            byte = _expected(m0, m1, m2, o0, o1, o2, steps, wins, other_count, result, occupied)
+            occupied[m0] = occupied[m1] = occupied[m2] = True
+            byte = _expected(m0, m1, m2, row, steps, wins, weights, squeezed, row_base, result, occupied)
+            occupied[m0] = occupied[m1] = occupied[m2] = False
             legal_here += byte != ILLEGAL
             if result[position] != byte:
                 wrong_here += 1

@@ -99,7 +99,7 @@ def check_consistency(game: Game, result: npt.NDArray[np.uint8], listed: int = L
     legal, wrong = np.zeros(rows, dtype=np.int64), np.zeros(rows, dtype=np.int64)
     nothing = np.full(rows, -1, dtype=np.int64)
     found, expected = np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
-    arguments = (result, inputs.steps, inputs.triples, inputs.wins, inputs.other_count, legal, wrong)
+    arguments = (result, inputs.steps, inputs.triples, inputs.wins, inputs.weights, inputs.other_count, legal, wrong)
     _forward._check_rows(*arguments, False, found, nothing, expected)
     total = int(wrong.sum())
     if total and listed:
