@@ -8,7 +8,7 @@ For each board it prints the indices, the solve time (the analysis alone, as the
 the whole command's, nanoseconds per index, the peak resident memory of the process and per index, the
 number of levels (distances) and the busiest level. Big boards take memory (about 1.2 bytes per index,
 plus the interpreter): run them under ``flock /work/memory.lock`` on a shared machine. Each board's
-line is printed as soon as it is measured, and its progress goes to ``--log`` if given.
+line is printed as soon as it is measured, and its progress goes to ``--log`` as it is made, if given.
 """
 
 from __future__ import annotations
@@ -36,16 +36,17 @@ def measure(game: Game, out: Path, log: Path | None) -> str:
         sys.exit("solve_growth: the neutreeko command is not installed")
     line = [command, "solve", "--board", str(game.board), "--rule", game.rule.name, "--force", "--progress",
             "--out", str(out)]
-    began = time.perf_counter()
-    with tempfile.TemporaryFile("w+") as progress:
-        process = subprocess.Popen(line, stdout=subprocess.DEVNULL, stderr=progress, text=True)
-        _, status, usage = os.wait4(process.pid, 0)
-        seconds = time.perf_counter() - began
-        progress.seek(0)
-        text = progress.read()
-    if log is not None:
-        with open(log, "a") as file:
-            file.write(f"{' '.join(line)}\n{text}")
+    with tempfile.NamedTemporaryFile("w+", prefix="solve-growth-", suffix=".log") as scratch:
+        progress = Path(scratch.name) if log is None else log
+        with open(progress, "a") as file:
+            file.write(f"{' '.join(line)}\n")
+            file.flush()
+            began = time.perf_counter()
+            process = subprocess.Popen(line, stdout=subprocess.DEVNULL, stderr=file, text=True)
+            _, status, usage = os.wait4(process.pid, 0)
+            seconds = time.perf_counter() - began
+        # This solve's lines: those after its command line.
+        text = progress.read_text().rsplit(f"{' '.join(line)}\n", 1)[-1]
     if os.waitstatus_to_exitcode(status) != 0:
         sys.exit(f"solve_growth: {' '.join(line)} failed:\n{text.strip()}")
     levels = [(int(plies), int(count.replace(",", ""))) for plies, count in _LEVEL.findall(text)]
