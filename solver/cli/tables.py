@@ -20,7 +20,7 @@ from solver.cli.neutreeko import (
 from solver.core import files
 from solver.neutreeko.board import Board
 from solver.neutreeko.build import build_table
-from solver.neutreeko.check import check_consistency
+from solver.neutreeko.check import CheckReport, check_consistency
 from solver.neutreeko.game import Game
 from solver.neutreeko.position import Position
 from solver.neutreeko.rules import RULES
@@ -61,8 +61,7 @@ def check_command(board: str, rule: str, table_file: Path | None) -> None:
         click.echo(inconsistency.describe(game))
     if report.wrong > len(report.listed):
         click.echo(f"... and {report.wrong - len(report.listed):,} more inconsistencies")
-    click.echo(f"checked {game} ({table.path}): {report.indices:,} indices, {report.legal:,} legal positions, "
-               f"{report.wrong:,} inconsistent, in {report.seconds:.1f} s")
+    click.echo(_checked(report, table.path))
     if not report.passed:
         sys.exit(1)
 
@@ -94,6 +93,7 @@ def survey_command(max_board: str, rules: str, also: tuple[str, ...], check_tabl
 
     def forward_check(table: Table) -> str:
         report = check_consistency(table.game, table.result)
+        click.echo(_checked(report, table.path), err=True)
         if not report.passed:
             failed.append(f"{table.game}: {report.wrong:,} inconsistent")
             return f"FAILED forward check ({report.wrong:,} inconsistent)"
@@ -108,6 +108,12 @@ def survey_command(max_board: str, rules: str, also: tuple[str, ...], check_tabl
     click.echo(f"surveyed {len(rows)} boards and rules -> {out}, {table}")
     if failed:
         fail(f"the forward check failed: {'; '.join(failed)}", 1)
+
+
+def _checked(report: CheckReport, path: Path) -> str:
+    """The summary line of a forward check."""
+    return (f"checked {report.game} ({path}): {report.indices:,} indices, {report.legal:,} legal positions, "
+            f"{report.wrong:,} inconsistent, in {report.seconds:.1f} s")
 
 
 def _also_games(text: str, rules: str) -> list[Game]:
