@@ -217,6 +217,17 @@ def _collect_bytes(result, decided, code, first, last, level, slot):
     return slot
 
 
+@_jit
+def _next_match(words, pattern, word, last):
+    """The first of ``words[word:last]`` with a byte equal to the bytes of ``pattern``, or ``last``."""
+    while word < last:
+        matched = words[word] ^ pattern
+        if (matched - _ONES) & ~matched & _HIGHS:
+            return word
+        word += 1
+    return last
+
+
 @nb.njit(cache=True, parallel=True, error_model="numpy")
 def _collect(result, words, decided, code, counts, offsets, first, last, other_count, level):
     """The positions of rows (mover ranks) ``first`` to ``last`` decided with byte ``code``, in index
@@ -231,14 +242,15 @@ def _collect(result, words, decided, code, counts, offsets, first, last, other_c
         base = row * np.int64(other_count)
         aligned = min((base + 7) // 8 * 8, base + other_count)
         slot = _collect_bytes(result, decided, code, base, aligned, level, slot)
-        word = aligned // 8
-        while slot < end and word < (base + other_count) // 8:
-            matched = words[word] ^ pattern
-            if (matched - _ONES) & ~matched & _HIGHS:
-                slot = _collect_bytes(result, decided, code, word * 8, word * 8 + 8, level, slot)
+        word, words_end = aligned // 8, (base + other_count) // 8
+        while slot < end:
+            word = _next_match(words, pattern, word, words_end)
+            if word == words_end:
+                break
+            slot = _collect_bytes(result, decided, code, word * 8, word * 8 + 8, level, slot)
             word += 1
         if slot < end:
-            _collect_bytes(result, decided, code, max(word * 8, aligned), base + other_count, level, slot)
+            _collect_bytes(result, decided, code, max(words_end * 8, aligned), base + other_count, level, slot)
 
 
 @nb.njit(cache=True, parallel=True, error_model="numpy")
