@@ -1,11 +1,14 @@
 """Fixtures shared by the test suite and the doctests of ``solver/``: the 5 x 5 game solved once a
-session, its table in a directory of its own, and environments that keep tests out of ``tables/``.
+session, its table in a directory of its own, an explorer server reading it, and environments that keep
+tests out of ``tables/``.
 
 Every test that needs the 5 x 5 solve (through :func:`solved_5x5`, directly or through another fixture)
 and every doctest that reads a table is marked ``slow``: ``pytest -m "not slow"`` leaves out the solve."""
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -15,6 +18,8 @@ from solver.neutreeko.game import Game
 from solver.neutreeko.probe import Tablebase
 from solver.neutreeko.solve import Solution, solve
 from solver.neutreeko.table import table_path, write_table
+from solver.web.api import Explorer
+from solver.web.server import ExplorerServer
 
 STANDARD = Game.of("5x5", "connected")
 
@@ -43,6 +48,16 @@ def table_5x5(tables_5x5) -> Path:
 def tablebase(tables_5x5) -> Tablebase:
     """A tablebase on :func:`tables_5x5`, its table opened once a session."""
     return Tablebase(tables_5x5)
+
+
+@pytest.fixture(scope="session")
+def tables_4x4(tmp_path_factory) -> Path:
+    """A directory holding only ``neutreeko-4x4.h5``, written once a session (never change it)."""
+    game = Game.of("4x4")
+    directory = tmp_path_factory.mktemp("tables-4x4")
+    solved = solve(game)
+    write_table(game, solved.result, directory / table_path(game).name, solved.seconds)
+    return directory
 
 
 @pytest.fixture
@@ -76,3 +91,16 @@ def _doctest_tables(request):
     """Doctests that read tables read the default tables directory: point it at :func:`tables_5x5`."""
     if _reads_tables(request.node):
         request.getfixturevalue("tables_env")
+
+
+@pytest.fixture(scope="session")
+def explorer_url(tables_5x5) -> Iterator[str]:
+    """The address of an explorer server (``neutreeko serve``) on an ephemeral loopback port, reading
+    :func:`tables_5x5`, running for the session."""
+    server = ExplorerServer("127.0.0.1", 0, Explorer(tables_5x5))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server.url
+    server.shutdown()
+    server.server_close()
+    thread.join()

@@ -1,9 +1,11 @@
 """Execute the notebooks in ``notebooks/`` and store them with their outputs.
 
+    pip install -e '.[notebooks]'                        (once: Jupyter and the notebook runner)
     python scripts/run_notebooks.py [NOTEBOOK ...]      (default: every notebook)
 
 Each runs in a fresh kernel of this Python (the ``python3`` kernel) from the ``notebooks/`` folder, with
-the tables directory as the package finds it (``$NEUTREEKO_TABLES`` if set). The test suite runs them too
+the tables directory as the package finds it (``$NEUTREEKO_TABLES`` if set); each builds the small tables
+it needs, so the outputs do not depend on which tables exist. The test suite runs them too
 (``tests/test_notebooks.py``), without storing the result.
 """
 
@@ -13,8 +15,12 @@ import sys
 import time
 from pathlib import Path
 
-import nbformat
-from nbclient import NotebookClient
+try:
+    import nbformat
+    from nbclient import NotebookClient
+except ImportError as missing:
+    sys.exit(f"run_notebooks.py: error: {missing.name} is missing; install the notebooks extra: "
+             f"pip install -e '.[notebooks]'")
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 

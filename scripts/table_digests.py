@@ -31,7 +31,7 @@ def main() -> None:
     writer = csv.writer(text, lineterminator="\n")
     writer.writerow(["board", "rule", "indices", "digest"])
     for game in survey_games(Board.parse(arguments.max_board), RULES.values()):
-        table = ensure_table(game, on_build=lambda path: print(f"building {path} ...", flush=True))
+        table = ensure_table(game, on_build=lambda path: print(f"building {path} ...", flush=True), build_large=True)
         writer.writerow([str(game.board), game.rule.name, len(table.result), table.attributes["digest"]])
         print(f"{game}: {table.attributes['digest']}", flush=True)
     write_atomically(arguments.out, text.getvalue())

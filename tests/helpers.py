@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import inspect
 from pathlib import Path
+from typing import Callable
 
 import click
 import h5py
@@ -13,6 +14,7 @@ from click.testing import CliRunner, Result
 
 import solver.neutreeko.position
 from solver.cli import cli
+from solver.core.container import stamp
 from solver.neutreeko.board import Board
 from solver.neutreeko.game import Game
 from solver.neutreeko.position import Position
@@ -47,11 +49,16 @@ def colour_twin(position: Position) -> Position:
 
 # -- the command line -------------------------------------------------------------------------------
 
+def runner() -> CliRunner:
+    """A click test runner keeping standard output and standard error apart, whatever the click version."""
+    separate = {"mix_stderr": False} if "mix_stderr" in inspect.signature(CliRunner).parameters else {}
+    return CliRunner(**separate)
+
+
 def invoke(*args: str, input: str | None = None, program: click.Command = cli) -> Result:
     """``neutreeko ARGS`` (or another ``program``) in process, with standard output and standard error
     apart whatever the click version; ``input`` is standard input. Only ``SystemExit`` may end it."""
-    separate = {"mix_stderr": False} if "mix_stderr" in inspect.signature(CliRunner).parameters else {}
-    result = CliRunner(**separate).invoke(program, list(args), input=input)
+    result = runner().invoke(program, list(args), input=input)
     assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
     return result
 
@@ -89,6 +96,16 @@ def truncate(path: Path) -> None:
 
 
 def edit_data(path: Path) -> None:
-    """Change one result byte through HDF5, so that the file reads but the digest no longer matches."""
+    """Change one result byte through HDF5: the file no longer matches its header's digest."""
     with h5py.File(path, "r+") as file:
         file["result"][1_000_000] ^= 3
+
+
+def stamped(change: Callable[[Path], None]) -> Callable[[Path], None]:
+    """``change``, then the header rewritten to match (as a writer with a bug might leave a file), so
+    that the checks behind the whole file's digest are reached."""
+    def change_and_stamp(path: Path) -> None:
+        change(path)
+        stamp(path)
+
+    return change_and_stamp

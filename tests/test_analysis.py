@@ -10,7 +10,7 @@ from solver.neutreeko.game import Game
 from solver.neutreeko.position import Position
 from solver.neutreeko.solve import solve
 from solver.neutreeko.stats import summarize
-from solver.neutreeko.symmetry import symmetries
+from solver.neutreeko.symmetry import canonical_indices, images, symmetries
 from solver.neutreeko.table import open_table, table_path
 from solver.neutreeko.values import DRAW, Evaluation
 from tests.helpers import LONGEST, START, random_positions
@@ -154,18 +154,91 @@ def test_longest_line_choices(tablebase):
 
 
 def test_opening_tree(tablebase):
+    """Every move once, mirror branches merged into one node (its twins), replies below explored moves."""
     start = Position.parse(START)
     full = analysis.opening_tree(tablebase, start, 2)
-    assert [(n.move, n.evaluation) for n in full] == \
-        [(m.name, m.evaluation) for m in tablebase.moves(start)]
-    assert all(len(n.replies) == len(tablebase.moves(n.position)) for n in full)
+    assert sorted(name for n in full for name in (n.move, *n.twins)) == sorted(m.name for m in tablebase.moves(start))
+    values = {m.name: m.evaluation for m in tablebase.moves(start)}
+    for node in full:
+        assert all(values[twin] == node.evaluation for twin in node.twins)
+        classes = {int(canonical_indices(Position.parse(START).play(name).index(), GAME.board))
+                   for name in (node.move, *node.twins)}
+        assert len(classes) == 1
+    assert len({int(canonical_indices(n.position.index(), GAME.board)) for n in full}) == len(full)
+    assert [(n.move, n.twins) for n in full[:1]] == [("B1-C1", ("D1-C1",))]
     assert all(reply.replies == () for n in full for reply in n.replies)
     drawn = analysis.opening_tree(tablebase, start, 3, explore=lambda move: move.value == "draw")
-    assert [n.move for n in drawn if n.replies] == ["B1-C1", "D1-C1"]
-    lines = analysis.tree_lines(drawn)
-    assert lines[:3] == ["1. B1-C1  draw", "   2. C2-C3  draw", "      3. C1-A3  draw"]
-    assert "1. B1-B4  loses in 22" in lines
+    assert [n.move for n in drawn if n.replies] == ["B1-C1"]
     assert analysis.opening_tree(tablebase, start, 0) == ()
+
+
+def test_tree_lines_sum_up_the_losing_moves(tablebase):
+    """One line per move that keeps the draw, one summary line for the losing moves of each position."""
+    start = Position.parse(START)
+    lines = analysis.tree_lines(analysis.opening_tree(tablebase, start, 3, explore=lambda m: m.value == "draw"), start)
+    assert lines[:3] == ["1. B1-C1 = D1-C1  draw", "   1... C2-C3  draw", "      2. C1-A3  draw"]
+    losing = [m for m in tablebase.moves(start) if m.value == "loss"]
+    classes = len(set(canonical_indices([m.position.index() for m in losing], GAME.board).tolist()))
+    assert lines[-1] == (f"1. {len(losing)} losing moves ({classes} up to symmetry): in {losing[-1].plies} to "
+                         f"{losing[0].plies} plies, the longest resistance B1-B4 = D1-D4")
+    after = start.play("B1-C1").play("C2-C3")
+    replies = [m for m in tablebase.moves(after) if m.value == "loss"]
+    assert f"      2. {len(replies)} losing moves: in {replies[-1].plies} to {replies[0].plies} plies, " \
+           f"the longest resistance {replies[0].name}" in lines
+    assert sum("losing" in line for line in lines) == 3
+
+
+def test_square_groups_partition_the_5x5_board():
+    groups = analysis.square_groups(GAME.board)
+    assert list(groups) == list(analysis.SQUARE_GROUPS)
+    assert sorted(name for squares in groups.values() for name in squares) == \
+        sorted(GAME.board.name(square) for square in range(25))
+    assert groups["centre"] == ("C3",) and set(groups["corners"]) == set(analysis.CORNERS)
+    assert set(groups["centre"] + groups["edge midpoints"]) == set(analysis.KEY_SQUARES)
+    for symmetry in symmetries(GAME.board):  # each group is mapped onto itself
+        for squares in groups.values():
+            chosen = {GAME.board.parse_square(name) for name in squares}
+            assert {int(symmetry[square]) for square in chosen} == chosen
+    with pytest.raises(ValueError):
+        analysis.square_groups(Game.of("4x4").board)
+
+
+def test_drawing_tree_is_draw_keeping_play(tablebase):
+    """Each level holds the classes that drawing moves from the level before reach, every one drawn, each
+    with all its images; as many classes as the strategy notebook's widths."""
+    start = Position.parse(START)
+    levels = analysis.drawing_tree(tablebase, start, 18)
+    assert [len(set(canonical_indices([p.index() for p in level], GAME.board).tolist())) for level in levels] == \
+        analysis.drawing_tree_widths(tablebase, start, 18)
+    before = [start]
+    for ply, level in enumerate(levels, 1):
+        assert all(tablebase.probe(position).value == "draw" for position in level)
+        assert {p.black_to_move for p in level} == {ply % 2 == 0}
+        reached = {m.position.index() for p in before for m in tablebase.moves(p) if m.value == "draw"}
+        indices = {p.index() for p in level}
+        assert set(canonical_indices(list(reached), GAME.board).tolist()) == \
+            set(canonical_indices(list(indices), GAME.board).tolist())
+        assert reached <= indices == set(images(list(indices), GAME.board).reshape(-1).tolist())
+        before = level
+
+
+def test_moves_by_target_and_pieces_of_against_naive(tablebase):
+    positions = random_positions(25, seed=21)
+    counted = analysis.moves_by_target(tablebase, positions)
+    moves, keeping = np.zeros(25, dtype=int), np.zeros(25, dtype=int)
+    for position in positions:
+        value = tablebase.probe(position).value
+        for move in tablebase.moves(position):
+            moves[move.move.target] += 1
+            keeping[move.move.target] += value == "loss" or move.value == value
+    assert np.array_equal(counted.moves.reshape(-1), moves) and np.array_equal(counted.keeping.reshape(-1), keeping)
+    assert counted.keeping_share() == pytest.approx(keeping.sum() / moves.sum())
+    assert counted.keeping_share(["A1", "E5"], GAME.board) == pytest.approx(
+        (keeping[0] + keeping[24]) / (moves[0] + moves[24]))
+    pieces = analysis.pieces_of(tablebase, positions)
+    assert [analysis.VALUES[code] for code in pieces.values] == [tablebase.probe(p).value for p in positions]
+    assert [tuple(row) for row in pieces.mover] == [p.mover for p in positions]
+    assert [tuple(row) for row in pieces.other] == [p.other for p in positions]
 
 
 def test_markdown_table():

@@ -6,6 +6,7 @@ import json
 import os
 import re
 import select
+import shlex
 import shutil
 import signal
 import subprocess
@@ -18,6 +19,7 @@ import pytest
 import solver.neutreeko.verify
 from solver.neutreeko.game import Game
 from solver.neutreeko.position import Position
+from solver.neutreeko.symmetry import symmetries
 from solver.neutreeko.table import open_table
 from solver.neutreeko.values import encode_result
 from tests.helpers import (
@@ -150,8 +152,8 @@ def test_stats_text(tables):
     assert result.exit_code == 0 and result.stderr == ""
     assert "5x5 connected: 3,468,080 legal positions" in result.stdout
     assert re.search(r"draws\s+104,660", result.stdout)
-    assert "longest win: 51 plies, 8 positions" in result.stdout
-    assert "w4/5/1b3/2w2/bw1b1 b" in result.stdout
+    assert "longest win: 51 plies, 8 positions in 1 symmetry class" in result.stdout
+    assert "  w4/5/1b3/2w2/bw1b1 b  8 positions" in result.stdout
 
 
 def test_stats_json(tables):
@@ -169,10 +171,45 @@ def test_stats_json(tables):
         assert all(isinstance(plies, str) and plies.isdigit() for plies in by_plies)
         assert sum(by_plies.values()) == stats[total]
         assert max(map(int, by_plies)) == stats[longest]
-    assert len(stats["longest_wins"]) == 8 == len(set(stats["longest_wins"]))
+    assert stats["longest_wins"] == [{"position": "w4/5/1b3/2w2/bw1b1 b", "class_size": 8}]
     table = open_table(GAME)
-    for fen in stats["longest_wins"]:
+    every = json.loads(invoke("stats", "--json", "--all").stdout)["longest_wins"][0]["positions"]
+    assert len(every) == 8 == len(set(every))
+    for fen in every:
         assert table.lookup(Position.parse(fen, game=GAME).index()) == encode_result(51), fen
+
+
+def _images(fen: str, game: Game) -> set[str]:
+    """The positions a board symmetry maps ``fen`` onto, each square moved by the permutations."""
+    position = Position.parse(fen, game=game)
+    return {Position(game, tuple(sorted(int(g[s]) for s in position.black)),
+                     tuple(sorted(int(g[s]) for s in position.white)), position.black_to_move).fen()
+            for g in symmetries(game.board)}
+
+
+@pytest.mark.parametrize("board, rule, positions, classes", [("3x3", "connected", 12, 2),
+                                                             ("4x4", "orthogonal", 40, 5)])
+def test_stats_groups_the_longest_wins_by_symmetry_class(board, rule, positions, classes):
+    """One position of each class with the class's size; --all every position, by class. Checked
+    against the images of each position under the board's permutations of squares."""
+    game = Game.of(board, rule)
+    answer = json.loads(invoke("stats", "--board", board, "--rule", rule, "--json").stdout)
+    every = json.loads(invoke("stats", "--board", board, "--rule", rule, "--json", "--all").stdout)
+    assert len(answer["longest_wins"]) == classes == len(every["longest_wins"])
+    assert sum(group["class_size"] for group in answer["longest_wins"]) == positions
+    assert positions == answer["wins_by_plies"][str(answer["longest_win"])]
+    seen: set[str] = set()
+    for group, listed in zip(answer["longest_wins"], every["longest_wins"]):
+        images = _images(group["position"], game)
+        assert group["class_size"] == len(images) and set(listed["positions"]) == images
+        assert listed["position"] == group["position"] and not images & seen
+        seen |= images
+    text = invoke("stats", "--board", board, "--rule", rule).stdout
+    assert f"longest win: {answer['longest_win']} plies, {positions} positions in {classes} symmetry classes" in text
+    for group in answer["longest_wins"]:
+        assert re.search(rf"^  {re.escape(group['position'])} +{group['class_size']} positions$", text, re.M)
+    listed_all = invoke("stats", "--board", board, "--rule", rule, "--all").stdout
+    assert sum(fen in listed_all for fen in seen) == positions
 
 
 def test_stats_table_option(table_5x5, fresh_tables):
@@ -234,8 +271,8 @@ def _edit_attribute(path: Path) -> None:
     (overwrite_with_text, ["not a neutreeko-solver table"]),
     (replace_with_foreign_hdf5, ["not a neutreeko-solver table"]),
     (truncate, ["truncated"]),
-    (edit_data, ["damaged", "digest"]),
-    (_edit_attribute, ["damaged", "attributes"]),
+    (edit_data, ["is damaged", "rebuild it with neutreeko solve"]),
+    (_edit_attribute, ["is damaged", "rebuild it with neutreeko solve"]),
 ], ids=["text", "foreign-hdf5", "truncated", "edited-data", "edited-attribute"])
 @pytest.mark.parametrize("command", [["stats"], ["stats", "--table"], ["verify"]], ids=" ".join)
 def test_bad_table_file(tables, table_5x5, no_solve, change, words, command):
@@ -340,3 +377,88 @@ def test_ctrl_c_during_solve(tmp_path, table_5x5):
     assert "Traceback" not in terminal
     assert terminal.rstrip().splitlines()[-1] == "neutreeko: error: interrupted"
     assert _listing(directory) == before
+
+
+# -- tables larger than 5 x 5 are built only when asked ---------------------------------------------
+
+@pytest.mark.parametrize("args", [
+    ["query", "--board", "6x6", "start"], ["line", "--board", "5x6", "start"], ["show", "--board", "6x5", "start"],
+    ["stats", "--board", "4x7"], ["verify", "--board", "6x6"], ["play", "--board", "6x6", "--as", "none"],
+    ["survey", "--max-board", "5x6", "--rules", "connected", "--out", "{tmp}/survey.md"],
+], ids=lambda args: " ".join(args[:3]))
+def test_a_missing_table_larger_than_5x5_asks_for_build(fresh_tables, tmp_path, args):
+    """One line saying how to build it (--build, or neutreeko solve), exit 1, and nothing written."""
+    result = invoke(*[arg.replace("{tmp}", str(tmp_path)) for arg in args], input="")
+    line = assert_one_line_error(result, "larger than 5 x 5", "--build", "neutreeko solve --board", code=1)
+    assert re.search(r"[\d,]+ positions, a file of up to [\d.]+ MB", line), line
+    assert not fresh_tables.exists() and not (tmp_path / "survey.md").exists()
+
+
+def test_build_builds_a_table_larger_than_the_limit(fresh_tables, monkeypatch):
+    """With --build the table is built as before (the limit lowered to 3 x 3 here, to keep it quick)."""
+    monkeypatch.setattr("solver.neutreeko.build.UNASKED_SQUARES", 9)
+    assert_one_line_error(invoke("stats", "--board", "3x4", "--json"), "--build", code=1)
+    assert not fresh_tables.exists()
+    result = invoke("stats", "--board", "3x4", "--json", "--build")
+    assert result.exit_code == 0 and json.loads(result.stdout)["legal"] == 17_304
+    assert "building the 3x4 connected table" in result.stderr
+    assert invoke("stats", "--board", "3x3", "--json").exit_code == 0  # not larger than the limit: built unasked
+
+
+# -- help texts: one POSITION, an example each (which runs), the rules listed ----------------------------
+
+def _examples(help_text: str) -> list[tuple[list[str], str | None]]:
+    """The example commands of a help text: (arguments after ``neutreeko``, standard input or None)."""
+    examples = []
+    for line in help_text.split("Example", 1)[1].splitlines()[1:]:
+        line = line.strip()
+        if not line.startswith(("neutreeko ", "printf ")):
+            break
+        feed, _, command = line.rpartition("| ")
+        words = shlex.split(command)
+        assert words[0] == "neutreeko", line
+        examples.append((words[1:], shlex.split(feed)[1].encode().decode("unicode_escape") if feed else None))
+    return examples
+
+
+def test_every_command_has_an_example_that_runs(tables, tmp_path, monkeypatch):
+    """Each command's help shows an example; each runs as shown (the survey's, which regenerates the
+    committed report from every table up to 7 x 7, is the command that report names; serve's, a server
+    that runs until stopped, is run by tests/test_web.py)."""
+    monkeypatch.chdir(tmp_path)
+    from solver.cli import cli
+
+    for name in sorted(cli.commands):
+        shown = invoke(name, "--help").stdout
+        examples = _examples(shown)
+        assert examples, name
+        for args, feed in examples:
+            assert args[0] == name
+            if name == "survey":
+                report = (Path(__file__).parent.parent / "docs" / "survey.md").read_text()
+                assert f"Generated by `neutreeko {' '.join(args)}`" in report
+                continue
+            if name == "serve":  # a server runs until it is stopped: tests/test_web.py starts and stops it
+                assert args[1:] in (["--open"], [])
+                continue
+            result = invoke(*args, input=feed or "")
+            assert result.exit_code == 0, (args, result.stderr)
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["longest.html", "reply.png", "tables"]
+
+
+@pytest.mark.parametrize("name", ["query", "line", "show"])
+def test_usage_names_one_position(name):
+    usage = invoke(name, "--help").stdout.splitlines()[0]
+    assert usage == f"Usage: neutreeko {name} [OPTIONS] POSITION"
+
+
+def test_rule_lists_its_choices_and_takes_any_case(tables):
+    from solver.cli import cli
+    from solver.neutreeko.rules import RULES
+
+    choices = "[" + "|".join(RULES) + "]"
+    for name, command in cli.commands.items():
+        if any(param.name == "rule" for param in command.params):
+            assert f"--rule {choices}" in invoke(name, "--help").stdout, name
+    result = invoke("query", "start", "--rule", "Connected", "--json")
+    assert result.exit_code == 0 and json.loads(result.stdout)["value"] == "draw"

@@ -2,6 +2,7 @@
 from another game. Every import statement counts, those inside functions too.
 
     solver.cli                       the command line                      (top)
+    solver.web                       the explorer in the browser: its API, server and page
     solver.neutreeko, solver.necnon  the games: rules, solvers, tables, answers
     solver.core                      what every game shares                (bottom)
 """
@@ -15,8 +16,8 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "solver"
 #: The layer of each subpackage; ``solver`` itself (``__init__``, ``__main__``) stands above them all.
-LAYERS = {"core": 0, "neutreeko": 1, "necnon": 1, "cli": 2}
-TOP = 3
+LAYERS = {"core": 0, "neutreeko": 1, "necnon": 1, "web": 2, "cli": 3}
+TOP = 4
 
 
 def _layer_of(module: str) -> tuple[int, str]:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import random
+import re
 
 import pytest
 
@@ -42,11 +44,15 @@ def test_scripted_game_ends_in_three_in_a_row(tables_env):
     result = play("--as", "both", input="c4-c3\nD5-D2\nd1-e1\nB5-B2\n")
     assert result.exit_code == 0, result.stderr
     lines = result.stdout.splitlines()
-    assert "== White wins: three in a row on B2 C2 D2 ==" in lines
-    assert "moves: 1. C4-C3 D5-D2 2. D1-E1 B5-B2" in lines
-    assert "Black threw away a draw with 1. C4-C3 (loses in 4); B1-C1 (draw) was better." in lines
-    assert "White kept the best result with every move." in lines
-    assert lines[-8:-5] == ["3 . . b . .", "2 .[w]w w .", "1 . b . . b"]  # the last move marked
+    end = lines.index("== White wins: three in a row on B2 C2 D2 ==")
+    assert lines[end + 1:end + 5] == [
+        "mistakes and blunders:",
+        "  Black 1. C4-C3? a mistake: draw -> loss in 4; best B1-C1 D1-C1 (draw)",
+        "Black: 2 moves, 1 kept the value (1 best, 0 inaccuracies), 1 mistake, 0 blunders",
+        "White: 2 moves, 2 kept the value (2 best, 0 inaccuracies), 0 mistakes, 0 blunders"]
+    assert lines[-1] == "1. C4-C3 D5-D2 2. D1-E1 B5-B2"  # the record ends the screen
+    assert '[Result "white wins"]' in lines
+    assert lines[end - 4:end - 1] == ["3 . . b . .", "2 .[w]w w .", "1 . b . . b"]  # the last move marked
 
 
 def test_perfect_opponent_punishes_a_blunder(tables_env):
@@ -56,7 +62,7 @@ def test_perfect_opponent_punishes_a_blunder(tables_env):
     assert lines[0] == "Neutreeko 5x5 connected. You play Black, the perfect engine plays White (seed 1)."
     assert [line for line in lines if line.startswith("White plays")] == ["White plays B5-B2", "White plays D5-A2"]
     assert "== White wins: three in a row on A2 B2 C2 ==" in lines
-    assert "moves: 1. C4-C3 B5-B2 2. B1-A1 D5-A2" in lines
+    assert "1. C4-C3 B5-B2 2. B1-A1 D5-A2" in lines
     assert "hint" not in result.stdout.split("==")[-1]  # the game ended before the extra line was read
 
 
@@ -114,7 +120,7 @@ def test_threefold_repetition_is_a_draw(tables_env):
     result = play("--as", "both", input="\n".join(CYCLE * 3) + "\n")
     assert result.exit_code == 0, result.stderr
     assert "== draw by repetition: the same position for the third time ==" in result.stdout
-    assert f"moves: {move_list_text(CYCLE * 2)}" in result.stdout  # the start's third time: after 8 plies
+    assert f"\n{move_list_text(CYCLE * 2)}\n" in result.stdout  # the start's third time: after 8 plies
     assert result.stdout.count("Black> ") + result.stdout.count("White> ") == 8
 
 
@@ -125,7 +131,7 @@ def test_a_win_walked_round_in_circles_is_reported(tables_env):
     assert result.exit_code == 0, result.stderr
     assert "== draw by repetition: the same position for the third time ==" in result.stdout
     assert "Black kept a win with every move but let positions repeat" in result.stdout
-    assert "White kept the best result with every move." in result.stdout
+    assert "White: 4 moves, 4 kept the value (2 best, 2 inaccuracies), 0 mistakes, 0 blunders" in result.stdout
 
 
 def move_list_text(names: list[str]) -> str:
@@ -255,7 +261,7 @@ def test_end_of_input_ends_cleanly(tables_env):
     result = play(input="C4-C3")  # no line end, then nothing more
     assert result.exit_code == 0, result.stderr
     assert "== game stopped (end of input) after 2 plies ==" in result.stdout
-    assert result.stdout.endswith("was better.\n")
+    assert re.search(r'\[Result "\*"\]\n\n1\. C4-C3 [BD]5-[BD]2\n$', result.stdout)  # White wins in 3
 
 
 @pytest.mark.parametrize("arguments, message", [
@@ -266,3 +272,54 @@ def test_end_of_input_ends_cleanly(tables_env):
 ])
 def test_bad_options(tables_env, arguments, message):
     assert_one_line_error(play(*arguments), message, code=2)
+
+
+# -- records ----------------------------------------------------------------------------------------
+
+def test_save_record_and_load_continue(tables_env, tmp_path):
+    """save FILE mid-game and --record FILE after every move; --load continues the game from its
+    record, and the record printed at the end, pasted back, reads as the same game."""
+    saved, kept = tmp_path / "saved.txt", tmp_path / "kept.txt"
+    result = play("--as", "both", "--record", str(kept), input=f"C4-C3\nsave {saved}\nsave\nsave {tmp_path}\nquit\n")
+    assert result.exit_code == 0, result.stderr
+    assert f"saved the record of 1 ply to {saved}" in result.stdout
+    assert "save the record where? type save FILE" in result.stdout
+    assert f"cannot save the record to {tmp_path}: it is a directory" in result.stdout
+    assert saved.read_text() == kept.read_text() == ('[Board "5x5"]\n[Rule "connected"]\n[Black "person"]\n'
+                                                      '[White "person"]\n[Result "*"]\n\n1. C4-C3\n')
+    later = play("--as", "white", "--opponent", "perfect", "--load", str(saved), "--record", str(kept),
+                 input="D5-D2\n")
+    assert later.exit_code == 0, later.stderr
+    assert "The game goes on after 1 ply: 1. C4-C3" in later.stdout
+    assert "Black plays" in later.stdout
+    printed = later.stdout[later.stdout.index("[Board"):]
+    assert printed == kept.read_text()
+    assert printed.endswith('[Result "*"]\n\n1. C4-C3 D5-D2 2. B1-A1\n')  # perfect: the first of equal losses
+    annotated = invoke("annotate", "-", "--json", input=printed)
+    assert annotated.exit_code == 0, annotated.stderr
+    assert [move["move"] for move in json.loads(annotated.stdout)["moves"]][:2] == ["C4-C3", "D5-D2"]
+    assert "engine, seed" in printed  # the engine and its seed are named in the record
+
+
+def test_load_a_finished_game_shows_its_end(tables_env, tmp_path):
+    path = tmp_path / "game.txt"
+    path.write_text("1. C4-C3 D5-D2 2. D1-E1 B5-B2\n")
+    result = play("--load", str(path))
+    assert result.exit_code == 0, result.stderr
+    assert "== White wins: three in a row on B2 C2 D2 ==" in result.stdout
+    assert "Black> " not in result.stdout
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (["--load", "x.txt", "--from", START], "--load"),
+    (["--start", "fair", "--from", START], "--from and --start"),
+    (["--start", "fair:99"], "fair:K with K from 1 to"),
+    (["--start", "unfair"], "'unfair' is not standard, fair or fair:K"),
+])
+def test_bad_start_options(tables_env, arguments, message):
+    assert_one_line_error(play(*arguments), message, code=2)
+
+
+def test_record_file_must_be_writable(tables_env, tmp_path):
+    (tmp_path / "file").write_text("")
+    assert_one_line_error(play("--record", str(tmp_path / "file" / "game.txt")), "cannot write", code=1)

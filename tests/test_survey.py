@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import csv
+import xml.etree.ElementTree as ElementTree
 
 import pytest
 
 from solver.neutreeko.board import Board
 from solver.neutreeko.build import ensure_table
 from solver.neutreeko.game import Game
+from solver.neutreeko.position import Position
 from solver.neutreeko.rules import RULES, RuleError
 from solver.neutreeko.stats import summarize
-from solver.neutreeko.survey import run_survey, select_rules, survey_games, to_csv, to_markdown
+from solver.neutreeko.survey import SurveyRow, findings, run_survey, select_rules, survey_games, to_csv, to_markdown
 from solver.neutreeko.table import open_table, table_path, write_table
+from solver.neutreeko.values import DRAW, Evaluation
 from tests.helpers import assert_one_line_error, invoke
 
 SMALL = [("3x3", "connected"), ("3x3", "orthogonal"), ("3x4", "connected"), ("3x4", "orthogonal"),
@@ -71,11 +74,12 @@ def test_survey_up_to_4x4_writes_the_expected_rows(tables, tmp_path):
         assert (row["start_plies"] == "") == (row["start_value"] == "draw")
     assert rows[6]["longest_win"] == "33"  # 4x4 connected, published
     report = out.read_text()
-    assert "| 4x4 | connected | 153,296 |" in report and report.count("\n| ") == 1 + len(SMALL)
+    figures = report.split("## Figures")[1].split("## Start positions")[0]
+    assert "| 4x4 | connected | 153,296 |" in figures and figures.count("\n| ") == 1 + len(SMALL)
 
     # A second survey reuses every table.
     stamps = {path: path.stat().st_mtime_ns for path in tables.iterdir()}
-    again = _survey("--max-board", "4x4", "--out", str(out))
+    again = _survey("--max-board", "4x4", "--out", str(out), "--force")
     assert again.exit_code == 0 and "building" not in again.stderr
     assert {path: path.stat().st_mtime_ns for path in tables.iterdir()} == stamps
 
@@ -148,3 +152,87 @@ def test_markdown_and_csv_of_rows(tables):
     assert "`neutreeko survey --max-board 3x3`" in text
     assert to_csv(rows).splitlines()[0].startswith("board,rule,legal,wins,losses,draws,draws_percent")
     assert len(to_csv(rows).splitlines()) == 3
+
+
+# -- the report: findings from the figures, start diagrams, performance apart, no silent overwrite --------
+
+def _row(board: str, rule: str, start: Evaluation, legal: int = 100, draws: int = 10, longest_win: int = 9,
+         seconds: float = 0.5) -> SurveyRow:
+    """A made-up row: the figures the findings are computed from."""
+    wins = (legal - draws) // 2
+    return SurveyRow(board, rule, legal, wins, legal - draws - wins, draws, round(100 * draws / legal, 2),
+                     longest_win, longest_win + 1, 0, start.value, start.plies, 1234, seconds)
+
+
+MADE_UP = [
+    _row("3x4", "connected", Evaluation.win(9), draws=12, longest_win=17),
+    _row("4x3", "connected", Evaluation.win(3), draws=12, longest_win=17),
+    _row("4x4", "connected", DRAW, draws=5, longest_win=33),
+    _row("4x4", "orthogonal", Evaluation.loss(146), draws=40, longest_win=59),
+    _row("3x7", "orthogonal", DRAW, draws=30, longest_win=39),
+    _row("7x3", "orthogonal", Evaluation.win(1), draws=30, longest_win=39),
+    _row("3x5", "orthogonal", Evaluation.win(5), legal=101, draws=30, longest_win=23),
+    _row("5x3", "orthogonal", Evaluation.win(5), draws=30, longest_win=23),
+]
+
+
+def test_findings_are_computed_from_the_rows():
+    text = "\n".join(findings(MADE_UP))
+    assert "2 of 8 variants start drawn: 4x4 connected, 3x7 orthogonal." in text
+    assert "Black, who moves first, wins the start in 5 variants and loses it in 1: 4x4 orthogonal (loss in 146)." \
+           in text
+    assert "1 start is won with Black's first move: 7x3 orthogonal." in text
+    assert "The longest forced win: 59 plies, on 4x4 orthogonal; then 39 plies (3x7 orthogonal, 7x3 orthogonal)" \
+           in text
+    assert "The slowest decided start: 4x4 orthogonal, Black loses in 146 plies." in text
+    # 3 transposed pairs; 3x5/5x3 differ in their counts, 3x4/4x3 and 3x7/7x3 in their starts.
+    assert "Of 3 pairs of transposed boards (W x H and H x W, one rule), 2 have the same counts" in text
+    assert "and 1 differs: 3x5/5x3 orthogonal. Their starts differ in 2, in value in 1: 3x7/7x3 orthogonal" in text
+    assert "| connected | 3x4 | win in 9 | 4x3 | win in 3 |\n| orthogonal | 3x7 | draw | 7x3 | win in 1 |" in text
+    extremes = [line for line in text.splitlines() if line.startswith("| orthogonal | 5 |")]
+    assert extremes == ["| orthogonal | 5 | 1 | 3x5 (29.70 %) | 4x4 (40.00 %) | 59 (4x4) |"]
+
+
+def test_findings_of_the_real_figures(tables, tmp_path):
+    """On every board up to 4 x 4: the drawn starts and the longest win as the table says."""
+    rows = run_survey(survey_games(Board(4, 4), select_rules("all")), ensure_table)
+    text = "\n".join(findings(rows))
+    drawn = [f"{row.board} {row.rule}" for row in rows if row.start_value == "draw"]
+    assert f"{len(drawn)} of {len(rows)} variants start drawn: {', '.join(drawn)}." in text
+    assert "The longest forced win: 59 plies, on 4x4 orthogonal" in text
+    assert "Of 2 pairs of transposed boards (W x H and H x W, one rule), 2 have the same counts" in text
+
+
+def test_report_sections_diagrams_and_refusal(tables, tmp_path):
+    """Findings, figures, a diagram of each start (files beside the report), performance apart; a second
+    run refuses to overwrite without --force."""
+    out = tmp_path / "docs" / "survey.md"
+    result = _survey("--max-board", "3x4", "--out", str(out))
+    assert result.exit_code == 0, result.stderr
+    report = out.read_text()
+    headings = [line for line in report.splitlines() if line.startswith("## ")]
+    assert headings == ["## Findings", "## Figures", "## Start positions", "## Performance"]
+    figures = report.split("## Figures")[1].split("## Start positions")[0]
+    assert "solve time" not in figures and "table size" not in figures
+    performance = report.split("## Performance")[1]
+    assert performance.count("\n| 3x") == 4 and "solve time" in performance
+    starts = out.parent / "survey-starts"
+    assert sorted(path.name for path in starts.iterdir()) == \
+        ["3x3-connected.svg", "3x3-orthogonal.svg", "3x4-connected.svg", "3x4-orthogonal.svg"]
+    for path in starts.iterdir():
+        assert f"](survey-starts/{path.name})" in report
+        board, rule = path.stem.split("-")
+        root = ElementTree.fromstring(path.read_bytes())
+        texts = [element.text for element in root.iter("{http://www.w3.org/2000/svg}text")]
+        start = Position.start(Game.of(board, rule))
+        assert f"{board} {rule}" in texts and start.fen() == root.find("{http://www.w3.org/2000/svg}title").text
+    assert "`neutreeko survey --max-board 3x4 --rules all --out " in report and "--force`" in report
+
+    stamp = out.stat().st_mtime_ns
+    again = _survey("--max-board", "3x3", "--out", str(out))
+    assert_one_line_error(again, str(out), "--force", code=1)
+    assert out.stat().st_mtime_ns == stamp
+    forced = _survey("--max-board", "3x3", "--out", str(out), "--force")
+    assert forced.exit_code == 0, forced.stderr
+    assert "| 3x4 |" not in out.read_text()
+    assert sorted(path.name for path in starts.iterdir()) == ["3x3-connected.svg", "3x3-orthogonal.svg"]

@@ -19,7 +19,7 @@ from solver.neutreeko.game import Game
 from solver.neutreeko.solve import solve
 from solver.neutreeko.table import FORMAT_VERSION, open_table, table_path, tables_dir, write_table
 from solver.neutreeko.values import ENCODING
-from tests.helpers import edit_data, overwrite_with_text, replace_with_foreign_hdf5, truncate
+from tests.helpers import edit_data, overwrite_with_text, replace_with_foreign_hdf5, stamped, truncate
 
 GAME = Game.of("5x5")
 
@@ -195,16 +195,37 @@ def _wrong_format_version(path: Path) -> None:
         file.attrs["format_version"] = FORMAT_VERSION + 1
 
 
+def _replace_dataset_by_group(path: Path) -> None:
+    with h5py.File(path, "r+") as file:
+        del file["result"]
+        file.create_group("result")
+
+
+def _solve_seconds_text(path: Path) -> None:
+    with h5py.File(path, "r+") as file:
+        file.attrs["solve_seconds"] = "fast"
+
+
+DAMAGED = (r"is damaged: (its contents do not match their digest|it has [\d,]+ bytes, not [\d,]+); "
+           r"rebuild it with neutreeko solve --board 5x5 --rule connected --out \S+ --force$")
 DAMAGE = {
     "text file": (overwrite_with_text, "not a neutreeko-solver table"),
-    "foreign HDF5 file": (replace_with_foreign_hdf5, "not a neutreeko-solver table"),
-    "truncated": (truncate, "truncated"),
-    "edited data": (edit_data, "data does not match its digest"),
-    "flipped stored byte": (_flip_stored_byte, "damaged"),
-    "edited count": (_edit_attribute, "attributes do not match their digest"),
-    "edited rule": (_edit_rule, "attributes do not match their digest"),
-    "attributes digest removed": (_drop_attributes_digest, "attributes do not match their digest"),
-    "another format version": (_wrong_format_version, "format"),
+    "foreign HDF5 file": (replace_with_foreign_hdf5, "not a neutreeko-solver table .an HDF5 file without"),
+    "truncated": (truncate, r"is damaged: it is truncated \(20,000 of [\d,]+ bytes\)"),
+    "edited data": (edit_data, DAMAGED),
+    "flipped stored byte": (_flip_stored_byte, DAMAGED),
+    "edited count": (_edit_attribute, DAMAGED),
+    "dataset replaced by a group": (_replace_dataset_by_group, DAMAGED),
+    "solve_seconds a text": (_solve_seconds_text, DAMAGED),
+    # Behind a digest that matches: the checks that remain after the whole file's.
+    "edited data, stamped": (stamped(edit_data), "is damaged: its data does not match its digest"),
+    "flipped stored byte, stamped": (stamped(_flip_stored_byte), "is damaged: it cannot be read"),
+    "edited count, stamped": (stamped(_edit_attribute), "attributes do not match their digest"),
+    "edited rule, stamped": (stamped(_edit_rule), "attributes do not match their digest"),
+    "attributes digest removed, stamped": (stamped(_drop_attributes_digest), "attributes do not match their digest"),
+    "another format version, stamped": (stamped(_wrong_format_version), "format"),
+    "dataset replaced by a group, stamped": (stamped(_replace_dataset_by_group), "not a neutreeko-solver table"),
+    "solve_seconds a text, stamped": (stamped(_solve_seconds_text), "its solve_seconds is 'fast', not a time"),
 }
 
 

@@ -3,7 +3,7 @@
 ``neutreeko`` is :data:`cli`; importing the command modules registers their commands with it.
 """
 
-from solver.cli import games, positions, tables  # noqa: F401  (registers the commands)
+from solver.cli import explorer, games, positions, tables  # noqa: F401  (registers the commands)
 from solver.cli.neutreeko import cli
 
 __all__ = ["cli"]

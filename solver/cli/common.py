@@ -1,26 +1,36 @@
 """What the command groups of every game share: a group that turns every error a user can cause into one
 line on standard error and a non-zero exit (2 for bad input: board, variant, position, move, usage, a
-table file for another board or variant; 1 for a table or file that cannot be used or written; 130
-when interrupted), and the helpers commands use to write files and to stop when their reader goes.
+table file for another board or variant, closed standard input; 1 for a table or file that cannot be
+used or written, standard output included; 130 when interrupted, 143 when terminated), and the helpers
+commands use to read standard input and write files.
+
+Standard output whose reader has gone (``| head``) ends every command quietly with exit 0.
 """
 
 from __future__ import annotations
 
+import errno
+import io
 import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TextIO
 
 import click
 
-from solver.core import files
+from solver.core import files, interrupts
 from solver.core.errors import InputError, TableError, TableMismatchError
 from solver.core.pictures import check_format
 
 # click >= 8.2 raises this for a group called without a command; older versions exit with the help.
 _NO_ARGS_IS_HELP: Any = getattr(click.exceptions, "NoArgsIsHelpError", ())
+#: How writing to standard output fails, apart from its reader going away: disk full, quota, file too
+#: large, an I/O error.
+_OUTPUT_ERRNOS = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO)
+#: click's messages about usage (which may quote a whole argument) are cut to this many characters.
+_LONGEST_MESSAGE = 160
 
 
 class CommandGroup(click.Group):
@@ -32,8 +42,11 @@ class CommandGroup(click.Group):
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
         program = prog_name or self.name or "solver"
+        if sys.stdout is None:
+            fail("cannot write standard output: it is closed", 1, program)
         try:
             code = super().main(args, program, complete_var, False, **extra)
+            sys.stdout.flush()  # a full disk shows here at the latest, not at the interpreter's exit
         except TableMismatchError as error:
             fail(error, 2, program)
         except TableError as error:
@@ -44,31 +57,78 @@ class CommandGroup(click.Group):
             error.show()
             sys.exit(error.exit_code)
         except click.ClickException as error:
-            fail(error.format_message(), error.exit_code, program)
-        except (click.Abort, KeyboardInterrupt):
-            fail("interrupted", 130, program)
+            message = error.format_message()
+            if isinstance(error, click.UsageError) and len(message) > _LONGEST_MESSAGE:
+                message = message[:_LONGEST_MESSAGE] + "..."
+            fail(message, error.exit_code, program)
+        except KeyboardInterrupt as error:
+            fail(*interrupts.exit_status(error), program)
+        except click.Abort as error:  # click's wrapping of a KeyboardInterrupt outside a command
+            cause = error.__cause__
+            fail(*interrupts.exit_status(cause if isinstance(cause, KeyboardInterrupt) else KeyboardInterrupt()),
+                 program)
         except MemoryError:
             fail("out of memory", 1, program)
+        except OSError as error:
+            _output_failed(error, program)
         sys.exit(code if isinstance(code, int) else 0)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as error:
             # Reported here: click would print a blank line, then its own Abort.
-            if sys.stderr.isatty():
+            if sys.stderr is not None and sys.stderr.isatty():
                 click.echo(err=True)  # end the terminal's "^C"
-            fail("interrupted", 130)
+            fail(*interrupts.exit_status(error))
+        except OSError as error:  # here, before click turns a reader gone into exit 1
+            _output_failed(error)
+
+
+def _output_failed(error: OSError, program: str | None = None) -> NoReturn:
+    """End the command after ``error``: quietly if standard output's reader has gone (exit 0), with
+    one line if standard output cannot be written (exit 1). Every file a command opens maps its own
+    errors (:func:`writing`, :class:`TableError`), so what arrives here from a write without a file
+    name is standard output's; anything else is raised again."""
+    if isinstance(error, BrokenPipeError):
+        reader_gone()
+    if error.filename is None and error.errno in _OUTPUT_ERRNOS:
+        _discard_output()
+        fail(f"cannot write standard output: {error.strerror}", 1, program)
+    raise error
+
+
+def _discard_output() -> None:
+    """Send what standard output still holds, and anything written later, to /dev/null, so that
+    Python's flush at exit does not fail again."""
+    try:
+        descriptor = sys.stdout.fileno()
+    except (AttributeError, ValueError, io.UnsupportedOperation):
+        return
+    os.dup2(os.open(os.devnull, os.O_WRONLY), descriptor)
 
 
 def fail(message: object, code: int, program: str | None = None) -> NoReturn:
-    """Print ``<program>: error: <message>`` on standard error and exit with ``code``; the program is
-    the running command's unless given."""
+    """Print ``<program>: error: <message>`` on standard error (on one line) and exit with ``code``; the
+    program is the running command's unless given."""
     if program is None:
         context = click.get_current_context(silent=True)
         program = (context.find_root().info_name if context else None) or "solver"
-    click.echo(f"{program}: error: {message}", err=True)
+    click.echo(f"{program}: error: {' '.join(str(message).splitlines())}", err=True)
     sys.exit(code)
+
+
+def standard_input() -> TextIO:
+    """Standard input; :class:`InputError` if it is closed."""
+    if sys.stdin is None:
+        raise InputError("cannot read standard input: it is closed")
+    return sys.stdin
+
+
+def input_lines(stream: TextIO) -> Iterator[str]:
+    """The lines of a text stream, read from its bytes as UTF-8 whatever the locale (undecodable bytes
+    become U+FFFD), a byte order mark at the start dropped; read as soon as each line arrives."""
+    return iter(io.TextIOWrapper(stream.buffer, encoding="utf-8-sig", errors="replace").readline, "")
 
 
 @contextmanager
@@ -83,7 +143,7 @@ def writing(path: Path) -> Iterator[None]:
 def reader_gone() -> NoReturn:
     """Standard output's reader has gone (``| head``): stop quietly, with exit 0, and keep Python from
     failing to flush standard output at exit."""
-    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    _discard_output()
     sys.exit(0)
 
 

@@ -1,49 +1,164 @@
-"""The play command: a game against the tables in the terminal."""
+"""Commands about games: play against the tables, annotate a game record, find fair starts."""
 
 from __future__ import annotations
 
-import sys
+import json
 from pathlib import Path
 
 import click
 
-from solver.cli.common import reader_gone
+from solver.cli.common import input_lines, pictures_asked, standard_input, write_pictures, writing
 from solver.cli.neutreeko import (
     board_option,
+    build_option,
     cli,
     read_position,
     rule_option,
     table_option,
     tablebase_for,
 )
-from solver.neutreeko.play import ENGINES, SIDES, Match
+from solver.core import files
+from solver.neutreeko import pictures
+from solver.neutreeko.annotate import annotate, annotation_object, annotation_text
+from solver.neutreeko.game import Game
+from solver.neutreeko.play import ENGINES, SIDES, Match, new_seed
+from solver.neutreeko.record import GameRecord, RecordError, parse_record, read_record, record_text
+from solver.neutreeko.starts import DEPTH, TOP, fair_starts, starts_object, starts_text
 
 
 @cli.command()
 @board_option
 @rule_option
 @table_option
+@build_option
 @click.option("--as", "you", type=click.Choice(list(SIDES), case_sensitive=False), default="black",
               show_default=True, help="The side you play; none lets the engine play itself.")
 @click.option("--opponent", type=click.Choice(list(ENGINES), case_sensitive=False), default="strong",
               show_default=True, help="The engine: perfect, strong (as good, varied), fair (slips now and "
                                       "then), random.")
-@click.option("--from", "start", default="start", show_default=True, metavar="POSITION",
-              help="The position to start from, in notation.")
+@click.option("--from", "position", default=None, metavar="POSITION",
+              help="The position to start from, in notation (default: the standard start).")
+@click.option("--start", "start", default="standard", show_default=True, metavar="standard|fair|fair:K",
+              help="Start from the standard start, a random one of the best fair starts (seeded by --seed), "
+                   "or the K-th fair start (see neutreeko starts).")
+@click.option("--load", "load_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
+              help="Continue the game of a record (as save and --record write it).")
+@click.option("--record", "record_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
+              help="Write the game's record to FILE after every move.")
+@click.option("--coach", is_flag=True, help="Judge each of your moves at once, in one line.")
 @click.option("--seed", type=int, default=None, help="Seed of the engine's choices: the same seed, the same game.")
-def play(board: str, rule: str, table_file: Path | None, you: str, opponent: str, start: str,
+def play(board: str, rule: str, table_file: Path | None, build: bool, you: str, opponent: str,
+         position: str | None, start: str, load_file: Path | None, record_file: Path | None, coach: bool,
          seed: int | None) -> None:
     """Play against the tables, with hints and take-backs.
 
-    Type a move as FROM-TO (e.g. C4-C3, any case) or a command: hint, undo, line, fen, help, quit.
-    Three in a row wins; a position occurring for the third time is a draw. The end shows the moves
-    and the first move, if any, that threw away a better result. Input may be piped.
+    Type a move as FROM-TO (e.g. C4-C3, any case) or a command: hint, undo, line, fen, save FILE, help,
+    quit. Three in a row wins; a position occurring for the third time is a draw. The end shows every
+    mistake and blunder of both sides and the game's record, which annotate reads and --load continues.
+    Input may be piped.
+
+    \b
+    Example (White against the fair engine, replayable with the same seed):
+      neutreeko play --as white --opponent fair --seed 7
     """
-    stdin = sys.stdin
-    match = Match.setup(tablebase_for(table_file), read_position((start,), board, rule, ""), you.lower(),
-                        opponent.lower(), seed, write=lambda text: click.echo(text, nl=False),
-                        echo_input=not stdin.isatty())
+    fair = start.strip().lower() != "standard"
+    if load_file is not None and (position is not None or fair):
+        raise click.UsageError("--load continues a record from its own start: it cannot be used with --from or --start")
+    if position is not None and fair:
+        raise click.UsageError("--from and --start name the start two ways: give one")
+    if record_file is not None:
+        with writing(record_file):
+            files.check_writable(record_file)
+    tablebase = tablebase_for(table_file, build)
+    seed = new_seed() if seed is None else seed
+    if load_file is not None:
+        game = read_record(load_file)
+    elif fair:
+        game = GameRecord(fair_starts(tablebase, Game.of(board, rule)).choose(start, seed).position)
+    else:
+        game = GameRecord(read_position((position or "start",), board, rule, ""))
+    stdin = standard_input()
+    match = Match.setup(tablebase, game, you.lower(), opponent.lower(), seed,
+                        write=lambda text: click.echo(text, nl=False), echo_input=not stdin.isatty(), coach=coach,
+                        record_path=record_file)
+    match.run(input_lines(stdin))
+
+
+def record_argument(game: str) -> GameRecord:
+    """The record in the file ``game``, or on standard input for ``-``."""
+    if game != "-":
+        return read_record(game)
+    text = record_text(standard_input().buffer, "standard input")
     try:
-        match.run(iter(stdin.readline, ""))
-    except BrokenPipeError:
-        reader_gone()
+        return parse_record(text)
+    except RecordError as error:
+        raise RecordError(f"standard input, {error}") from None
+
+
+@cli.command(name="annotate")
+@click.argument("game", metavar="GAME|-")
+@table_option
+@build_option
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (its schema is in the README).")
+@click.option("--svg", "svg_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
+              help="Also draw the value-history chart in an SVG file.")
+@click.option("--png", "png_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
+              help="Also draw the value-history chart in a PNG file.")
+def annotate_command(game: str, table_file: Path | None, build: bool, as_json: bool, svg_file: Path | None,
+                     png_file: Path | None) -> None:
+    """Judge every move of a game record against the tables.
+
+    GAME is a record file (as play saves it, or a plain list of moves from the start), - for standard
+    input. For every ply: the value before the move and the move's value for its player, its mark
+    (best; ?! inaccuracy: a slower win or a faster loss; ? mistake: a win to a draw or a draw to a loss;
+    ?? blunder: a win to a loss), the best moves, and how many moves kept the value; then a summary per
+    side, the first decisive error and the result.
+
+    \b
+    Example (Black's first move throws the draw away):
+      printf '1. C4-C3 D5-D2 2. B1-A1\\n' | neutreeko annotate -
+    """
+    asked = pictures_asked(svg=svg_file, png=png_file)
+    record = record_argument(game)
+    judged = annotate(tablebase_for(table_file, build), record.start, record.moves)
+    write_pictures(asked, lambda kind: pictures.annotation_picture(judged, kind))
+    if as_json:
+        click.echo(json.dumps(annotation_object(judged)))
+    else:
+        click.echo(annotation_text(judged, {side: record.tag(side.capitalize()) for side in ("black", "white")}))
+
+
+@cli.command(name="starts")
+@board_option
+@rule_option
+@table_option
+@build_option
+@click.option("--count", type=click.IntRange(min=1), default=TOP, show_default=True, help="How many starts to list.")
+@click.option("--depth", type=click.IntRange(min=1, max=200), default=DEPTH, show_default=True,
+              help="Plies of draw-keeping play the freedom is measured over.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (its schema is in the README).")
+@click.option("--svg", "svg_dir", type=click.Path(path_type=Path, file_okay=False), default=None, metavar="DIR",
+              help="Also draw each listed start, with its first moves, as DIR/start-01.svg, ...")
+def starts_command(board: str, rule: str, table_file: Path | None, build: bool, count: int, depth: int,
+                   as_json: bool, svg_dir: Path | None) -> None:
+    """Fair starts: drawn setups where neither side is favoured by shape, ranked by freedom.
+
+    A candidate has White's pieces where Black's are turned half round or mirrored (so both sides have
+    the same shape), no three in a row, Black to move. The draws among them are ranked: fewest plies
+    forced from the start (one way to keep the draw, up to symmetry), then most positions reachable by
+    draw-keeping play after --depth plies, then the largest share of first moves keeping the draw. The
+    standard start's rank is given. play --start fair:K plays the K-th.
+
+    \b
+    Example (the three best fair starts of 4 x 4):
+      neutreeko starts --board 4x4 --count 3
+    """
+    pictured = [svg_dir / f"start-{rank:02d}.svg" for rank in range(1, count + 1)] if svg_dir else []
+    asked = pictures_asked(svg=pictured[0]) if pictured else []
+    tablebase = tablebase_for(table_file, build)
+    found = fair_starts(tablebase, Game.of(board, rule), depth)
+    for start, path in zip(found.starts, pictured):
+        position = start.position
+        write_pictures([(path, kind) for _, kind in asked], lambda kind: pictures.position_picture(
+            position, tablebase.probe(position), tablebase.moves(position), None, kind))
+    click.echo(json.dumps(starts_object(found, count)) if as_json else starts_text(found, count))

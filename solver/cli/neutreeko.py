@@ -18,6 +18,7 @@ from solver.neutreeko.build import ensure_table
 from solver.neutreeko.game import Game
 from solver.neutreeko.position import Position
 from solver.neutreeko.probe import Tablebase
+from solver.neutreeko.record import after_moves
 from solver.neutreeko.rules import DEFAULT_RULE, RULES
 from solver.neutreeko.solve import Level
 from solver.neutreeko.table import Table, open_table
@@ -33,25 +34,33 @@ def cli() -> None:
 
 board_option = click.option("--board", default="5x5", show_default=True, metavar="WIDTHxHEIGHT",
                             help=f"Board size, files x ranks, each side from {MIN_SIDE} to {MAX_SIDE}.")
-rule_option = click.option("--rule", default=DEFAULT_RULE, show_default=True,
-                           help=f"Winning condition: {', '.join(RULES)}.")
+rule_option = click.option("--rule", type=click.Choice(list(RULES), case_sensitive=False), default=DEFAULT_RULE,
+                           show_default=True, help="Winning condition; connected is standard Neutreeko (README describes "
+                                                    "the others).")
 table_option = click.option("--table", "table_file", type=click.Path(path_type=Path), default=None,
                             help="Table file to read instead of the default one.")
-position_argument = click.argument("position", nargs=-1, required=True)
+build_option = click.option("--build", is_flag=True,
+                            help="Build a missing table even for a board larger than 5x5 (up to a minute "
+                                 "and hundreds of MB); smaller ones are built unasked.")
+# nargs=-1 so that the position may be given unquoted ("1w1w1/2b2/5/2w2/1b1b1 b" is two words).
+position_argument = click.argument("position", nargs=-1, required=True, metavar="POSITION")
 moves_option = click.option("--moves", default="", metavar='"C4-C3 D5-D2"',
-                            help="Moves to play from POSITION first, each checked.")
+                            help='Moves to play from POSITION first, each checked: a plain list or numbered, '
+                                 '"1. C4-C3 D5-D2 2. B1-B4".')
 
 
 def position_options(command: F) -> F:
-    """POSITION with --board, --rule, --table and --moves: what query, line and show read."""
-    for option in reversed((position_argument, board_option, rule_option, table_option, moves_option)):
+    """POSITION with --board, --rule, --table, --build and --moves: what query, line and show read."""
+    for option in reversed((position_argument, board_option, rule_option, table_option, build_option,
+                            moves_option)):
         command = option(command)
     return command
 
 
 def read_position(words: tuple[str, ...], board: str, rule: str, moves: str) -> Position:
-    """POSITION (its words joined by a space, so quoting it is optional) on the --board, after --moves."""
-    return Position.parse(" ".join(words), rule, Game.of(board, rule)).play_line(moves)
+    """POSITION (its words joined by a space, so quoting it is optional) on the --board, after --moves
+    (move text, see :mod:`solver.neutreeko.record`)."""
+    return after_moves(Position.parse(" ".join(words), rule, Game.of(board, rule)), moves)
 
 
 def terminal_progress(always: bool = False) -> Callable[[Level], None] | None:
@@ -69,17 +78,18 @@ def terminal_progress(always: bool = False) -> Callable[[Level], None] | None:
     return progress
 
 
-def open_or_build(game: Game, table_file: Path | None) -> Table:
-    """The table of ``game`` at ``table_file``, or the default one, built if it is missing."""
+def open_or_build(game: Game, table_file: Path | None, build: bool) -> Table:
+    """The table of ``game`` at ``table_file``, or the default one, built if it is missing (a board
+    larger than 5 x 5 only if ``build``: see :func:`~solver.neutreeko.build.ensure_table`)."""
     if table_file is not None:
         return open_table(game, table_file)
 
     def announce(path: Path) -> None:
         click.echo(f"building the {game} table at {path} ...", err=True)
 
-    return ensure_table(game, progress=terminal_progress(), on_build=announce)
+    return ensure_table(game, progress=terminal_progress(), on_build=announce, build_large=build)
 
 
-def tablebase_for(table_file: Path | None) -> Tablebase:
-    """A tablebase opening tables as the other commands do: built, with progress, if missing."""
-    return Tablebase(opener=lambda game: open_or_build(game, table_file))
+def tablebase_for(table_file: Path | None, build: bool) -> Tablebase:
+    """A tablebase opening tables as :func:`open_or_build` does."""
+    return Tablebase(opener=lambda game: open_or_build(game, table_file, build))

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from solver.cli.common import fail, pictures_asked, reader_gone, write_pictures
+from solver.cli.common import fail, pictures_asked, standard_input, write_pictures
 from solver.cli.neutreeko import (
     cli,
     position_options,
@@ -18,14 +18,15 @@ from solver.cli.neutreeko import (
 from solver.neutreeko import pictures, report
 from solver.neutreeko.bulk import query_stream, read_lines
 from solver.neutreeko.game import Game
-from solver.neutreeko.probe import Tablebase
+from solver.neutreeko.probe import Tablebase, keeping_moves
+from solver.neutreeko.record import play_moves, read_moves
 
 
 @cli.command()
 @position_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-@click.option("--with-moves", is_flag=True, help="With -: rank every move of each position too (slower).")
-def query(position: tuple[str, ...], board: str, rule: str, table_file: Path | None, moves: str,
+@click.option("--with-moves", is_flag=True, help="With -: rank every move of each position too.")
+def query(position: tuple[str, ...], board: str, rule: str, table_file: Path | None, build: bool, moves: str,
           as_json: bool, with_moves: bool) -> None:
     """The value of POSITION and of every legal move, best first.
 
@@ -37,15 +38,20 @@ def query(position: tuple[str, ...], board: str, rule: str, table_file: Path | N
     With POSITION -, read positions from standard input, one a line, and
     write one JSON object a line: the --json object without "moves" (add
     --with-moves for them), or an error object for a bad line.
+
+    \b
+    Examples (the start after Black's C4-C3; two positions as JSON lines):
+      neutreeko query start --moves C4-C3
+      printf 'start\\nw4/5/1b3/2w2/bw1b1 b\\n' | neutreeko query -
     """
     if position == ("-",):
         if moves:
             raise click.UsageError("--moves cannot be used when reading positions from standard input")
-        _query_stdin(Game.of(board, rule), tablebase_for(table_file), with_moves)
+        _query_stdin(Game.of(board, rule), tablebase_for(table_file, build), with_moves)
         return
     if with_moves:
         raise click.UsageError("--with-moves is for reading positions from standard input (POSITION -)")
-    tablebase = tablebase_for(table_file)
+    tablebase = tablebase_for(table_file, build)
     queried = read_position(position, board, rule, moves)
     evaluation, ranked = tablebase.probe(queried), tablebase.moves(queried)
     if as_json:
@@ -57,13 +63,11 @@ def query(position: tuple[str, ...], board: str, rule: str, table_file: Path | N
 def _query_stdin(game: Game, tablebase: Tablebase, with_moves: bool) -> None:
     """Answer standard input line by line on standard output; exit 2 after it if a line was bad."""
     lines = errors = 0
-    try:
-        for answers in query_stream(read_lines(sys.stdin), tablebase, game, with_moves):
-            sys.stdout.write("\n".join(answers.texts) + "\n")
-            sys.stdout.flush()
-            lines, errors = lines + len(answers.texts), errors + answers.errors
-    except BrokenPipeError:
-        reader_gone()
+    for answers in query_stream(read_lines(standard_input()), tablebase, game, with_moves):
+        sys.stdout.write("\n".join(answers.texts))
+        sys.stdout.write("\n")
+        sys.stdout.flush()
+        lines, errors = lines + len(answers.texts), errors + answers.errors
     if errors:
         fail(f"{errors} of {lines} lines could not be answered (see their error objects)", 2)
 
@@ -75,44 +79,68 @@ def _query_stdin(game: Game, tablebase: Tablebase, with_moves: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--svg", "svg_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
               help="Also draw the line as a sheet of small boards, one per ply, in an SVG file.")
+@click.option("--png", "png_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
+              help="Also draw that sheet in a PNG file.")
 @click.option("--html", "html_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
               help="Also draw the line as an HTML page of small boards, one per ply.")
-def line(position: tuple[str, ...], board: str, rule: str, table_file: Path | None, moves: str,
-         max_plies: int | None, as_json: bool, svg_file: Path | None, html_file: Path | None) -> None:
+def line(position: tuple[str, ...], board: str, rule: str, table_file: Path | None, build: bool, moves: str,
+         max_plies: int | None, as_json: bool, svg_file: Path | None, png_file: Path | None,
+         html_file: Path | None) -> None:
     """The line of perfect play from POSITION.
 
     The winner takes a fastest win, the loser a longest resistance, a drawn side a move that keeps the
     draw, ties as in query. The line ends at the win, at a position's third occurrence (draw by
-    repetition) or after --max-plies plies. Each move is shown with the value of the position after it.
+    repetition) or after --max-plies plies. Each ply is numbered as in play (1. for Black, 1... for
+    White) and shown with the value of the position after it; ! marks a forced move, the only one
+    that keeps the value.
+
+    \b
+    Example (the 51-ply win, as text and as a page of boards):
+      neutreeko line "w4/5/1b3/2w2/bw1b1 b" --html longest.html
     """
-    asked = pictures_asked(svg=svg_file, html=html_file)
-    played = tablebase_for(table_file).line(read_position(position, board, rule, moves), max_plies)
+    asked = pictures_asked(svg=svg_file, png=png_file, html=html_file)
+    played = tablebase_for(table_file, build).line(read_position(position, board, rule, moves), max_plies)
     write_pictures(asked, lambda kind: pictures.line_picture(played, kind))
     click.echo(json.dumps(report.line_object(played)) if as_json else report.line_text(played))
 
 
 @cli.command()
 @position_options
+@click.option("--best", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Draw only the N best moves (ties cut in the order of query).")
+@click.option("--keeping", is_flag=True,
+              help="Draw only the moves that keep the value: the winning moves of a won position, the "
+                   "drawing moves of a drawn one (every move of a lost one).")
 @click.option("--svg", "svg_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
               help="Write the diagram to an SVG file.")
 @click.option("--png", "png_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
               help="Write the diagram to a PNG file.")
-def show(position: tuple[str, ...], board: str, rule: str, table_file: Path | None, moves: str,
-         svg_file: Path | None, png_file: Path | None) -> None:
+@click.option("--html", "html_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
+              help="Write the diagram and the table of its moves to an HTML page.")
+def show(position: tuple[str, ...], board: str, rule: str, table_file: Path | None, build: bool, moves: str,
+         best: int | None, keeping: bool, svg_file: Path | None, png_file: Path | None,
+         html_file: Path | None) -> None:
     """A diagram of POSITION, with every legal move as an arrow.
 
     Each arrow goes from a piece to the square it stops on, coloured by the move's value for the side to
-    move (win, draw, loss) and labelled with it (W3: wins in 3 plies, D: draw, L22: loses in 22). The
-    last move of --moves is highlighted. Without --svg or --png, the SVG goes to standard output.
+    move (win, draw, loss) and labelled at its head with it (W3: wins in 3 plies, D: draw, L22: loses
+    in 22); the best moves are bold. The last move of --moves is highlighted. Without --svg, --png or
+    --html, the SVG goes to standard output.
+
+    \b
+    Example (White's two winning replies to C4-C3):
+      neutreeko show start --moves C4-C3 --keeping --png reply.png
     """
-    asked = pictures_asked(svg=svg_file, png=png_file)
-    played = moves.split()
-    shown = read_position(position, board, rule, " ".join(played[:-1]))
-    last_move = shown.parse_move(played[-1]) if played else None
-    if last_move:
-        shown = shown.play(last_move)
-    tablebase = tablebase_for(table_file)
+    asked = pictures_asked(svg=svg_file, png=png_file, html=html_file)
+    start = read_position(position, board, rule, "")
+    played = read_moves(start, moves)
+    shown = play_moves(start, played)
+    last_move = played[-1] if played else None
+    tablebase = tablebase_for(table_file, build)
     evaluation, ranked = tablebase.probe(shown), tablebase.moves(shown)
+    if keeping:
+        ranked = keeping_moves(evaluation, ranked)
+    drawn = ranked[:best] if best else ranked
     if not asked:
-        click.echo(pictures.position_picture(shown, evaluation, ranked, last_move, "svg").decode(), nl=False)
-    write_pictures(asked, lambda kind: pictures.position_picture(shown, evaluation, ranked, last_move, kind))
+        click.echo(pictures.position_picture(shown, evaluation, drawn, last_move, "svg").decode(), nl=False)
+    write_pictures(asked, lambda kind: pictures.position_picture(shown, evaluation, drawn, last_move, kind))

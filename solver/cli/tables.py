@@ -9,8 +9,12 @@ from pathlib import Path
 import click
 
 from solver.cli.common import fail, writing
+
+#: Where ``neutreeko survey`` writes its report unless told otherwise.
+SURVEY_REPORT = Path("docs/survey.md")
 from solver.cli.neutreeko import (
     board_option,
+    build_option,
     cli,
     open_or_build,
     rule_option,
@@ -19,13 +23,22 @@ from solver.cli.neutreeko import (
 )
 from solver.core import files
 from solver.neutreeko.board import Board
-from solver.neutreeko.build import build_table
+from solver.neutreeko.build import build_table, check_build_asked
 from solver.neutreeko.check import CheckReport, check_consistency
 from solver.neutreeko.game import Game
 from solver.neutreeko.position import Position
 from solver.neutreeko.rules import RULES
 from solver.neutreeko.stats import summarize
-from solver.neutreeko.survey import SurveyRow, csv_path, run_survey, select_rules, survey_games, write_report
+from solver.neutreeko.survey import (
+    SurveyRow,
+    report_paths,
+    run_survey,
+    select_rules,
+    starts_dir,
+    survey_games,
+    write_report,
+)
+from solver.neutreeko.symmetry import by_class
 from solver.neutreeko.table import Table, open_table
 from solver.neutreeko.verify import verify
 
@@ -40,7 +53,12 @@ from solver.neutreeko.verify import verify
               help="Store one result per symmetry class: a table 8 times smaller, read the same way.")
 @click.option("--progress", is_flag=True, help="Show the progress ply by ply even when standard error is not a terminal.")
 def solve(board: str, rule: str, out: Path | None, force: bool, fold: bool, progress: bool) -> None:
-    """Solve a board completely and write its HDF5 table."""
+    """Solve a board completely and write its HDF5 table.
+
+    \b
+    Example (the 4 x 4 board, orthogonal rows only, into the tables directory):
+      neutreeko solve --board 4x4 --rule orthogonal
+    """
     game = Game.of(board, rule)
     path, summary, seconds = build_table(game, out, force, terminal_progress(progress), fold)
     click.echo(f"solved {game}: {summary.legal:,} legal positions ({summary.wins:,} wins, "
@@ -75,15 +93,27 @@ def check_command(board: str, rule: str, table_file: Path | None) -> None:
               help="A larger board to add, under RULES (comma-separated) or else those of --rules; repeatable.")
 @click.option("--check", "check_tables", is_flag=True,
               help="Confirm every table with the forward check (neutreeko check) and say so in each row.")
-@click.option("--out", type=click.Path(path_type=Path), default=Path("docs/survey.md"), show_default=True,
-              help="Markdown report; the CSV goes beside it, with the suffix .csv.")
-def survey_command(max_board: str, rules: str, also: tuple[str, ...], check_tables: bool, out: Path) -> None:
-    """Solve every board and rule (reusing built tables) and tabulate them."""
+@click.option("--out", type=click.Path(path_type=Path), default=SURVEY_REPORT, show_default=True,
+              help="Markdown report; the CSV goes beside it with the suffix .csv, the start diagrams in "
+                   "a folder named after it (survey-starts/).")
+@click.option("--force", is_flag=True, help="Overwrite an existing report.")
+@build_option
+def survey_command(max_board: str, rules: str, also: tuple[str, ...], check_tables: bool, out: Path, force: bool,
+                   build: bool) -> None:
+    """Solve every board and rule (reusing built tables) and tabulate them, with findings.
+
+    \b
+    Example (regenerates the committed report):
+      neutreeko survey --max-board 7x7 --rules all --also 8x8:connected --check --build --force
+    """
     extra = [game for text in also for game in _also_games(text, rules)]
     games = survey_games(Board.parse(max_board), select_rules(rules), extra)
-    for path in (out, csv_path(out)):
+    for path in report_paths(out):
         with writing(path):
             files.check_writable(path)
+        if path.exists() and not force:
+            raise click.ClickException(f"not overwriting {path} without --force")
+    check_build_asked(games, build)
 
     def announce(row: SurveyRow) -> None:
         click.echo(f"{row.board} {row.rule}: {row.legal:,} legal, {row.draws:,} draws, start {row.start_value}"
@@ -99,13 +129,15 @@ def survey_command(max_board: str, rules: str, also: tuple[str, ...], check_tabl
             return f"FAILED forward check ({report.wrong:,} inconsistent)"
         return "forward check"
 
-    rows = run_survey(games, lambda game: open_or_build(game, None), announce,
+    rows = run_survey(games, lambda game: open_or_build(game, None, build), announce,
                       forward_check if check_tables else None)
     command = " ".join(["neutreeko survey --max-board", max_board, "--rules", rules,
-                        *(f"--also {text}" for text in also), *(["--check"] if check_tables else [])])
+                        *(f"--also {text}" for text in also), *(["--check"] if check_tables else []),
+                        *(["--out", str(out)] if out != SURVEY_REPORT else []), *(["--build"] if build else []),
+                        "--force"])
     with writing(out):
         table = write_report(rows, out, command)
-    click.echo(f"surveyed {len(rows)} boards and rules -> {out}, {table}")
+    click.echo(f"surveyed {len(rows)} boards and rules -> {out}, {table}, {starts_dir(out)}/")
     if failed:
         fail(f"the forward check failed: {'; '.join(failed)}", 1)
 
@@ -129,11 +161,17 @@ def _also_games(text: str, rules: str) -> list[Game]:
 @cli.command(name="verify")
 @board_option
 @rule_option
-def verify_command(board: str, rule: str) -> None:
-    """Check the tables against the published figures (building them if missing)."""
+@build_option
+def verify_command(board: str, rule: str, build: bool) -> None:
+    """Check the tables against the published figures (building them if missing).
+
+    \b
+    Example (5 x 5 and the 4 x 4 figure beside it):
+      neutreeko verify
+    """
     game = Game.of(board, rule)
-    table = open_or_build(game, None)
-    checks = verify(game, lambda other: table if other == game else open_or_build(other, None))
+    table = open_or_build(game, None, build)
+    checks = verify(game, lambda other: table if other == game else open_or_build(other, None, build))
     if not checks:
         summary = summarize(game, table.result)
         click.echo(f"no published figures for {game}; its table gives {summary.legal:,} legal positions, "
@@ -154,18 +192,32 @@ def verify_command(board: str, rule: str) -> None:
 @board_option
 @rule_option
 @table_option
+@build_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def stats(board: str, rule: str, table_file: Path | None, as_json: bool) -> None:
-    """Counts by value and distance, and the longest wins."""
+@click.option("--all", "every", is_flag=True,
+              help="List every position of the longest wins, not only one of each symmetry class.")
+def stats(board: str, rule: str, table_file: Path | None, build: bool, as_json: bool, every: bool) -> None:
+    """Counts by value and distance, and the longest wins.
+
+    The longest wins are grouped by symmetry class (the positions that a rotation or mirror of the board
+    maps onto each other, which have the same value): one position of each class and the class's size,
+    or with --all every position.
+
+    \b
+    Example (4 x 4, every position of the longest wins):
+      neutreeko stats --board 4x4 --all
+    """
     game = Game.of(board, rule)
-    summary = summarize(game, open_or_build(game, table_file).result)
-    longest = [Position.from_index(game, i).fen() for i in summary.longest_win_indices]
+    summary = summarize(game, open_or_build(game, table_file, build).result)
+    classes = [(Position.from_index(game, canonical).fen(), [Position.from_index(game, i).fen() for i in members])
+               for canonical, members in by_class(summary.longest_win_indices, game.board)]
     if as_json:
         click.echo(json.dumps({
             "board": str(game.board), "rule": game.rule.name, **summary.counts(),
             "wins_by_plies": {str(plies): count for plies, count in sorted(summary.wins_by_plies.items())},
             "losses_by_plies": {str(plies): count for plies, count in sorted(summary.losses_by_plies.items())},
-            "longest_wins": longest,
+            "longest_wins": [{"position": fen, "class_size": len(members), **({"positions": members} if every else {})}
+                             for fen, members in classes],
         }))
         return
     click.echo(f"{game}: {summary.legal:,} legal positions (side to move's view)")
@@ -177,9 +229,15 @@ def stats(board: str, rule: str, table_file: Path | None, as_json: bool) -> None
         wins, losses = summary.wins_by_plies.get(plies), summary.losses_by_plies.get(plies)
         if wins or losses:
             click.echo(f"{plies:5d} {_count(wins):>10} {_count(losses):>10}")
-    click.echo(f"longest win: {summary.longest_win} plies, {len(longest)} positions (side to move wins):")
-    for fen in longest:
-        click.echo(f"  {fen}")
+    positions = len(summary.longest_win_indices)
+    click.echo(f"longest win: {summary.longest_win} plies, {positions:,} positions in {len(classes):,} symmetry "
+               f"{'class' if len(classes) == 1 else 'classes'} (side to move wins; "
+               f"{'every position, by class' if every else 'one position of each class, --all for every one'}):")
+    width = max((len(fen) for fen, _ in classes), default=0)
+    for fen, members in classes:
+        click.echo(f"  {fen:<{width}}  {len(members)} position{'s' if len(members) > 1 else ''}")
+        if every:
+            click.echo("\n".join(f"    {member}" for member in members))
 
 
 def _count(number: int | None) -> str:

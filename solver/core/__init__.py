@@ -1,2 +1,3 @@
 """What every game of the package shares, and nothing that knows a game: the errors a user can cause,
-atomic files, the digest-checked HDF5 table container, and the drawing backends with their formats."""
+the notation rule every reader applies, signal handling, atomic files, the digest-checked HDF5 table
+container, and the drawing backends with their formats."""

@@ -6,8 +6,9 @@ notebooks draw them, the tests assert them. Values are, as everywhere, for the s
 
 Two notions used below:
 
-- *keeping* moves of a position: the moves that keep its value for the side to move: winning moves
-  in a won position, drawing moves in a drawn one (in a lost position every move loses).
+- *keeping* moves of a position (:func:`~solver.neutreeko.probe.keeping_moves`): the moves that keep
+  its value for the side to move: winning moves in a won position, drawing moves in a drawn one (in a
+  lost position every move loses).
 - moves *up to symmetry*: moves whose positions are images of each other under a board symmetry
   (:mod:`solver.neutreeko.symmetry`) count once; from the start, B1-C1 and D1-C1 are one move up to symmetry.
 """
@@ -22,17 +23,22 @@ import numpy.typing as npt
 
 from solver.core.errors import MissingTableError
 from solver.neutreeko import index
+from solver.neutreeko.board import Board
+from solver.neutreeko.drawgraph import DrawGraph
 from solver.neutreeko.game import Game
 from solver.neutreeko.position import Position
-from solver.neutreeko.probe import Line, RankedMove, Tablebase, best_moves
+from solver.neutreeko.probe import Line, RankedMove, Tablebase, best_moves, keeping_moves
+from solver.neutreeko.record import ply_label
 from solver.neutreeko.stats import Summary, summarize
-from solver.neutreeko.symmetry import canonical_indices
+from solver.neutreeko.symmetry import canonical_indices, images
 from solver.neutreeko.table import Table
 from solver.neutreeko.values import Evaluation, Value, value_codes
 
 #: The squares the folklore calls strong (the middle of each edge and the centre), and the corners.
 KEY_SQUARES = ("C1", "A3", "C3", "E3", "C5")
 CORNERS = ("A1", "E1", "A5", "E5")
+#: The groups of :func:`square_groups`, in order.
+SQUARE_GROUPS = ("centre", "edge midpoints", "inner ring", "corners", "other edge squares")
 #: Values for the side to move, in the order used by the arrays below.
 VALUES = ("win", "draw", "loss")
 #: Who holds a square: the side to move, or the side that has just moved.
@@ -144,6 +150,37 @@ def square_values(pieces: Pieces) -> SquareValues:
     return SquareValues(counts.reshape(2, 3, board.height, board.width))
 
 
+def square_groups(board: Board) -> dict[str, tuple[str, ...]]:
+    """The squares of a board with odd sides by their place (:data:`SQUARE_GROUPS`): the centre, the
+    middle of each edge, the inner ring (the eight squares around the centre), the corners and the
+    rest of the edge; on 5 x 5 they are every square. Raises ``ValueError`` for a side of even length.
+
+    >>> square_groups(Board(5, 5))["edge midpoints"], square_groups(Board(5, 5))["inner ring"]
+    (('C1', 'A3', 'E3', 'C5'), ('B2', 'C2', 'D2', 'B3', 'D3', 'B4', 'C4', 'D4'))
+    """
+    if board.width % 2 == 0 or board.height % 2 == 0:
+        raise ValueError(f"a {board} board has no centre square")
+    middle_file, middle_rank = board.width // 2, board.height // 2
+    groups: dict[str, list[str]] = {name: [] for name in SQUARE_GROUPS}
+    for square in range(board.size):
+        file, rank = board.file_of(square), board.rank_of(square)
+        on_file_edge, on_rank_edge = file in (0, board.width - 1), rank in (0, board.height - 1)
+        if (file, rank) == (middle_file, middle_rank):
+            group = "centre"
+        elif on_file_edge and on_rank_edge:
+            group = "corners"
+        elif (on_file_edge and rank == middle_rank) or (on_rank_edge and file == middle_file):
+            group = "edge midpoints"
+        elif on_file_edge or on_rank_edge:
+            group = "other edge squares"
+        elif max(abs(file - middle_file), abs(rank - middle_rank)) == 1:
+            group = "inner ring"
+        else:
+            continue
+        groups[group].append(board.name(square))
+    return {name: tuple(squares) for name, squares in groups.items()}
+
+
 class Holding(NamedTuple):
     """The legal positions in which ``holder`` has a piece on at least one of some squares (``holds``)
     or on none of them, by value for the side to move."""
@@ -172,12 +209,14 @@ class Holding(NamedTuple):
 def holdings(pieces: Pieces, squares: Sequence[str]) -> list[Holding]:
     """For each holder (side to move, side that just moved), the positions where it holds at least one
     of ``squares`` (names such as ``"C3"``) and those where it holds none: four rows."""
-    chosen = [pieces.game.board.parse_square(name) for name in squares]
+    chosen = np.zeros(pieces.game.board.size, dtype=np.bool_)
+    chosen[[pieces.game.board.parse_square(name) for name in squares]] = True
     rows = []
     for holder, held_squares in zip(HOLDERS, (pieces.mover, pieces.other)):
-        held = np.isin(held_squares, chosen).any(axis=1)
+        held = chosen[held_squares[:, 0]] | chosen[held_squares[:, 1]] | chosen[held_squares[:, 2]]
+        by_holding = np.bincount(pieces.values + 3 * held, minlength=6).reshape(2, 3)  # [holds, value]
         for holds in (True, False):
-            counts = np.bincount(pieces.values[held == holds], minlength=3)
+            counts = by_holding[int(holds)]
             rows.append(Holding(holder, holds, int(counts.sum()), *(int(count) for count in counts)))
     return rows
 
@@ -207,17 +246,13 @@ class Choice(NamedTuple):
         return self.evaluation.plies
 
 
-def _keeps(move: RankedMove, value: Value) -> bool:
-    return value == "loss" or move.value == value
-
-
 def choice(tablebase: Tablebase, position: Position, ply: int = 1, played: str = "") -> Choice:
     """The :class:`Choice` of the side to move in ``position``."""
     evaluation = tablebase.probe(position)
     ranked = tablebase.moves(position)
     if not ranked:  # the game is over: nothing to choose
         return Choice(ply, position, evaluation, 0, 0, 0, 0, played)
-    keeping = [move for move in ranked if _keeps(move, evaluation.value)]
+    keeping = keeping_moves(evaluation, ranked)
     classes = set(canonical_indices([move.position.index() for move in keeping], position.game.board).tolist())
     return Choice(ply, position, evaluation, len(ranked), len(keeping), len(classes),
                   len(best_moves(ranked)), played)
@@ -230,57 +265,137 @@ def line_choices(tablebase: Tablebase, line: Line) -> list[Choice]:
             for ply, (position, step) in enumerate(zip(positions, line.steps), 1)]
 
 
+def drawing_tree(tablebase: Tablebase, position: Position, plies: int) -> list[list[Position]]:
+    """The positions that can stand on the board after each of the first ``plies`` plies from the drawn
+    ``position`` when both sides only ever play moves that keep the draw (element ``k - 1`` for ply
+    ``k``): perfect play, walked on the :class:`~solver.neutreeko.drawgraph.DrawGraph`. Each position
+    comes with all its images under the board's symmetries, so that the squares of a symmetric group
+    are counted alike (a position stands for its class, with the class's size as its weight)."""
+    game = position.game
+    graph = DrawGraph.of(tablebase.table(game))
+    levels = []
+    for ply, reached in enumerate(graph.reached([graph.number(position)], plies), 1):
+        every = np.unique(images(graph.classes[reached[0]], game.board))
+        black_to_move = position.black_to_move == (ply % 2 == 0)
+        levels.append([Position.from_index(game, int(found), black_to_move) for found in every.tolist()])
+    return levels
+
+
 def drawing_tree_widths(tablebase: Tablebase, position: Position, plies: int) -> list[int]:
     """How many positions, up to symmetry, can stand on the board after each of the first ``plies``
-    plies from ``position`` when both sides only ever play moves that keep the draw: element ``k - 1``
-    for ply ``k``. A width of 1 means that, symmetric twins aside, there is only one way to play so far."""
-    board = position.game.board
-    frontier = [position]
-    widths = []
-    for _ in range(plies):
-        reached: dict[int, Position] = {}
-        for current in frontier:
-            for move in tablebase.moves(current):
-                if move.value == "draw":
-                    reached.setdefault(int(canonical_indices(move.position.index(), board)), move.position)
-        frontier = list(reached.values())
-        widths.append(len(frontier))
+    plies from the drawn ``position`` when both sides only ever play moves that keep the draw: element
+    ``k - 1`` for ply ``k`` (see :class:`~solver.neutreeko.drawgraph.DrawGraph`). A width of 1 means
+    that, symmetric twins aside, there is only one way to play so far."""
+    graph = DrawGraph.of(tablebase.table(position.game))
+    widths: list[int] = graph.widths([graph.number(position)], plies)[0].tolist()
     return widths
+
+
+def pieces_of(tablebase: Tablebase, positions: Sequence[Position]) -> Pieces:
+    """The :class:`Pieces` of some positions of one game (values probed), for the square analysis of
+    positions other than all legal ones."""
+    game = positions[0].game
+    codes = np.array([VALUES.index(tablebase.probe(position).value) for position in positions], dtype=np.int8)
+    return Pieces(game, codes, np.array([position.mover for position in positions]),
+                  np.array([position.other for position in positions]))
+
+
+class TargetMoves(NamedTuple):
+    """``moves[rank, file]``: how many moves of some positions end on the square; ``keeping[rank,
+    file]``: how many of those keep the value of their position (see the module docstring)."""
+
+    moves: np.ndarray
+    keeping: np.ndarray
+
+    def keeping_share(self, squares: Sequence[str] | None = None, board: Board | None = None) -> float:
+        """The share of the moves onto ``squares`` (names; every square if None) that keep the value."""
+        if squares is None or board is None:
+            return float(self.keeping.sum() / self.moves.sum())
+        chosen = [board.parse_square(name) for name in squares]
+        return float(self.keeping.reshape(-1)[chosen].sum() / self.moves.reshape(-1)[chosen].sum())
+
+
+def moves_by_target(tablebase: Tablebase, positions: Sequence[Position]) -> TargetMoves:
+    """Every legal move of ``positions`` (of one game, at least one), counted by the square it ends on,
+    and whether it keeps its position's value."""
+    board = positions[0].game.board
+    moves, keeping = np.zeros(board.size, dtype=np.int64), np.zeros(board.size, dtype=np.int64)
+    for position in positions:
+        ranked = tablebase.moves(position)
+        kept = {move.move for move in keeping_moves(tablebase.probe(position), ranked)}
+        for move in ranked:
+            moves[move.move.target] += 1
+            keeping[move.move.target] += move.move in kept
+    return TargetMoves(moves.reshape(board.height, board.width), keeping.reshape(board.height, board.width))
 
 
 # -- opening tree ---------------------------------------------------------------------------------
 
 class OpeningNode(NamedTuple):
     """A move of the opening tree with its value for the player making it, its plies counted from the
-    position before it, and the replies explored after it."""
+    position before it, the replies explored after it, and its ``twins``: the other moves from the same
+    position that lead to an image of ``position`` under a board symmetry (a mirror branch, merged
+    into this one: from the start, D1-C1 is B1-C1's twin)."""
 
     move: str
     evaluation: Evaluation
     position: Position
     replies: tuple[OpeningNode, ...]
+    twins: tuple[str, ...] = ()
 
     @property
     def value(self) -> Value:
         return self.evaluation.value
 
+    @property
+    def names(self) -> str:
+        """The move and its twins: ``"B1-C1 = D1-C1"``."""
+        return " = ".join((self.move, *self.twins))
+
 
 def opening_tree(tablebase: Tablebase, position: Position, depth: int,
                  explore: Callable[[RankedMove], bool] = lambda move: True) -> tuple[OpeningNode, ...]:
-    """Every move of ``position``, best first, and below each move for which ``explore(move)`` holds
-    (a :class:`~solver.neutreeko.probe.RankedMove`) its replies, down to ``depth`` plies."""
+    """Every move of ``position``, best first, mirror branches merged (moves to positions of one
+    symmetry class make one node, see :class:`OpeningNode`), and below each node whose move
+    ``explore(move)`` accepts (a :class:`~solver.neutreeko.probe.RankedMove`) its replies, down to
+    ``depth`` plies."""
     if depth <= 0:
         return ()
-    return tuple(OpeningNode(move.name, move.evaluation, move.position,
-                             opening_tree(tablebase, move.position, depth - 1, explore) if explore(move) else ())
-                 for move in tablebase.moves(position))
+    ranked = tablebase.moves(position)
+    classes = canonical_indices([move.position.index() for move in ranked], position.game.board).tolist()
+    branches: dict[int, list[RankedMove]] = {}
+    for move, canonical in zip(ranked, classes):
+        branches.setdefault(canonical, []).append(move)
+    return tuple(OpeningNode(first.name, first.evaluation, first.position,
+                             opening_tree(tablebase, first.position, depth - 1, explore) if explore(first) else (),
+                             tuple(twin.name for twin in twins))
+                 for first, *twins in branches.values())
 
 
-def tree_lines(nodes: Sequence[OpeningNode], first_ply: int = 1) -> list[str]:
-    """The tree as indented text, a move a line: ``"1. B1-C1  draw"``, ``"   2. C2-C3  draw"``, ..."""
+def tree_lines(nodes: Sequence[OpeningNode], start: Position, ply: int = 1) -> list[str]:
+    """The tree of the moves from ``start`` as indented text, plies labelled as :mod:`~solver.neutreeko.record`
+    numbers them: every move that does not lose on a line of its own with its replies below it, and the
+    losing moves of each position summed up on one line::
+
+        1. B1-C1 = D1-C1  draw
+           1... C2-C3  draw
+           1... 13 losing moves: in 4 to 18 plies, the longest resistance D5-D2
+        1. 12 losing moves (6 up to symmetry): in 2 to 22 plies, the longest resistance B1-B4 = D1-D4
+    """
+    indent, label = "   " * (ply - 1), ply_label(start, ply)
     lines = []
     for node in nodes:
-        lines.append(f"{'   ' * (first_ply - 1)}{first_ply}. {node.move}  {node.evaluation.move_text()}")
-        lines += tree_lines(node.replies, first_ply + 1)
+        if node.value != "loss":
+            lines.append(f"{indent}{label} {node.names}  {node.evaluation.move_text()}")
+            lines += tree_lines(node.replies, start, ply + 1)
+    losing = [node for node in nodes if node.value == "loss"]
+    if losing:
+        count = sum(1 + len(node.twins) for node in losing)
+        classes = f" ({len(losing)} up to symmetry)" if len(losing) != count else ""
+        plies = [node.evaluation.plies or 0 for node in losing]
+        spread = f"in {min(plies)}" if min(plies) == max(plies) else f"in {min(plies)} to {max(plies)}"
+        lines.append(f"{indent}{label} {count} losing move{'s' if count > 1 else ''}{classes}: {spread} plies, "
+                     f"the longest resistance {losing[0].names}")
     return lines
 
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from solver.core.errors import BoardError
+from solver.core.notation import checked, quote
 
 Square = int
 
@@ -42,8 +43,11 @@ DIRECTIONS: tuple[tuple[int, int], ...] = (
 
 FILE_LETTERS = string.ascii_uppercase[:MAX_SIDE]
 
-_BOARD_PATTERN = re.compile(r"\s*(\d+)\s*[xX]\s*(\d+)\s*")
-_SQUARE_PATTERN = re.compile(r"([A-Za-z])(\d+)")
+#: Board.parse refuses longer text (``7x7`` needs 3 characters).
+_LONGEST_BOARD = 16
+_BOARD_PATTERN = re.compile(r"([0-9]+) *[xX] *([0-9]+)")
+# A rank number has no leading zero; three digits are more than any board needs.
+_SQUARE_PATTERN = re.compile(r"([A-Za-z])([1-9][0-9]{0,2})")
 
 
 @dataclass(frozen=True)
@@ -64,10 +68,12 @@ class Board:
 
     @classmethod
     def parse(cls, text: str) -> Board:
-        """Read ``WIDTHxHEIGHT`` (files x ranks), e.g. ``5x5``; raise :class:`BoardError` otherwise."""
+        """Read ``WIDTHxHEIGHT`` (files x ranks), e.g. ``5x5``; raise :class:`BoardError` otherwise (see
+        :func:`solver.core.notation.checked` for what is refused before parsing)."""
+        text = checked(text, "board", _LONGEST_BOARD, BoardError)
         match = _BOARD_PATTERN.fullmatch(text)
         if not match:
-            raise BoardError(f"board {text!r} is not of the form WIDTHxHEIGHT, e.g. 5x5")
+            raise BoardError(f"board {quote(text)} is not of the form WIDTHxHEIGHT, e.g. 5x5")
         return cls(int(match.group(1)), int(match.group(2)))
 
     def __str__(self) -> str:
@@ -96,10 +102,11 @@ class Board:
         return f"{FILE_LETTERS[self.file_of(square)]}{self.rank_of(square) + 1}"
 
     def parse_square(self, text: str) -> Square:
-        """Read a square name in any case; raise :class:`BoardError` if it is not on this board."""
+        """Read a square name (``C4``, the letter in any case); raise :class:`BoardError` if it is not
+        on this board."""
         match = _SQUARE_PATTERN.fullmatch(text.strip())
         if not match:
-            raise BoardError(f"{text!r} is not a square name such as C4")
+            raise BoardError(f"{quote(text)} is not a square name such as C4")
         file = ord(match.group(1).upper()) - ord("A")
         rank = int(match.group(2)) - 1
         if not self.on_board(file, rank):

@@ -3,15 +3,27 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterable
 
+from solver.core import interrupts
 from solver.core.errors import MissingTableError, TableError
+from solver.core.files import size_text
 from solver.neutreeko.game import Game
 from solver.neutreeko.solve import Level, solve
 from solver.neutreeko.stats import Summary
 from solver.neutreeko.table import Table, check_writable, open_table, table_path, write_table
 
 Progress = Callable[[Level], None]
+
+
+#: Boards of up to this many squares (5 x 5) have their missing tables built unasked (a second or so);
+#: larger ones, whose solve takes up to a minute and whose file up to hundreds of megabytes, only when
+#: asked (``build_large``, the command line's ``--build``).
+UNASKED_SQUARES = 25
+
+
+class LargeTableError(MissingTableError):
+    """A missing table of a board larger than :data:`UNASKED_SQUARES` squares, not asked to be built."""
 
 
 class TableExistsError(TableError):
@@ -34,18 +46,49 @@ def build_table(game: Game, path: Path | None = None, force: bool = False,
         except TableError as error:
             raise TableExistsError(f"not overwriting {path} without --force: {error}") from None
         raise TableExistsError(f"a valid table already exists at {path} (use --force to rebuild it)")
-    solution = solve(game, progress)
+    solution = solve(game, _stopping(progress))
     summary = write_table(game, solution.result, path, solution.seconds, fold)
     return path, summary, solution.seconds
 
 
+def _stopping(progress: Progress | None) -> Progress:
+    """``progress``, after stopping the solve at the next level if a signal was received (one whose
+    exception Python swallowed, see :mod:`solver.core.interrupts`)."""
+    def each_level(level: Level) -> None:
+        interrupts.check()
+        if progress:
+            progress(level)
+
+    return each_level
+
+
 def ensure_table(game: Game, path: Path | None = None, progress: Progress | None = None,
-                 on_build: Callable[[Path], None] | None = None) -> Table:
-    """Open ``game``'s table, building it first if there is none (``on_build`` is told where)."""
+                 on_build: Callable[[Path], None] | None = None, build_large: bool = False) -> Table:
+    """Open ``game``'s table, building it first if there is none (``on_build`` is told where).
+
+    A board of more than :data:`UNASKED_SQUARES` squares is built only if ``build_large``; otherwise
+    a missing table raises :class:`LargeTableError` saying what building it takes and how to ask."""
     try:
         return open_table(game, path)
     except MissingTableError:
+        path = Path(path) if path is not None else table_path(game)
+        check_build_asked([game], build_large, path)
         if on_build:
-            on_build(Path(path) if path is not None else table_path(game))
+            on_build(path)
         built, _, _ = build_table(game, path, force=True, progress=progress)
         return open_table(game, built)
+
+
+def check_build_asked(games: Iterable[Game], build_large: bool, path: Path | None = None) -> None:
+    """Raise :class:`LargeTableError` for the first of ``games`` whose table is missing (at ``path``, or
+    the default place) and is larger than :data:`UNASKED_SQUARES` squares, unless ``build_large``: so
+    that a command building many tables refuses before building any."""
+    if build_large:
+        return
+    for game in games:
+        where = path if path is not None else table_path(game)
+        if game.board.size > UNASKED_SQUARES and not where.exists():
+            raise LargeTableError(
+                f"no table for {game} at {where}; a board larger than 5 x 5 is built only when asked "
+                f"({game.positions:,} positions, a file of up to {size_text(game.positions)}): add --build "
+                f"to build it now, or build it with: neutreeko solve --board {game.board} --rule {game.rule.name}")

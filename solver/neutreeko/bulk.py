@@ -3,14 +3,24 @@
 Each input line is answered by the object ``neutreeko query LINE --json`` prints (without its "moves"
 list unless ``with_moves``), or, if the line cannot be read, by an error object
 ``{"line": n, "input": text, "error": message}`` with the message a single query would give (see
-:mod:`solver.neutreeko.report`). Answers come in input order; a bad line does not stop the others.
+:mod:`solver.neutreeko.report`; a line longer than any position is quoted by its start only).
+Answers come in input order; a bad line does not stop the others. Input is UTF-8 (undecodable bytes
+become U+FFFD, and their line an error object, as any line that is not ASCII notation); a byte order
+mark at its start is skipped.
 
-Speed comes from splitting the work: each line is checked against a strict form of the notation with a
-few string operations (ranks of ``b``, ``w`` and single digits 1-7, then ``b`` or ``w``); the lines in
-that form are then decoded, indexed and looked up together with numpy, and written from templates whose
-text is the same as ``json.dumps`` of :func:`solver.neutreeko.report.query_object` gives. Every other line (``start``,
-a malformed or illegal position, ``with_moves``) goes through :meth:`Position.parse` and
+Speed comes from splitting the work: a line in the *regular* form, the notation as
+:meth:`Position.fen` writes it (each rank in its one shortest form, then `` b`` or `` w``), is recognised
+with a few string operations and a dictionary of every rank's text; those lines are then decoded,
+indexed and looked up together with numpy, and written from templates whose text is the same as
+``json.dumps`` of :func:`solver.neutreeko.report.query_object` gives. Every other line (``start``, a
+malformed or illegal position, a rank written another way) goes through :meth:`Position.parse` and
 :class:`~solver.neutreeko.probe.Tablebase` one at a time, so both paths answer alike.
+
+With ``with_moves``, the moves of the lines in the strict form are generated, looked up and ranked
+together too (:mod:`solver.neutreeko.children`), and their text is assembled as bytes: every piece of
+an answer (a move's name, a value, a rank of a position's notation) comes from a table of texts padded
+with zero bytes to one width, the pieces of all answers of a chunk are laid side by side in one array,
+and dropping the zero bytes leaves the answers, one a line.
 """
 
 from __future__ import annotations
@@ -19,6 +29,8 @@ import io
 import json
 import os
 import re
+from dataclasses import dataclass
+from functools import lru_cache
 from itertools import islice
 from typing import IO, Iterable, Iterator, NamedTuple
 
@@ -26,21 +38,38 @@ import numpy as np
 
 from solver.core.errors import InputError
 from solver.neutreeko import index
+from solver.neutreeko.children import children
 from solver.neutreeko.game import Game
-from solver.neutreeko.position import BLACK, WHITE, Position
+from solver.neutreeko.position import BLACK, MAX_POSITION_LENGTH, WHITE, Position
 from solver.neutreeko.probe import Tablebase
 from solver.neutreeko.report import error_object, query_object
-from solver.neutreeko.values import ILLEGAL, Evaluation
+from solver.neutreeko.table import Table
+from solver.neutreeko.values import DRAW, ILLEGAL, Evaluation
 
 #: At most this many lines are looked up and written together.
 CHUNK_LINES = 1 << 14
 #: Bytes asked of the operating system at a time when reading a file descriptor.
 _READ_BYTES = 1 << 19
 
-_EXPAND = str.maketrans({str(count): "." * count for count in range(1, 8)})
-# Anything but pieces, single digits 1-7 and rank separators leaves the fast path.
-_IRREGULAR = re.compile(r"[^bw1-7/]|[1-7][0-9]")
+_BOM = "\ufeff"
 _SIDES = ("b", "w")
+
+
+@lru_cache(maxsize=None)
+def _rank_texts(width: int) -> tuple[str, ...]:
+    """The notation of every rank ``width`` squares wide, by its *code*: the sum over its files of
+    ``3 ** file`` times 0 (empty), 1 (black) or 2 (white)."""
+    texts = []
+    for code in range(3 ** width):
+        cells = "".join(".bw"[code // 3 ** file % 3] for file in range(width))
+        texts.append(re.sub(r"\.+", lambda run: str(len(run.group())), cells))
+    return tuple(texts)
+
+
+@lru_cache(maxsize=None)
+def _rank_codes(width: int) -> dict[str, int]:
+    """The code of each rank's text (see :func:`_rank_texts`)."""
+    return {text: code for code, text in enumerate(_rank_texts(width))}
 
 
 class Answers(NamedTuple):
@@ -55,14 +84,23 @@ def read_lines(stream: IO[str]) -> Iterator[list[str]]:
 
     A stream with a file descriptor is read with ``os.read``, which returns what has arrived: a
     client that writes one line and waits gets its answer at once, a file is read in large chunks.
-    Undecodable bytes become U+FFFD (and their line an error object)."""
+    Undecodable bytes become U+FFFD (and their line an error object); a byte order mark starting the
+    stream is dropped."""
     try:
         descriptor = stream.fileno()
     except (AttributeError, OSError, io.UnsupportedOperation):
-        lines = iter(stream)
-        while chunk := [line.rstrip("\r\n") for line in islice(lines, CHUNK_LINES)]:
-            yield chunk
+        yield from _without_bom(_text_chunks(stream))
         return
+    yield from _without_bom(_descriptor_chunks(descriptor))
+
+
+def _text_chunks(stream: IO[str]) -> Iterator[list[str]]:
+    lines = iter(stream)
+    while chunk := [line.rstrip("\r\n") for line in islice(lines, CHUNK_LINES)]:
+        yield chunk
+
+
+def _descriptor_chunks(descriptor: int) -> Iterator[list[str]]:
     pending: list[bytes] = []  # the start of a line whose end has not arrived yet
     while data := os.read(descriptor, _READ_BYTES):
         if b"\n" not in data:
@@ -73,6 +111,17 @@ def read_lines(stream: IO[str]) -> Iterator[list[str]]:
         yield [line.decode("utf-8", "replace").rstrip("\r") for line in complete]
     if b"".join(pending):
         yield [b"".join(pending).decode("utf-8", "replace").rstrip("\r")]
+
+
+def _without_bom(chunks: Iterator[list[str]]) -> Iterator[list[str]]:
+    """The chunks, the first line's byte order mark (U+FEFF, as some editors start a file) dropped."""
+    first = next(chunks, None)
+    if first is None:
+        return
+    if first[0].startswith(_BOM):
+        first[0] = first[0][len(_BOM):]
+    yield first
+    yield from chunks
 
 
 def query_stream(chunks: Iterable[list[str]], tablebase: Tablebase, game: Game,
@@ -91,8 +140,9 @@ def answer_lines(lines: list[str], tablebase: Tablebase, game: Game, with_moves:
                  first: int = 1) -> Answers:
     """The answers to ``lines``, numbered from ``first`` (see the module docstring)."""
     texts: list[str | None] = [None] * len(lines)
-    if not with_moves:
-        _answer_regular(lines, tablebase, game, texts)
+    regular = _regular(lines, game)
+    if regular is not None:
+        (_answer_with_moves if with_moves else _answer_values)(regular, tablebase.table(game), texts)
     errors = 0
     answers: list[str] = []
     for number, (text, answer) in enumerate(zip(lines, texts)):
@@ -117,61 +167,188 @@ def _answer_one(text: str, tablebase: Tablebase, game: Game, with_moves: bool,
     return json.dumps(query_object(position, tablebase.probe(position), moves)), False
 
 
-def _answer_regular(lines: list[str], tablebase: Tablebase, game: Game, texts: list[str | None]) -> None:
-    """Answer, in ``texts``, the lines in the strict form of the notation (see the module docstring)
-    that are legal positions of ``game``; leave the others None."""
+class _Regular(NamedTuple):
+    """The lines of a chunk in the regular form (see the module docstring) that are legal positions:
+    their places in the chunk, their text, the side to move, the squares of each side and the codes
+    of the ranks (see :func:`_rank_texts`), the bottom rank first."""
+
+    game: Game
+    rows: list[int]
+    fens: list[str]
+    black_to_move: np.ndarray
+    black: np.ndarray
+    white: np.ndarray
+    codes: np.ndarray
+
+    @property
+    def mover(self) -> np.ndarray:
+        return np.where(self.black_to_move[:, None], self.black, self.white)
+
+    @property
+    def other(self) -> np.ndarray:
+        return np.where(self.black_to_move[:, None], self.white, self.black)
+
+    def indices(self) -> np.ndarray:
+        mover, other = self.mover, self.other
+        indices: np.ndarray = index.encode(mover[:, 0], mover[:, 1], mover[:, 2], other[:, 0], other[:, 1],
+                                           other[:, 2], index.other_count(self.game.board.size))
+        return indices
+
+
+def _regular(lines: list[str], game: Game) -> _Regular | None:
+    """The :class:`_Regular` lines of ``lines``, or None if there are none."""
     width, height = game.board.width, game.board.height
-    length = height * (width + 1) - 1
-    numbers, grids, black_to_move, fens = [], [], [], []
+    rank_codes = _rank_codes(width)
+    numbers, codes, black_to_move, fens = [], [], [], []
     for number, line in enumerate(lines):
+        if len(line) > MAX_POSITION_LENGTH or not (line.isascii() and line.isprintable()):
+            continue  # what Position.parse refuses
         fields = line.split()
-        if len(fields) == 2 and fields[1] in _SIDES and not _IRREGULAR.search(fields[0]):
-            expanded = fields[0].translate(_EXPAND)
-            if len(expanded) == length:
+        if len(fields) == 2 and fields[1] in _SIDES:
+            ranks = fields[0].split("/")
+            if len(ranks) == height:
                 numbers.append(number)
-                grids.append(expanded)
+                codes.append([rank_codes.get(rank, -1) for rank in reversed(ranks)])
                 black_to_move.append(fields[1] == "b")
                 fens.append(f"{fields[0]} {fields[1]}")
     if not numbers:
-        return
-    grid = np.frombuffer("".join(grids).encode("ascii"), dtype=np.uint8).reshape(len(numbers), length)
-    black, white, regular = _pieces(grid, game)
-    to_move = np.asarray(black_to_move)[:, None]
-    mover, other = np.where(to_move, black, white), np.where(to_move, white, black)
-    regular &= ~game.wins[index.triple_rank(mover[:, 0], mover[:, 1], mover[:, 2])]
-    if not regular.any():
-        return
-    mover, other = mover[regular], other[regular]
-    indices = index.encode(mover[:, 0], mover[:, 1], mover[:, 2], other[:, 0], other[:, 1], other[:, 2],
-                           index.other_count(game.board.size))
-    results = tablebase.table(game).lookup(indices).tolist()
+        return None
+    rank_codes_array = np.array(codes, dtype=np.int64)
+    known = (rank_codes_array >= 0).all(axis=1)
+    # Square s is file s % width of rank s // width: the cells of the ranks, bottom first, in order.
+    digits = 3 ** np.arange(width)
+    cells = (np.maximum(rank_codes_array, 0)[..., None] // digits % 3).reshape(len(numbers), -1)
+    is_black, is_white = cells == 1, cells == 2
+    regular = known & (is_black.sum(axis=1) == 3) & (is_white.sum(axis=1) == 3)
+    black = np.nonzero(is_black[regular])[1].reshape(-1, 3)
+    white = np.nonzero(is_white[regular])[1].reshape(-1, 3)
+    to_move = np.asarray(black_to_move)[regular]
+    mover = np.where(to_move[:, None], black, white)
+    legal = ~game.wins[index.triple_rank(mover[:, 0], mover[:, 1], mover[:, 2])]
+    if not legal.any():
+        return None
+    kept = np.flatnonzero(regular)[legal].tolist()
+    return _Regular(game, [numbers[row] for row in kept], [fens[row] for row in kept], to_move[legal],
+                    black[legal], white[legal], rank_codes_array[regular][legal])
+
+
+def _answer_values(regular: _Regular, table: Table, texts: list[str | None]) -> None:
+    """Answer, in ``texts``, the regular lines without their moves."""
+    results = table.lookup(regular.indices()).tolist()
+    middles = {side: f'", "board": "{regular.game.board}", "to_move": "{BLACK if side else WHITE}", "value": "'
+               for side in (True, False)}
+    for row, fen, black_to_move, result in zip(regular.rows, regular.fens, regular.black_to_move.tolist(), results):
+        if result != ILLEGAL:  # never for a legal position; if it were, the careful path reports it
+            texts[row] = '{"position": "' + fen + middles[black_to_move] + _TAILS[result]
+
+
+def _answer_with_moves(regular: _Regular, table: Table, texts: list[str | None]) -> None:
+    """Answer, in ``texts``, the regular lines with every move ranked (see the module docstring)."""
+    game, templates = regular.game, _Templates.of(regular.game)
+    results = table.lookup(regular.indices())
+    moves = children(game, regular.mover, regular.other)
+    after = np.where(moves.legal, table.lookup(np.maximum(moves.after, 0)), 0)
+    answerable = (results != ILLEGAL) & ~((after == ILLEGAL) & moves.legal).any(axis=1)
+    # Best first: the value's place in the order, from the result byte after the move, then the name.
+    keys = np.where(moves.legal, templates.order[after] << 12 | templates.name_order[moves.origin, moves.target],
+                    np.iinfo(np.int64).max)
+    order = np.argsort(keys, axis=1)
+    row, place = np.nonzero(np.take_along_axis(moves.legal, order, axis=1))  # every move, best first by row
+    slot = order[row, place]
+    origin, target, after = moves.origin[row, slot], moves.target[row, slot], after[row, slot]
+    last = place == np.bincount(row, minlength=len(results))[row] - 1
+    black_to_move = regular.black_to_move[row]
+    codes = templates.moved(regular, row, origin, target)
+    tail = (~black_to_move).astype(np.int64) * 2 + last
+    text = np.concatenate([templates.head[origin, target], templates.move_value[after],
+                           templates.placement(codes), templates.tail[tail]], axis=1)
+    lengths = templates.lengths(after, codes, tail)
+    ends = np.cumsum(np.bincount(row, weights=lengths, minlength=len(results)).astype(np.int64))
+    moves_text = text[text != 0].tobytes().decode("ascii")
     middles = {side: f'", "board": "{game.board}", "to_move": "{BLACK if side else WHITE}", "value": "'
                for side in (True, False)}
-    for row, result in zip(np.flatnonzero(regular).tolist(), results):
-        if result != ILLEGAL:  # never for a legal position; if it were, the careful path reports it
-            texts[numbers[row]] = '{"position": "' + fens[row] + middles[black_to_move[row]] + _TAILS[result]
+    begin = 0
+    for line, fen, to_move, result, end, ok in zip(regular.rows, regular.fens, regular.black_to_move.tolist(),
+                                                    results.tolist(), ends.tolist(), answerable.tolist()):
+        if ok:  # never otherwise for a table that opened; if it were, the careful path reports it
+            texts[line] = '{"position": "' + fen + middles[to_move] + _MOVES_HEADS[result] + moves_text[begin:end] + "]}"
+        begin = end
 
 
-def _pieces(grid: np.ndarray, game: Game) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Black's and White's sorted squares of each expanded placement in ``grid`` (one row each:
-    ranks from the top, ``.`` empty, ``/`` between ranks), and which rows are well formed: ``/``
-    exactly between the ranks, three pieces a side."""
-    width, height = game.board.width, game.board.height
-    columns = np.arange(grid.shape[1])
-    separator = columns % (width + 1) == width
-    well_formed = ((grid[:, separator] == ord("/")).all(axis=1) &
-                   (grid[:, ~separator] != ord("/")).all(axis=1))
-    is_black, is_white = grid == ord("b"), grid == ord("w")
-    well_formed &= (is_black.sum(axis=1) == 3) & (is_white.sum(axis=1) == 3)
-    # Column c of a placement is file c % (width + 1) on rank height - 1 - c // (width + 1).
-    square_of = (height - 1 - columns // (width + 1)) * width + columns % (width + 1)
-    sides = []
-    for occupied in (is_black, is_white):
-        squares = np.zeros((len(grid), 3), dtype=np.int64)
-        rows = occupied[well_formed]
-        squares[well_formed] = square_of[np.nonzero(rows)[1]].reshape(-1, 3)
-        sides.append(np.sort(squares, axis=1))
-    return sides[0], sides[1], well_formed
+def _padded(texts: list[str], width: int = 0) -> np.ndarray:
+    """``texts`` as rows of ASCII bytes, padded with zero bytes to the longest (or to ``width``)."""
+    width = max([width] + [len(text) for text in texts])
+    return np.frombuffer("".join(text.ljust(width, "\0") for text in texts).encode("ascii"),
+                         dtype=np.uint8).reshape(len(texts), width)
+
+
+@dataclass(frozen=True)
+class _Templates:
+    """The padded texts (see :func:`_padded`) that the moves of answers are assembled from, for one
+    game, and the parts of the move order. A position's placement is written from its rank codes (see
+    :func:`_rank_texts`)."""
+
+    game: Game
+    head: np.ndarray  # by origin and target: '{"move": "B1-C1", "value": "'
+    move_value: np.ndarray  # by the result byte after the move: 'loss", "plies": 4, "position": "'
+    ranks: np.ndarray  # by rank code: "/1b1w1", a slash and the placement of the rank, in 8 bytes
+    tail: np.ndarray  # by 2 * (Black to move after the move) + (last move): ' w"}, ', ' w"}', ' b"}, ', ' b"}'
+    order: np.ndarray  # by result byte after a move: the move's place in the value order
+    name_order: np.ndarray  # by origin and target: the place of the move's name in alphabetical order
+
+    @classmethod
+    @lru_cache(maxsize=None)
+    def of(cls, game: Game) -> _Templates:
+        board, size = game.board, game.board.size
+        moves, order = [], []
+        for byte in range(256):
+            move = (Evaluation.of_byte(byte) if byte != ILLEGAL else DRAW).for_mover()
+            moves.append(f'{move.value}", "plies": {json.dumps(move.plies)}, "position": "')
+            rank, plies = move.order_key()
+            order.append(rank << 9 | (plies + 256))
+        names = [f'{{"move": "{board.name(origin)}-{board.name(target)}", "value": "'
+                 for origin in range(size) for target in range(size)]
+        ranks = ["/" + text for text in _rank_texts(board.width)]
+        files = np.array([board.file_of(square) for square in range(size)])
+        rank_numbers = np.array([board.rank_of(square) for square in range(size)])
+        names_order = (files[:, None] * 8 + rank_numbers[:, None]) * 64 + files[None, :] * 8 + rank_numbers[None, :]
+        return cls(game, _padded(names).reshape(size, size, -1), _padded(moves), _padded(ranks, 8),
+                   _padded([' w"}, ', ' w"}', ' b"}, ', ' b"}']), np.array(order, dtype=np.int64), names_order)
+
+    def moved(self, regular: _Regular, row: np.ndarray, origin: np.ndarray, target: np.ndarray) -> np.ndarray:
+        """The rank codes of the positions after the moves ``origin`` to ``target`` of the regular
+        positions ``row``: their own, less the piece on ``origin``, plus one on ``target``."""
+        width = self.game.board.width
+        codes: np.ndarray = regular.codes[row]
+        colour = np.where(regular.black_to_move[row], 1, 2)
+        moves = np.arange(len(row))
+        codes[moves, origin // width] -= colour * 3 ** (origin % width)
+        codes[moves, target // width] += colour * 3 ** (target % width)
+        return codes
+
+    def placement(self, codes: np.ndarray) -> np.ndarray:
+        """The placement part of the notation (the top rank first, ``/`` between ranks) of positions
+        given by their rank ``codes``, as padded bytes ``(n, 8 * height)``."""
+        # Each rank's padded text is 8 bytes, gathered as one 64-bit number.
+        text: np.ndarray = self.ranks.view(np.uint64)[codes[:, ::-1], 0].view(np.uint8).reshape(len(codes), -1).copy()
+        text[:, 0] = 0  # the slash before the top rank
+        return text
+
+    def lengths(self, after: np.ndarray, codes: np.ndarray, tail: np.ndarray) -> np.ndarray:
+        """How many bytes the text of each move takes (without its padding): the move's name, its
+        value (from the result byte ``after``), its position (rank ``codes``, less the first slash)
+        and its ``tail``."""
+        def length(table: np.ndarray) -> np.ndarray:
+            counts: np.ndarray = np.count_nonzero(table, axis=-1)
+            return counts
+
+        lengths: np.ndarray = (self.head.shape[2] + length(self.move_value)[after]
+                               + length(self.ranks)[codes].sum(axis=1) - 1 + length(self.tail)[tail])
+        return lengths
+
+
+_MOVES_HEADS = [f'{evaluation.value}", "plies": {json.dumps(evaluation.plies)}, "moves": ['
+                for evaluation in (Evaluation.of_byte(byte) if byte != ILLEGAL else DRAW for byte in range(256))]
 
 
 def _tail(byte: int) -> str:

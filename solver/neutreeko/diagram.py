@@ -7,14 +7,16 @@ A board diagram (:func:`board_diagram`), top to bottom::
     . |   | w |   | w |   |                  two squares highlighted; every legal move an arrow from
     1 +---+---+---+---+---+                  the piece to the square it stops on, coloured by its value
         A   B   C   D   E                    for the player making it, labelled W3 / D / L22
-    Black's moves (n: plies from here)  [] last move          the legend
+    Black's moves (n: plies from here)  -> bold: best  [] last move          the legend
     -> W n = wins in n   -> D = draw   -> L n = loses in n
     1w1w1/2b2/5/2w2/1b1b1 b                  the position in notation
 
 Arrows are drawn worst first, so the best moves lie on top; each is set off a little to the right of
-its direction, so that two slides along one line in opposite directions stay apart. A line sheet
-(:func:`line_sheet`) is a grid of small boards, one per ply of a :class:`~solver.neutreeko.probe.Line` (the
-position it starts from first), each with its move and its value under it.
+its direction, so that two slides along one line in opposite directions stay apart, and labelled on its
+shaft just behind its head, where it ends, so that crossing arrows are read apart. The best moves (as
+good as the best one) are bold, their labels filled. A line sheet (:func:`line_sheet`) is a grid of small
+boards, one per ply of a :class:`~solver.neutreeko.probe.Line` (the position it starts from first), each
+with its move, labelled as ``play`` numbers it and marked ``!`` when forced, and its value under it.
 """
 
 from __future__ import annotations
@@ -25,8 +27,10 @@ from typing import NamedTuple, Sequence
 from solver.core.scene import Circle, Group, Polygon, Rect, Scene, Shape, Text, text_width
 from solver.core.scene import Line as Stroke
 from solver.neutreeko import report
+from solver.neutreeko.outcome import game_over
 from solver.neutreeko.position import BLACK, WHITE, Colour, Move, Position
-from solver.neutreeko.probe import Evaluation, Line, RankedMove
+from solver.neutreeko.probe import Evaluation, Line, RankedMove, best_moves
+from solver.neutreeko.record import ply_label
 
 #: Arrow and label colour of a move's value (for the player making it).
 VALUE_COLOURS = {"win": "#1a9850", "draw": "#5f7186", "loss": "#d73027"}
@@ -97,29 +101,34 @@ def _piece(colour: Colour, x: float, y: float, radius: float, square_name: str =
 
 # -- moves ----------------------------------------------------------------------------------------
 
-def _arrow(geometry: _Geometry, move: RankedMove) -> tuple[Group, Group]:
-    """The arrow of ``move`` and its label, each a group."""
+def _arrow(geometry: _Geometry, move: RankedMove, best: bool) -> tuple[Group, Group]:
+    """The arrow of ``move`` and its label, each a group; a best move's arrow is bolder and its label
+    filled. The label sits on the shaft just behind the arrowhead, so that it is read where the arrow
+    ends, apart from the labels of the other arrows of the same piece."""
     cell, colour = geometry.cell, VALUE_COLOURS[move.value]
     (x1, y1), (x2, y2) = geometry.centre(move.move.origin), geometry.centre(move.move.target)
     length = hypot(x2 - x1, y2 - y1)
     ux, uy = (x2 - x1) / length, (y2 - y1) / length
     nx, ny = -uy * 0.09 * cell, ux * 0.09 * cell  # to the right of the direction (y points down)
     start = 0.38 * cell
-    head_length, head_half_width = 0.26 * cell, 0.12 * cell
+    head_length, head_half_width = 0.26 * cell, (0.15 if best else 0.11) * cell
     tip_x, tip_y = x2 + nx - ux * 0.06 * cell, y2 + ny - uy * 0.06 * cell
     base_x, base_y = tip_x - ux * head_length, tip_y - uy * head_length
+    opacity = 1.0 if best else 0.8
     shaft = Stroke(x1 + nx + ux * start, y1 + ny + uy * start, base_x + ux * 2, base_y + uy * 2, colour,
-                   0.065 * cell, opacity=0.9)
+                   (0.09 if best else 0.05) * cell, opacity=opacity)
     head = Polygon(((tip_x, tip_y), (base_x - uy * head_half_width, base_y + ux * head_half_width),
-                    (base_x + uy * head_half_width, base_y - ux * head_half_width)), colour, opacity=0.9)
-    tooltip = f"{move.name}: {move.evaluation.move_text()}"
+                    (base_x + uy * head_half_width, base_y - ux * head_half_width)), colour, opacity=opacity)
+    tooltip = f"{move.name}: {move.evaluation.move_text()}{' (best)' if best else ''}"
     text, size = move.evaluation.label(), 0.15 * cell
     box_width, box_height = text_width(text, size) + 0.35 * size, 1.45 * size
-    label_x, label_y = x1 + nx * 1.2 + ux * 0.64 * cell, y1 + ny * 1.2 + uy * 0.64 * cell
-    label = (Rect(label_x - box_width / 2, label_y - box_height / 2, box_width, box_height, "#ffffff", colour,
-                  max(1.0, cell / 64), radius=box_height / 3),
-             Text(label_x, label_y, text, size, colour, bold=True))
-    return Group(f"move {move.value}", (shaft, head), tooltip), Group(f"distance {move.value}", label, tooltip)
+    behind = abs(ux) * box_width / 2 + abs(uy) * box_height / 2 + 0.03 * cell  # the box's half-length along the shaft
+    label_x, label_y = base_x - ux * behind, base_y - uy * behind
+    label = (Rect(label_x - box_width / 2, label_y - box_height / 2, box_width, box_height,
+                  colour if best else "#ffffff", colour, max(1.0, cell / 64), radius=box_height / 3),
+             Text(label_x, label_y, text, size, "#ffffff" if best else colour, bold=True))
+    role = f"{move.value} best" if best else move.value
+    return Group(f"move {role}", (shaft, head), tooltip), Group(f"distance {role}", label, tooltip)
 
 
 # -- the legend -----------------------------------------------------------------------------------
@@ -132,6 +141,7 @@ def _legend(position: Position, left: float, top: float, width: float, size: flo
     rows: list[list[tuple[str, str]]] = [[], []]
     if with_moves:
         rows[0].append(("caption", f"{position.side_to_move.capitalize()}'s moves (n: plies from here)"))
+        rows[0].append(("best", "bold: best"))
         rows[1] += [("win", "W n = wins in n"), ("draw", "D = draw"), ("loss", "L n = loses in n")]
     if with_last_move:
         rows[0].append(("last", "last move"))
@@ -147,10 +157,10 @@ def _legend(position: Position, left: float, top: float, width: float, size: flo
             if kind == "last":
                 shapes.append(Rect(x + 0.4 * size, y - 0.6 * size, 1.2 * size, 1.2 * size, LAST_MOVE, BOARD_EDGE, 1))
             elif kind != "caption":
-                colour = VALUE_COLOURS[kind]
-                shapes.append(Stroke(x, y, x + 1.2 * size, y, colour, 0.35 * size))
-                shapes.append(Polygon(((x + 1.9 * size, y), (x + 1.1 * size, y - 0.45 * size),
-                                       (x + 1.1 * size, y + 0.45 * size)), colour))
+                colour, bold = (INK, 1.6) if kind == "best" else (VALUE_COLOURS[kind], 1.0)
+                shapes.append(Stroke(x, y, x + 1.2 * size, y, colour, 0.35 * bold * size))
+                shapes.append(Polygon(((x + 1.9 * size, y), (x + 1.1 * size, y - 0.45 * bold * size),
+                                       (x + 1.1 * size, y + 0.45 * bold * size)), colour))
             shapes.append(Text(x + swatch, y, text, size, INK, anchor="start"))
             x += entry_width
     if not shapes:
@@ -170,6 +180,12 @@ def _header(position: Position, evaluation: Evaluation | None, left: float, y: f
 
 # -- public ---------------------------------------------------------------------------------------
 
+def best_of(moves: Sequence[RankedMove]) -> list[RankedMove]:
+    """The best of ``moves`` (in any order): those as good as the best one; the ones a diagram
+    emphasises."""
+    return best_moves(sorted(moves, key=RankedMove.order_key)) if moves else []
+
+
 def board_diagram(position: Position, evaluation: Evaluation | None = None, moves: Sequence[RankedMove] = (),
                   last_move: Move | None = None, cell: float = CELL) -> Scene:
     """A diagram of ``position``: its value (``evaluation``, for the side to move) above, every move of
@@ -182,7 +198,8 @@ def board_diagram(position: Position, evaluation: Evaluation | None = None, move
     geometry = _Geometry(left, top, cell, board.width, board.height)
     shapes: list[Shape] = _header(position, evaluation, left, top / 2, board_width, 0.2 * cell)
     shapes += _board(position, geometry, last_move, label_size)
-    arrows = [_arrow(geometry, move) for move in sorted(moves, key=RankedMove.order_key, reverse=True)]
+    best = best_of(moves)
+    arrows = [_arrow(geometry, move, move in best) for move in sorted(moves, key=RankedMove.order_key, reverse=True)]
     shapes += [arrow for arrow, _ in arrows] + [label for _, label in arrows]
     legend_top = top + board.height * cell + 2.0 * label_size
     legend, legend_height = _legend(position, left, legend_top, board_width, 0.135 * cell, 0.3 * cell,
@@ -204,22 +221,27 @@ class Frame(NamedTuple):
 
     def value_text(self) -> str:
         """``"White to move: loses in 2"``, ``"Black has won"``, or ``"White to move"`` without a value."""
+        over = game_over(self.position)
+        if over is not None and over.winner is not None:
+            return f"{over.winner.capitalize()} has won"
         side = self.position.side_to_move.capitalize()
         if self.evaluation is None:
             return f"{side} to move"
-        if self.evaluation.plies == 0:
-            winner = self.position.winner()
-            return f"{winner.capitalize()} has won" if winner else f"{side} cannot move"
         return f"{side} to move: {self.evaluation.move_text()}"
 
     def colour(self) -> str:
-        return VALUE_COLOURS[self.evaluation.value] if self.evaluation else INK
+        """The colour of the value text: the value's, or ink for a finished game or no value."""
+        if self.evaluation is None or game_over(self.position) is not None:
+            return INK
+        return VALUE_COLOURS[self.evaluation.value]
 
 
 def line_frames(line: Line) -> list[Frame]:
-    """The position the line starts from, then the position after each ply."""
+    """The position the line starts from, then the position after each ply, headed by the ply's label
+    as ``play`` numbers it and its move, marked when forced (``"6... C3-B4 !"``)."""
     frames = [Frame("start", line.position, line.evaluation)]
-    frames += [Frame(f"{ply}. {step.name}", step.position, step.evaluation, step.move)
+    frames += [Frame(f"{ply_label(line.position, ply)} {step.name}{' ' + report.FORCED_MARK if step.forced else ''}",
+                     step.position, step.evaluation, step.move)
                for ply, step in enumerate(line.steps, 1)]
     return frames
 
@@ -240,37 +262,63 @@ def line_summary(line: Line) -> str:
     return f"{report.describe(line.position, line.evaluation)}; the line: {len(line.steps)} plies, {line.result}"
 
 
-def sheet(frames: Sequence[Frame], title: str, summary: str = "", columns: int = 6,
-          cell: float = SMALL_CELL) -> Scene:
-    """``frames`` as small boards, ``columns`` to a row, each with its heading and value under it,
-    below a title and a one-line summary."""
-    boards = [small_board(frame, cell) for frame in frames]
+def forced_note(line: Line) -> str:
+    """What the forced mark means, if the line has a forced move; else empty."""
+    return report.FORCED_LEGEND if any(step.forced for step in line.steps) else ""
+
+
+def _tile(frame: Frame, board: Scene, x: float, y: float, width: float, cell: float) -> Group:
+    """One frame of a sheet from (``x``, ``y``), ``width`` wide: its small ``board``, then its heading
+    and its value centred under it."""
     caption_size = 0.4 * cell
-    tile_width = max(max(board.width for board in boards),
-                     text_width("White to move: loses in 50", caption_size)) + 0.6 * cell
-    tile_height = max(board.height for board in boards) + 3.2 * caption_size + 0.5 * cell
+    centre = x + width / 2
+    board_x = centre - board.width / 2 + 0.2 * cell  # the rank labels' room is on the left
+    caption_y = y + board.height + 0.8 * caption_size
+    return Group("frame", (board.placed(board_x, y, "board"),
+                           Text(centre, caption_y, frame.heading, caption_size, INK, bold=True),
+                           Text(centre, caption_y + 1.4 * caption_size, frame.value_text(), caption_size,
+                                frame.colour())),
+                 f"{frame.heading}: {frame.position.fen()}")
+
+
+def _tile_size(boards: Sequence[Scene], cell: float) -> tuple[float, float]:
+    """The width and height of a tile holding the largest of ``boards`` and its captions."""
+    caption_size = 0.4 * cell
+    return (max(max(board.width for board in boards), text_width("White to move: loses in 50", caption_size))
+            + 0.6 * cell, max(board.height for board in boards) + 3.2 * caption_size + 0.5 * cell)
+
+
+def frame_picture(frame: Frame, cell: float = SMALL_CELL) -> Scene:
+    """One frame on its own: the small board, its heading and its value (e.g. a variant's start)."""
+    board = small_board(frame, cell)
+    width, height = _tile_size([board], cell)
+    return Scene(round(width), round(height), (_tile(frame, board, 0, 0.2 * cell, width, cell),),
+                 title=frame.position.fen())
+
+
+def sheet(frames: Sequence[Frame], title: str, summary: str = "", columns: int = 6,
+          cell: float = SMALL_CELL, notes: Sequence[str] = ()) -> Scene:
+    """``frames`` as small boards, ``columns`` to a row, each with its heading and value under it,
+    below a title, a one-line summary and a line for each of ``notes`` (empty ones left out)."""
+    notes = [note for note in (summary, *notes) if note]
+    boards = [small_board(frame, cell) for frame in frames]
+    note_size = 0.42 * cell
+    tile_width, tile_height = _tile_size(boards, cell)
     columns = max(1, min(columns, len(frames)))
-    margin, header = 0.6 * cell, (2.4 if summary else 1.6) * cell
+    margin, header = 0.6 * cell, (1.6 + 0.8 * len(notes)) * cell
     width = round(max(2 * margin + columns * tile_width, 2 * margin + text_width(title, 0.55 * cell),
-                      2 * margin + text_width(summary, 0.42 * cell)))
+                      *(2 * margin + text_width(note, note_size) for note in notes)))
     shapes: list[Shape] = [Text(margin, 0.8 * cell, title, 0.55 * cell, INK, anchor="start", bold=True)]
-    if summary:
-        shapes.append(Text(margin, 1.6 * cell, summary, 0.42 * cell, FAINT_INK, anchor="start"))
-    for number, (frame, board) in enumerate(zip(frames, boards)):
-        x = margin + (number % columns) * tile_width
-        y = header + (number // columns) * tile_height
-        centre = x + tile_width / 2
-        board_x = centre - board.width / 2 + 0.2 * cell  # the rank labels' room is on the left
-        caption_y = y + board.height + 0.8 * caption_size
-        shapes.append(Group("frame", (board.placed(board_x, y, "board"),
-                                      Text(centre, caption_y, frame.heading, caption_size, INK, bold=True),
-                                      Text(centre, caption_y + 1.4 * caption_size, frame.value_text(),
-                                           caption_size, frame.colour())),
-                            f"{frame.heading}: {frame.position.fen()}"))
+    shapes += [Text(margin, (1.6 + 0.8 * number) * cell, note, note_size, FAINT_INK, anchor="start")
+               for number, note in enumerate(notes)]
+    shapes += [_tile(frame, board, margin + (number % columns) * tile_width,
+                     header + (number // columns) * tile_height, tile_width, cell)
+               for number, (frame, board) in enumerate(zip(frames, boards))]
     rows = -(-len(frames) // columns)
     return Scene(width, round(header + rows * tile_height), tuple(shapes), title=title)
 
 
 def line_sheet(line: Line, columns: int = 6, cell: float = SMALL_CELL) -> Scene:
     """Every frame of ``line`` (see :func:`line_frames`) on a :func:`sheet` titled by its start."""
-    return sheet(line_frames(line), f"Perfect play from {line.position.fen()}", line_summary(line), columns, cell)
+    return sheet(line_frames(line), f"Perfect play from {line.position.fen()}", line_summary(line), columns, cell,
+                 notes=[forced_note(line)])

@@ -24,8 +24,11 @@ random   any legal move.
 A person types a move as ``FROM-TO`` (any case) or a command (:data:`COMMANDS`). A game ends with three
 in a row (a side with no move loses, which never happens on 5 x 5), with a position occurring for the
 third time (a draw; the start counts as its first occurrence), with ``quit`` or at the end of input.
-The end screen gives the result, the moves, and for each person the first move that threw away a better
-result (a win turned into a draw or a loss, or a draw into a loss), with a move that kept it.
+Every ply is judged as :mod:`solver.neutreeko.annotate` judges it; with ``coach`` a person's move gets a
+one-line verdict at once. The end screen gives the result, every mistake and blunder of both sides,
+a summary per side, and the game's record (:mod:`solver.neutreeko.record`), which ``neutreeko annotate``
+reads and ``neutreeko play --load`` continues. A match may begin with the moves of a record, and
+writes its record to a file after every ply when given one (``--record``) or when asked (``save FILE``).
 """
 
 from __future__ import annotations
@@ -34,14 +37,18 @@ import difflib
 import random
 import re
 from collections import Counter
+from pathlib import Path
 from typing import Callable, Iterable, Iterator, Mapping, NamedTuple
 
 from solver.core.errors import IllegalMoveError, NotationError
+from solver.core.notation import checked, quote
 from solver.neutreeko import report
+from solver.neutreeko.annotate import AnnotatedPly, Annotation
 from solver.neutreeko.outcome import LINE_RESULTS, Outcome, Termination, ending
-from solver.neutreeko.position import BLACK, WHITE, Colour, Position
+from solver.neutreeko.position import BLACK, WHITE, Colour, Move, Position
 from solver.neutreeko.probe import RankedMove, Tablebase, best_moves
-from solver.neutreeko.values import VALUES, plies_text
+from solver.neutreeko.record import GameRecord, numbered, write_record
+from solver.neutreeko.values import plies_text
 
 Engine = Callable[[list[RankedMove], random.Random], RankedMove]
 Write = Callable[[str], None]
@@ -61,12 +68,14 @@ COMMANDS = {
     "undo": "take back your last move (and the reply to it)",
     "line": "the line of perfect play from here",
     "fen": "the position in notation",
+    "save": "save the game so far as a record: save FILE",
     "help": "this list",
     "quit": "end the game",
 }
 _ALIASES = {"?": "help", "exit": "quit"}
-_GLUED_MOVE = re.compile(r"[a-z]\d+[a-z]\d+")
-_WIDTH = 78  # the end screen's move list is wrapped to this many columns
+_GLUED_MOVE = re.compile(r"[a-z][0-9]+[a-z][0-9]+")
+#: A first word longer than this is neither a move nor a command.
+_LONGEST_WORD = 16
 
 
 # -- engines ----------------------------------------------------------------------------------------
@@ -101,14 +110,13 @@ ENGINES: dict[str, Engine] = {"perfect": perfect, "strong": strong, "fair": fair
 # -- the record of a game ---------------------------------------------------------------------------
 
 class Ply(NamedTuple):
-    """One move of a game: the side that made it, whether a person did, the position before it, the
-    move as ranked there (its value for ``side``, and the position after it) and the best move there."""
+    """One move of a game: the side that made it, the position before it, the move as ranked there
+    (its value for ``side``, and the position after it) and the move judged."""
 
     side: Colour
-    by_person: bool
     before: Position
     played: RankedMove
-    best: RankedMove
+    note: AnnotatedPly
 
 
 class PlayedGame(NamedTuple):
@@ -127,30 +135,15 @@ class PlayedGame(NamedTuple):
 
 def move_list(start: Position, plies: Iterable[Ply]) -> str:
     """The moves numbered as in chess: ``1. C4-C3 D5-D2 2. B1-B4``; ``1... D5-D2`` if White began."""
-    return " ".join(_numbered_moves(start, plies))
-
-
-def _numbered_moves(start: Position, plies: Iterable[Ply]) -> list[str]:
-    """The moves of :func:`move_list` in groups that a line break should not split: ``1. C4-C3 D5-D2``."""
-    groups: list[str] = []
-    for number, ply in enumerate(plies, 1):
-        if groups and ply.side == WHITE:
-            groups[-1] += f" {ply.played.name}"
-        else:
-            groups.append(f"{_ply_label(start, number)} {ply.played.name}")
-    return groups
-
-
-def first_slip(plies: Iterable[Ply], side: Colour) -> tuple[int, Ply] | None:
-    """(ply number from 1, ply) of ``side``'s first move whose result was worse than the position's,
-    or None."""
-    for number, ply in enumerate(plies, 1):
-        if ply.side == side and VALUES.index(ply.played.value) > VALUES.index(ply.best.value):
-            return number, ply
-    return None
+    return " ".join(numbered(start, (ply.played.name for ply in plies)))
 
 
 # -- the game loop ----------------------------------------------------------------------------------
+
+def new_seed() -> int:
+    """A seed for a match that was given none (shown, so that the game can be replayed)."""
+    return random.SystemRandom().randrange(1_000_000)
+
 
 def _print(text: str) -> None:
     print(text, end="", flush=True)
@@ -162,12 +155,15 @@ class Match:
     ``engines`` maps ``"black"`` and/or ``"white"`` to an :data:`Engine`; a colour without one is played
     by a person through the lines given to :meth:`run`. ``write`` receives all output, prompts without a
     line end; with ``echo_input`` each line read is written after its prompt (for piped input, so that
-    the transcript reads like a terminal session).
+    the transcript reads like a terminal session). With ``coach``, each move a person makes gets a
+    one-line verdict. With ``record_path``, the record is written there after every ply and at the
+    end; ``tags`` are tags of the record besides the players' (kept from a record the game continues).
     """
 
     def __init__(self, tablebase: Tablebase, start: Position, engines: Mapping[Colour, Engine],
                  rng: random.Random | None = None, write: Write = _print, echo_input: bool = False,
-                 seed: int | None = None, opponent: str | None = None) -> None:
+                 seed: int | None = None, opponent: str | None = None, coach: bool = False,
+                 record_path: Path | None = None, tags: Iterable[tuple[str, str]] = ()) -> None:
         self.tablebase = tablebase
         self.start = start
         self.engines = dict(engines)
@@ -175,21 +171,30 @@ class Match:
         self.seed = seed
         self.opponent = opponent
         self.echo_input = echo_input
+        self.coach = coach
+        self.record_path = record_path
+        self.tags = tuple((name, value) for name, value in tags if name not in ("Black", "White"))
         self.plies: list[Ply] = []
         self._write = write
         self._seen = Counter([start])
 
     @classmethod
-    def setup(cls, tablebase: Tablebase, start: Position, you: str = BLACK, opponent: str = "strong",
-              seed: int | None = None, write: Write = _print, echo_input: bool = False) -> Match:
-        """The match ``neutreeko play`` runs: a person plays the colours of ``you`` (a key of
-        :data:`SIDES`), the ``opponent`` engine (a key of :data:`ENGINES`) the others. Without a seed,
-        one is drawn and shown, so that any game can be replayed."""
-        if seed is None:
-            seed = random.SystemRandom().randrange(1_000_000)
+    def setup(cls, tablebase: Tablebase, game: GameRecord, you: str = BLACK, opponent: str = "strong",
+              seed: int | None = None, write: Write = _print, echo_input: bool = False, coach: bool = False,
+              record_path: Path | None = None) -> Match:
+        """The match ``neutreeko play`` runs, from the start of ``game`` and after its moves (a record
+        with no moves for a new game): a person plays the colours of ``you`` (a key of :data:`SIDES`),
+        the ``opponent`` engine (a key of :data:`ENGINES`) the others. Without a seed, one is drawn and
+        shown, so that any game can be replayed."""
+        seed = new_seed() if seed is None else seed
         engine = ENGINES[opponent]
         engines = {side: engine for side in (BLACK, WHITE) if side not in SIDES[you]}
-        return cls(tablebase, start, engines, write=write, echo_input=echo_input, seed=seed, opponent=opponent)
+        match = cls(tablebase, game.start, engines, write=write, echo_input=echo_input, seed=seed,
+                    opponent=opponent, coach=coach, tags=game.tags)
+        for move in game.moves:
+            match._push(match.position, move)
+        match.record_path = record_path  # written from the first new ply on
+        return match
 
     @property
     def position(self) -> Position:
@@ -200,6 +205,12 @@ class Match:
     def persons(self) -> tuple[Colour, ...]:
         """The colours played by a person."""
         return tuple(side for side in (BLACK, WHITE) if side not in self.engines)
+
+    def record(self) -> GameRecord:
+        """The game so far as a record, the players named (``person``, ``strong engine, seed 5``)."""
+        engine = f"{self.opponent or 'an'} engine" + (f", seed {self.seed}" if self.seed is not None else "")
+        players = [(side.capitalize(), "person" if side in self.persons else engine) for side in (BLACK, WHITE)]
+        return GameRecord(self.start, tuple(ply.played.move for ply in self.plies), (*players, *self.tags))
 
     def run(self, lines: Iterable[str]) -> PlayedGame:
         """Play until the game ends, reading the persons' input from ``lines`` (line ends optional)."""
@@ -230,20 +241,24 @@ class Match:
     # -- one turn -----------------------------------------------------------------------------------
 
     def _engine_move(self, side: Colour) -> None:
-        ranked = self.tablebase.moves(self.position)
-        chosen = self.engines[side](ranked, self.rng)
-        self._push(Ply(side, False, self.position, chosen, ranked[0]))
+        chosen = self.engines[side](self.tablebase.moves(self.position), self.rng)
+        self._push(self.position, chosen.move)
         self._say(f"{side.capitalize()} plays {chosen.name}")
 
     def _command(self, text: str) -> str | None:
         """Carry out a person's line; return what it was ("move", "undo", "quit", ...) or None if it
         was not understood."""
-        word = text.strip().lower()
+        word, _, argument = text.strip(" ").partition(" ")
+        try:
+            word = checked(word, "move or command", _LONGEST_WORD).lower()
+        except NotationError as error:
+            self._say(str(error))
+            return None
+        word = _ALIASES.get(word, word)
         if not word:
             return None
-        if "-" in word:
+        if word not in COMMANDS and "-" in word:
             return "move" if self._person_move(text.strip()) else None
-        word = _ALIASES.get(word, word)
         if word not in COMMANDS:
             self._say(self._unknown(word))
             return None
@@ -256,6 +271,11 @@ class Match:
             self._say(report.line_text(self.tablebase.line(self.position)))
         elif word == "fen":
             self._say(self.position.fen())
+        elif word == "save" and not argument.strip():
+            self._say("save the record where? type save FILE")
+            return None
+        elif word == "save":
+            self._save(Path(argument.strip()))
         elif word == "help":
             self._say(self._help())
         return word
@@ -272,9 +292,9 @@ class Match:
         except NotationError as error:
             self._say(f"{error}")
             return False
-        ranked = self.tablebase.moves(position)
-        played = next(entry for entry in ranked if entry.move == move)
-        self._push(Ply(position.side_to_move, True, position, played, ranked[0]))
+        note = self._push(position, move)
+        if self.coach:
+            self._say(f"coach: {note.verdict()}")
         return True
 
     def _undo(self) -> bool:
@@ -289,11 +309,34 @@ class Match:
         while len(self.plies) > back:
             self._seen[self.plies.pop().played.position] -= 1
         self._say(f"took back {' '.join(taken)}")
+        self._keep_record()
         return True
 
-    def _push(self, ply: Ply) -> None:
-        self.plies.append(ply)
-        self._seen[ply.played.position] += 1
+    def _push(self, position: Position, move: Move) -> AnnotatedPly:
+        """Play ``move`` (legal) in ``position``, the position now, judge it, and keep the record."""
+        ranked = self.tablebase.moves(position)
+        played = next((entry for entry in ranked if entry.move == move), None)
+        if played is None:
+            raise IllegalMoveError(f"move {move.name(position.game.board)} is not legal in {position.fen()}")
+        note = AnnotatedPly.of(len(self.plies) + 1, self.start, position, ranked, played)
+        self.plies.append(Ply(position.side_to_move, position, played, note))
+        self._seen[played.position] += 1
+        self._keep_record()
+        return note
+
+    def _keep_record(self) -> None:
+        if self.record_path is not None:
+            self._save(self.record_path, quiet=True)
+
+    def _save(self, path: Path, quiet: bool = False) -> None:
+        """Write the record to ``path``; say so unless ``quiet``, and say why not if it fails."""
+        try:
+            write_record(path, self.record())
+        except OSError as error:
+            self._say(f"cannot save the record to {path}: {error.strerror or error}")
+            return
+        if not quiet:
+            self._say(f"saved the record of {plies_text(len(self.plies))} to {path}")
 
     def _read(self, lines: Iterator[str], prompt: str) -> str | None:
         """The next line without its line end, after writing ``prompt``; None at the end of input."""
@@ -309,6 +352,12 @@ class Match:
 
     # -- the end ------------------------------------------------------------------------------------
 
+    def annotation(self) -> Annotation:
+        """The game so far, judged (see :mod:`solver.neutreeko.annotate`)."""
+        position = self.position
+        return Annotation(self.start, self.tablebase.probe(self.start), tuple(ply.note for ply in self.plies),
+                          position, self.tablebase.probe(position), ending(position, self._seen[position]))
+
     def _finish(self, outcome: Outcome) -> PlayedGame:
         position = self.position
         if not outcome.finished:
@@ -320,28 +369,30 @@ class Match:
         lines = [f"== {headline} =="]
         if not outcome.finished:
             lines.append(f"with best play from here: {report.describe(position, self.tablebase.probe(position))}")
-        lines.append(_wrap(["moves:", *(_numbered_moves(self.start, self.plies) or ["(none)"])]))
-        for side in self.persons:
-            lines.extend(self._slip_lines(side, outcome))
+        lines += self._judgement(outcome)
+        record = self.record()
+        lines += ["the record (neutreeko annotate reads it, play --load continues it):", record.text().rstrip("\n")]
+        self._keep_record()
         self._say("\n".join(lines))
         return PlayedGame(outcome, tuple(self.plies), position)
 
-    def _slip_lines(self, side: Colour, outcome: Outcome) -> list[str]:
-        if not any(ply.side == side for ply in self.plies):
-            return []
-        slip = first_slip(self.plies, side)
-        if slip is None and outcome.termination is Termination.REPETITION and \
-                any(ply.side == side and ply.played.value == "win" for ply in self.plies):
-            # Every move kept a win, but not a shortening one: the game went round in circles.
-            return [f"{side.capitalize()} kept a win with every move but let positions repeat; "
-                    f"the fastest wins (hint lists them first) cannot repeat."]
-        if slip is None:
-            return [f"{side.capitalize()} kept the best result with every move."]
-        number, ply = slip
-        played, best = ply.played, ply.best
-        return [f"{side.capitalize()} threw away {_result_phrase(best)} with {_ply_label(self.start, number)} "
-                f"{played.name} ({played.evaluation.move_text()}); {best.name} "
-                f"({best.evaluation.move_text()}) was better."]
+    def _judgement(self, outcome: Outcome) -> list[str]:
+        """Every mistake and blunder of both sides, then a line per side."""
+        annotation = self.annotation()
+        errors = annotation.errors()
+        lines = ["mistakes and blunders:" if errors else "no mistakes or blunders: every move kept the value"]
+        lines += [f"  {ply.side.capitalize()} {ply.verdict()}" for ply in errors]
+        for side in (BLACK, WHITE):
+            summary = annotation.summary(side)
+            if not summary.moves:
+                continue
+            lines.append(summary.text())
+            if outcome.termination is Termination.REPETITION and not summary.mistakes + summary.blunders and \
+                    any(ply.side == side and ply.before.value == "win" for ply in annotation.plies):
+                # Every move kept a win, but not a shortening one: the game went round in circles.
+                lines.append(f"  {side.capitalize()} kept a win with every move but let positions repeat; "
+                             f"the fastest wins (hint lists them first) cannot repeat.")
+        return lines
 
     # -- text ---------------------------------------------------------------------------------------
 
@@ -349,14 +400,17 @@ class Match:
         game = self.start.game
         engine = f"the {self.opponent} engine" if self.opponent else "the engine"
         seed = f" (seed {self.seed})" if self.seed is not None else ""
+        going_on = "" if self.start == Position.start(game) else f"\nThe game starts from {self.start.fen()}."
+        if self.plies:
+            going_on += f"\nThe game goes on after {plies_text(len(self.plies))}: {move_list(self.start, self.plies)}"
         if not self.persons:
-            return f"Neutreeko {game}: {engine} plays both sides{seed}."
+            return f"Neutreeko {game}: {engine} plays both sides{seed}.{going_on}"
         if len(self.persons) == 2:
             who = "You play both sides."
         else:
             other = WHITE if self.persons[0] == BLACK else BLACK
             who = f"You play {self.persons[0].capitalize()}, {engine} plays {other.capitalize()}{seed}."
-        return f"Neutreeko {game}. {who}\nType a move such as C4-C3, or help."
+        return f"Neutreeko {game}. {who}{going_on}\nType a move such as C4-C3, or help."
 
     def _board(self, status: bool = True) -> str:
         position = self.position
@@ -376,30 +430,7 @@ class Match:
             return f"write a move with a dash between the squares, e.g. {word[:2].upper()}-{word[2:].upper()}"
         close = difflib.get_close_matches(word, COMMANDS, n=1)
         suggestion = f"; did you mean {close[0]}?" if close else "; type help for the commands"
-        return f"unknown command {word!r}{suggestion}"
+        return f"unknown command {quote(word)}{suggestion}"
 
     def _say(self, text: str) -> None:
         self._write(text + "\n")
-
-
-def _wrap(groups: list[str]) -> str:
-    """``groups`` separated by spaces, in lines of at most :data:`_WIDTH` columns (unless a group is
-    longer), each line after the first indented."""
-    lines = [groups[0]]
-    for group in groups[1:]:
-        if len(lines[-1]) + 1 + len(group) > _WIDTH:
-            lines.append("  " + group)
-        else:
-            lines[-1] += " " + group
-    return "\n".join(lines)
-
-
-def _ply_label(start: Position, number: int) -> str:
-    """``3.`` or ``3...``: the move number of ply ``number`` (from 1) of a game from ``start``."""
-    index = number - 1 + (0 if start.black_to_move else 1)
-    return f"{index // 2 + 1}." if index % 2 == 0 else f"{index // 2 + 1}..."
-
-
-def _result_phrase(best: RankedMove) -> str:
-    """What a slip threw away: ``a draw`` or ``a win in 5 plies`` (never a loss: nothing is worse)."""
-    return "a win in " + plies_text(best.plies) if best.plies is not None else "a draw"

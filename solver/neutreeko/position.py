@@ -1,10 +1,16 @@
 """Positions: the pieces of both sides and the side to move, in the notation of the rules.
 
 Notation (any board size): ranks from the top down, separated by ``/``; in a rank, files from A
-rightwards, ``b`` a Black piece, ``w`` a White piece, a digit that many empty squares; then a space and
-the side to move, ``b`` or ``w``. The standard start is ``1w1w1/2b2/5/2w2/1b1b1 b``.
+rightwards, ``b`` a Black piece, ``w`` a White piece, a number (1 up to the board's width, no leading
+zero) that many empty squares; then a space and the side to move, ``b`` or ``w``. The standard start
+is ``1w1w1/2b2/5/2w2/1b1b1 b``; ``start`` (any case) stands for it.
 
-A move is ``FROM-TO`` (``C4-C3``): one piece slides in one of eight directions as far as it can.
+A move is ``FROM-TO`` (``C4-C3``, square letters in any case): one piece slides in one of eight
+directions as far as it can (a list of moves is read by :mod:`solver.neutreeko.record`).
+
+Both readers here check their text first as :func:`solver.core.notation.checked` says (printable
+ASCII, at most :data:`MAX_POSITION_LENGTH` or :data:`MAX_MOVE_LENGTH` characters), so that parsing
+costs time linear in the input, whatever it is.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from typing import Literal, NamedTuple
 import numpy as np
 
 from solver.core.errors import BoardError, IllegalMoveError, IllegalPositionError, NotationError
+from solver.core.notation import checked, quote
 from solver.neutreeko import index
 from solver.neutreeko.board import MAX_SIDE, Board, Square
 from solver.neutreeko.game import Game
@@ -25,6 +32,15 @@ from solver.neutreeko.rules import DEFAULT_RULE, Triple, sorted_triple
 Colour = Literal["black", "white"]
 BLACK: Colour = "black"
 WHITE: Colour = "white"
+
+#: The longest position on the largest board: its ranks, each at most as long as the board is wide,
+#: the slashes between them, a space and the side to move (57 characters on 7 x 7).
+_LONGEST_POSITION = MAX_SIDE * (MAX_SIDE + 1) + 1
+#: :meth:`Position.parse` refuses longer text: twice the longest position, so that spacing never matters.
+MAX_POSITION_LENGTH = 2 * _LONGEST_POSITION
+#: :meth:`Position.parse_move` refuses longer text: three times the longest move (two square names
+#: and a dash), so that a move slightly wrong still gets a message saying what is wrong with it.
+MAX_MOVE_LENGTH = 3 * (2 * (1 + len(str(MAX_SIDE))) + 1)
 
 
 class Move(NamedTuple):
@@ -37,7 +53,7 @@ class Move(NamedTuple):
         return f"{board.name(self.origin)}-{board.name(self.target)}"
 
 
-_RANK_TOKEN = re.compile(r"\d+|[bw]")
+_RANK_TOKEN = re.compile(r"[0-9]+|[bw]")
 
 
 def _parse_rank(text: str, rank_label: int) -> list[str]:
@@ -46,19 +62,19 @@ def _parse_rank(text: str, rank_label: int) -> list[str]:
     position = 0
     for token in _RANK_TOKEN.finditer(text):
         if token.start() != position:
-            raise NotationError(f"unexpected {text[position:token.start()]!r} in rank {rank_label} {text!r}")
+            raise NotationError(f"unexpected {quote(text[position:token.start()])} in rank {rank_label} {quote(text)}")
         position = token.end()
-        if token.group().isdigit():
+        run = token.group()
+        if run.isdigit():
             # Refuse long runs before expanding them: "999999999999" must not allocate a huge list.
-            digits = token.group().lstrip("0") or "0"
-            if len(digits) > 1 or int(digits) > MAX_SIDE:
-                raise NotationError(f"{token.group()!r} empty squares in rank {rank_label} {text!r} are more "
-                                    f"than any board is wide ({MAX_SIDE})")
-            squares.extend([""] * int(digits))
+            if run[0] == "0" or len(run) > len(str(MAX_SIDE)) or int(run) > MAX_SIDE:
+                raise NotationError(f"{quote(run)} in rank {rank_label} {quote(text)} is not a number of empty "
+                                    f"squares: 1 to {MAX_SIDE} (the widest board), no leading zero")
+            squares.extend([""] * int(run))
         else:
-            squares.append(token.group())
+            squares.append(run)
     if position != len(text) or not text:
-        raise NotationError(f"unexpected {text[position:]!r} in rank {rank_label} {text!r}"
+        raise NotationError(f"unexpected {quote(text[position:])} in rank {rank_label} {quote(text)}"
                             if text else f"rank {rank_label} is empty")
     return squares
 
@@ -93,34 +109,35 @@ class Position:
     def parse(cls, text: str, rule: str = "connected", game: Game | None = None) -> Position:
         """Read the notation (or ``start``). The board comes from the text; with ``game`` given it must match.
 
-        Raises :class:`~solver.core.errors.NotationError` naming the offending part."""
-        text = text.strip()
+        Raises :class:`~solver.core.errors.NotationError` naming the offending part, without parsing
+        text that is longer than :data:`MAX_POSITION_LENGTH` or not printable ASCII."""
+        text = checked(text, "position", MAX_POSITION_LENGTH)
         if text.lower() == "start":
             return cls.start(game or Game.of("5x5", rule))
         fields = text.split()
         if len(fields) != 2:
-            raise NotationError(f"position {text!r} needs the ranks, a space and the side to move (b or w)")
+            raise NotationError(f"position {quote(text)} needs the ranks, a space and the side to move (b or w)")
         placement, side = fields
-        if side.lower() not in ("b", "w"):
-            raise NotationError(f"side to move {side!r} is not b or w")
-        ranks = [_parse_rank(rank, len(placement.split("/")) - number)
-                 for number, rank in enumerate(placement.split("/"))]
+        if side not in ("b", "w"):
+            raise NotationError(f"side to move {quote(side)} is not b or w (lower case)")
+        rank_texts = placement.split("/")
+        ranks = [_parse_rank(rank, len(rank_texts) - number) for number, rank in enumerate(rank_texts)]
         widths = {len(rank) for rank in ranks}
         if len(widths) != 1:
             # Name the first rank whose width is not the most common one (the first seen, on a tie).
             counts = Counter(len(rank) for rank in ranks)
             usual = max(counts, key=counts.__getitem__)
             odd = next(number for number, rank in enumerate(ranks) if len(rank) != usual)
-            raise NotationError(f"rank {len(ranks) - odd} {placement.split('/')[odd]!r} of {placement!r} "
+            raise NotationError(f"rank {len(ranks) - odd} {quote(rank_texts[odd])} of {quote(placement)} "
                                 f"is {len(ranks[odd])} squares wide; most ranks are {usual}")
         try:
             board = Board(widths.pop(), len(ranks))
         except BoardError as error:
-            raise NotationError(f"position {placement!r}: {error}") from None
+            raise NotationError(f"position {quote(placement)}: {error}") from None
         if game is None:
             game = Game.of(board, rule)
         elif game.board != board:
-            raise NotationError(f"position {placement!r} has {board.height} ranks of {board.width} squares: "
+            raise NotationError(f"position {quote(placement)} has {board.height} ranks of {board.width} squares: "
                                 f"a {board} board, not {game.board}")
         pieces: dict[str, list[Square]] = {"b": [], "w": []}
         for row, rank in enumerate(ranks):
@@ -129,8 +146,8 @@ class Position:
                     pieces[occupant].append(board.square(file, board.height - 1 - row))
         for colour, name in (("b", BLACK), ("w", WHITE)):
             if len(pieces[colour]) != 3:
-                raise NotationError(f"{name} has {len(pieces[colour])} pieces in {placement!r}, not 3")
-        return cls(game, sorted_triple(pieces["b"]), sorted_triple(pieces["w"]), side.lower() == "b")
+                raise NotationError(f"{name} has {len(pieces[colour])} pieces in {quote(placement)}, not 3")
+        return cls(game, sorted_triple(pieces["b"]), sorted_triple(pieces["w"]), side == "b")
 
     @classmethod
     def start(cls, game: Game) -> Position:
@@ -240,14 +257,17 @@ class Position:
         return moves
 
     def parse_move(self, text: str) -> Move:
-        """Read ``FROM-TO`` (any case) and check it is legal here; raise :class:`IllegalMoveError` if not."""
-        parts = text.strip().split("-")
+        """Read ``FROM-TO`` (square letters in any case) and check it is legal here; raise
+        :class:`IllegalMoveError` if not, :class:`NotationError` if it does not parse (without parsing
+        text longer than :data:`MAX_MOVE_LENGTH` or not printable ASCII)."""
+        text = checked(text, "move", MAX_MOVE_LENGTH)
+        parts = text.split("-")
         if len(parts) != 2:
-            raise NotationError(f"move {text.strip()!r} is not of the form FROM-TO, e.g. C4-C3")
+            raise NotationError(f"move {quote(text)} is not of the form FROM-TO, e.g. C4-C3")
         try:
             move = Move(*(self.game.board.parse_square(part) for part in parts))
         except BoardError as error:
-            raise NotationError(f"move {text.strip()!r}: {error}") from None
+            raise NotationError(f"move {quote(text)}: {error}") from None
         if move not in self.moves():
             raise IllegalMoveError(f"move {move.name(self.game.board)} is not legal in {self.fen()}")
         return move
@@ -270,13 +290,6 @@ class Position:
         if self.black_to_move:
             return Position(self.game, mover, self.white, False)
         return Position(self.game, self.black, mover, True)
-
-    def play_line(self, moves: str) -> Position:
-        """Play a space-separated sequence of moves (``"C4-C3 D5-D2"``), each checked."""
-        position = self
-        for move in moves.split():
-            position = position.play(move)
-        return position
 
 
 def random_positions(game: Game, count: int, seed: int = 0) -> list[Position]:

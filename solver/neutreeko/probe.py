@@ -28,15 +28,16 @@ from typing import Callable, TypeVar
 
 import numpy as np
 
-from solver.core.errors import MissingTableError, TableError
+from solver.core.container import damaged
+from solver.core.errors import MissingTableError
 from solver.neutreeko.game import Game
 from solver.neutreeko.outcome import LINE_RESULTS, Outcome, Termination, ending
 from solver.neutreeko.position import Move, Position
-from solver.neutreeko.table import Table, open_table, table_path
+from solver.neutreeko.table import Table, open_table, solve_command, table_path
 from solver.neutreeko.values import ILLEGAL, Evaluation, Value
 
 __all__ = ["LINE_RESULTS", "Evaluation", "Line", "LineStep", "RankedMove", "Tablebase", "best_moves",
-           "open_tablebase"]
+           "keeping_moves", "open_tablebase"]
 
 Default = TypeVar("Default")
 
@@ -70,15 +71,18 @@ class RankedMove:
 @dataclass(frozen=True)
 class LineStep:
     """One ply of a line: the move, the position after it and that position's :class:`Evaluation`
-    (from the point of view of the side to move *after* the move)."""
+    (from the point of view of the side to move *after* the move); ``forced`` when the move was the
+    only one that kept the value of the position before it (see :func:`keeping_moves`)."""
 
     move: Move
     name: str
     position: Position
     evaluation: Evaluation
+    forced: bool = False
 
     def __repr__(self) -> str:
-        return f"LineStep({self.name}, then {self.position.side_to_move} to move: {self.evaluation})"
+        forced = ", forced" if self.forced else ""
+        return f"LineStep({self.name}{forced}, then {self.position.side_to_move} to move: {self.evaluation})"
 
 
 @dataclass(frozen=True)
@@ -109,6 +113,13 @@ def best_moves(ranked: list[RankedMove]) -> list[RankedMove]:
     return [move for move in ranked if move.evaluation == ranked[0].evaluation]
 
 
+def keeping_moves(evaluation: Evaluation, ranked: list[RankedMove]) -> list[RankedMove]:
+    """The moves of a position valued ``evaluation`` that keep its value for the side to move: the
+    winning moves of a won position, the drawing moves of a drawn one, and every move of a lost one
+    (they all lose). A move is *forced* when it is the only one."""
+    return [move for move in ranked if evaluation.value == "loss" or move.value == evaluation.value]
+
+
 class Tablebase:
     """Values of positions, read from the tables of their games (opened on first use, then kept).
 
@@ -124,7 +135,7 @@ class Tablebase:
     ...     tablebase.probe("start")
     ...     tablebase.probe("w4/5/1b3/2w2/bw1b1 b")                     # Black to move wins
     ...     tablebase.probe(Position.parse("start").play("C4-C3"))          # White to move wins
-    ...     tablebase.probe(Position.parse("start").play_line("C4-C3 D5-D2"))  # Black to move loses
+    ...     tablebase.probe(Position.parse("start").play("C4-C3").play("D5-D2"))  # Black to move loses
     ...     tablebase.moves("start")[:3]
     Evaluation(value='draw', plies=None)
     Evaluation(value='win', plies=51)
@@ -195,19 +206,22 @@ class Tablebase:
         the winner takes a fastest win, the loser a longest resistance, a drawn side a move that keeps
         the draw. It ends as :func:`~solver.neutreeko.outcome.ending` says (a win, or a position's
         third occurrence, the start counting as its first) or after ``max_plies`` plies (its result
-        ``"stopped"``). Raises as :meth:`probe` does."""
+        ``"stopped"``). Each step says whether its move was forced: the only move keeping the value
+        (:func:`keeping_moves`). Raises as :meth:`probe` does."""
         start = current = _position(position)
+        evaluation = value = self.probe(start)
         seen = Counter([start])
         steps: list[LineStep] = []
         while (outcome := ending(current, seen[current])) is None:
             if max_plies is not None and len(steps) >= max_plies:
                 outcome = Outcome(Termination.PLY_LIMIT)
                 break
-            best = self.moves(current)[0]
-            steps.append(LineStep(best.move, best.name, best.position, self.probe(best.position)))
-            current = best.position
+            ranked = self.moves(current)
+            best, forced = ranked[0], len(keeping_moves(value, ranked)) == 1
+            current, value = best.position, self.probe(best.position)
+            steps.append(LineStep(best.move, best.name, current, value, forced))
             seen[current] += 1
-        return Line(start, self.probe(start), tuple(steps), outcome)
+        return Line(start, evaluation, tuple(steps), outcome)
 
     def _evaluate(self, game: Game, indices: list[int]) -> list[Evaluation]:
         """Evaluations of positions of ``game`` by index, read through :meth:`Table.lookup`."""
@@ -216,7 +230,8 @@ class Tablebase:
             return []
         results = table.lookup(np.asarray(indices, dtype=np.int64))
         if np.any(results == ILLEGAL):
-            raise TableError(f"{table.path} marks a legal position as illegal: the table is damaged")
+            raise damaged(table.path, "it marks a legal position as illegal",
+                          f"{solve_command(game, table.path)} --force")
         return [Evaluation.of_byte(int(byte)) for byte in results]
 
 

@@ -7,20 +7,33 @@ JSON objects (all values from the side to move's point of view, see :mod:`solver
            a move's value and plies are for the player making it, counted from the queried position;
            ``query -`` prints the same object without "moves" unless asked for them.
     line   {"position": FEN, "board": ..., "to_move": ..., "value": ..., "plies": ...,
-            "moves": [{"ply": 1, "move": "B3-C4", "position": FEN, "to_move": ..., "value": ...,
-                       "plies": ...}, ...],
-            "result": "black wins"|"white wins"|"draw by repetition"|"stopped"}
-           a line move's value and plies are those of the position after it, for its side to move.
-    error  {"line": n, "input": text, "error": message}        (a bad line of ``query -``)
+            "moves": [{"ply": 1, "number": 1, "move": "B3-C4", "forced": bool, "position": FEN,
+                       "to_move": ..., "value": ..., "plies": ...}, ...],
+            "movetext": "1. B3-C4 A5-E5 2. ...",
+            "result": "black wins"|"white wins"|"draw by repetition"|"stopped",
+            "reason": "three in a row on E3 E4 E5"|"the same position for the third time"|"ply limit"}
+           a line move's value and plies are those of the position after it, for its side to move;
+           "number" is its move number as "movetext" numbers the moves (see
+           :mod:`solver.neutreeko.record`); "forced" when it was the only move that kept the value of
+           the position before it (:func:`solver.neutreeko.probe.keeping_moves`).
+    error  {"line": n, "input": text, "error": message}        (a bad line of ``query -``; text cut
+                                                                after MAX_POSITION_LENGTH characters,
+                                                                with "...")
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from solver.neutreeko.position import Position
+from solver.neutreeko.outcome import game_over
+from solver.neutreeko.position import MAX_POSITION_LENGTH, Position
 from solver.neutreeko.probe import Evaluation, Line, RankedMove
+from solver.neutreeko.record import move_number, numbered, ply_label, wrap
 from solver.neutreeko.values import plies_text
+
+#: How a forced move (the only one that keeps the value) is marked in text, after the move.
+FORCED_MARK = "!"
+FORCED_LEGEND = f"{FORCED_MARK} the only move that keeps the value (the only winning or drawing move, or the only legal one)"
 
 JSONObject = dict[str, Any]
 
@@ -44,29 +57,34 @@ def line_object(line: Line) -> JSONObject:
     """The ``line --json`` object."""
     return {
         **position_object(line.position, line.evaluation),
-        "moves": [{"ply": ply, "move": step.name, "position": step.position.fen(),
-                   "to_move": step.position.side_to_move, "value": step.evaluation.value,
-                   "plies": step.evaluation.plies} for ply, step in enumerate(line.steps, 1)],
+        "moves": [{"ply": ply, "number": move_number(line.position, ply), "move": step.name, "forced": step.forced,
+                   "position": step.position.fen(), "to_move": step.position.side_to_move,
+                   "value": step.evaluation.value, "plies": step.evaluation.plies}
+                  for ply, step in enumerate(line.steps, 1)],
+        "movetext": " ".join(numbered(line.position, (step.name for step in line.steps))),
         "result": line.result,
+        "reason": line.outcome.reason(line.end),
     }
 
 
 def error_object(line_number: int, text: str, message: str) -> JSONObject:
-    """The object ``query -`` prints for a line it cannot answer."""
+    """The object ``query -`` prints for a line it cannot answer; a line longer than any position is
+    given by its first :data:`~solver.neutreeko.position.MAX_POSITION_LENGTH` characters and ``...``."""
+    if len(text) > MAX_POSITION_LENGTH:
+        text = text[:MAX_POSITION_LENGTH] + "..."
     return {"line": line_number, "input": text, "error": message}
 
 
 def describe(position: Position, evaluation: Evaluation) -> str:
-    """``"Black to move wins in 51 plies"``, ``"White to move: draw"``, ``"White to move loses in 0
-    plies (Black has three in a row)"``."""
+    """``"Black to move wins in 51 plies"``, ``"White to move: draw"``, and for a finished game
+    ``"Black has won (three in a row on A1 A2 A3)"`` or ``"Black has won (White cannot move)"``."""
+    over = game_over(position)
+    if over is not None and over.winner is not None:
+        return f"{over.winner.capitalize()} has won ({over.reason(position)})"
     side = position.side_to_move.capitalize()
     if evaluation.plies is None:
         return f"{side} to move: draw"
-    text = f"{side} to move {'wins' if evaluation.value == 'win' else 'loses'} in {plies_text(evaluation.plies)}"
-    if evaluation.plies == 0:
-        winner = position.winner()
-        text += f" ({winner.capitalize()} has three in a row)" if winner else f" ({side} cannot move)"
-    return text
+    return f"{side} to move {'wins' if evaluation.value == 'win' else 'loses'} in {plies_text(evaluation.plies)}"
 
 
 def query_text(position: Position, evaluation: Evaluation, moves: list[RankedMove]) -> str:
@@ -87,12 +105,23 @@ def ranking_lines(position: Position, evaluation: Evaluation, moves: list[Ranked
 
 
 def line_text(line: Line) -> str:
-    """The start position and its value, then each ply numbered with the value after it, then the result."""
+    """The start position and its value; each ply labelled as ``play`` numbers it (``1.``, ``1...``),
+    :data:`FORCED_MARK` after a forced move, with the value after it; the last position, the moves
+    numbered in pairs, and the result with its reason."""
     lines = [line.position.diagram(), line.position.fen(), describe(line.position, line.evaluation)]
-    number_width = len(str(len(line.steps)))
-    for ply, step in enumerate(line.steps, 1):
-        lines.append(f"{ply:>{number_width}}. {step.name:<5}  {describe(step.position, step.evaluation)}")
+    labels = [ply_label(line.position, ply) for ply in range(1, len(line.steps) + 1)]
+    number_width = max((label.index(".") for label in labels), default=0)
+    label_width = max((len(label) for label in labels), default=0) - number_width
+    name_width = max((len(step.name) for step in line.steps), default=0)
+    for label, step in zip(labels, line.steps):
+        number, dots = label.split(".", 1)
+        mark = FORCED_MARK if step.forced else " "
+        lines.append(f"{number:>{number_width}}.{dots:<{label_width - 1}} {step.name:<{name_width}} {mark} "
+                     f"{describe(step.position, step.evaluation)}")
     if line.steps:
         lines.append(line.end.diagram())
-    lines.append(f"result: {line.result}")
+        lines += ["moves:", wrap(numbered(line.position, (step.name for step in line.steps)))]
+        if any(step.forced for step in line.steps):
+            lines.append(FORCED_LEGEND)
+    lines.append(f"result: {line.result} ({line.outcome.reason(line.end)})")
     return "\n".join(lines)

@@ -26,6 +26,7 @@ from itertools import combinations
 from typing import Callable, Iterable
 
 from solver.core.errors import InputError
+from solver.core.notation import checked, quote
 from solver.neutreeko.board import Board, Square
 
 Triple = tuple[Square, Square, Square]
@@ -122,14 +123,16 @@ RULES: dict[str, Rule] = {
 }
 
 DEFAULT_RULE = "connected"
+#: get_rule refuses longer names.
+MAX_RULE_LENGTH = 32
 
 
 def get_rule(name: str) -> Rule:
     """The rule called ``name``; raise :class:`RuleError` naming the known ones otherwise."""
     try:
-        return RULES[name.strip().lower()]
+        return RULES[checked(name, "rule", MAX_RULE_LENGTH, RuleError).lower()]
     except KeyError:
-        raise RuleError(f"unknown rule {name!r}; known rules: {', '.join(RULES)}") from None
+        raise RuleError(f"unknown rule {quote(name)}; known rules: {', '.join(RULES)}") from None
 
 
 # Haugland's program places the pieces specially for these; every other board and rule numbers the

@@ -194,3 +194,23 @@ def class_sizes(indices: index.Integers, board: Board) -> npt.NDArray[np.int64]:
     every = np.sort(images(array, board), axis=0)
     sizes: npt.NDArray[np.int64] = 1 + np.count_nonzero(every[1:] != every[:-1], axis=0)
     return sizes.reshape(array.shape)
+
+
+def by_class(indices: index.Integers, board: Board) -> list[tuple[int, list[int]]]:
+    """``indices`` grouped by class: (canonical index, the indices of that class among them, in order),
+    by canonical index.
+
+    >>> from solver.neutreeko.game import Game
+    >>> from solver.neutreeko.position import Position
+    >>> start = Position.start(Game.of("5x5"))
+    >>> twins = [start.play("B1-A1").index(), start.play("D1-E1").index()]  # mirror images
+    >>> [len(members) for _, members in by_class([*twins, start.index(), twins[0]], start.game.board)]
+    [2, 1]
+    """
+    array = np.asarray(indices, dtype=np.int64).reshape(-1)
+    groups: dict[int, list[int]] = {}
+    for position_index, canonical in zip(array.tolist(), canonical_indices(array, board).tolist()):
+        members = groups.setdefault(canonical, [])
+        if position_index not in members:
+            members.append(position_index)
+    return [(canonical, sorted(groups[canonical])) for canonical in sorted(groups)]

@@ -26,7 +26,8 @@ folded             true for a folded table (absent or false: a full one)
 symmetries, classes
                    folded tables only: the board's symmetry count and the number of legal classes
 canonical_form     folded tables only: :data:`solver.neutreeko.symmetry.CANONICAL_FORM`
-solve_seconds      how long the analysis took (not part of the data)
+solve_seconds      how long the analysis took (not part of the data; a finite, non-negative float,
+                   checked on every open)
 attributes_digest  ``"sha256:<hex>"`` of all the attributes above but ``solve_seconds``, so that an
                    edited attribute is caught like edited data; checked on every open
 =================  =============================================================================
@@ -49,7 +50,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from solver.core import container
+from solver.core import container, files
 from solver.core.container import Attributes, check_writable, tables_dir
 from solver.core.errors import MissingTableError, TableError, TableMismatchError
 from solver.neutreeko import folding, index
@@ -59,7 +60,8 @@ from solver.neutreeko.stats import Summary, summarize
 from solver.neutreeko.symmetry import CANONICAL_FORM, symmetry_count
 from solver.neutreeko.values import ENCODING, ILLEGAL
 
-__all__ = ["FORMAT_VERSION", "Table", "check_writable", "open_table", "table_path", "tables_dir", "write_table"]
+__all__ = ["FORMAT_VERSION", "Table", "check_writable", "open_table", "solve_command", "table_path", "tables_dir",
+           "write_table"]
 
 FORMAT_VERSION = 2
 _DATASET = "result"
@@ -121,20 +123,28 @@ class Table:
         return folding.unfold(self.game, self.data) if self.folded else self.data
 
 
+def solve_command(game: Game, path: Path | None = None) -> str:
+    """The command that builds ``game``'s table at ``path`` (default: where :func:`table_path` says)."""
+    out = "" if path is None or Path(path) == table_path(game) else f" --out {path}"
+    return f"neutreeko solve --board {game.board} --rule {game.rule.name}{out}"
+
+
 def open_table(game: Game, path: Path | None = None) -> Table:
     """Open and check ``game``'s table (at ``path``, or where :func:`table_path` says).
 
     Raises :class:`MissingTableError` (a ``KeyError``) if there is no file, :class:`TableMismatchError`
-    if it is a table for another board or rule, :class:`TableError` if the file is not a table of ours
-    or is damaged (digest mismatch)."""
+    if it is a table for another board or rule, :class:`TableError` if something other than a regular
+    file is there (a link leading nowhere, a FIFO, a device, a directory), or the file is not a table of
+    ours or is damaged (see :mod:`solver.core.container`: the whole file is verified before it is read)."""
     path = Path(path) if path is not None else table_path(game)
-    if path.is_dir():
-        raise TableError(f"{path} is a directory, not a table")
-    if not path.is_file():
-        out = "" if path == table_path(game) else f" --out {path}"
-        raise MissingTableError(f"no table for {game} at {path} (build it with: neutreeko solve "
-                                f"--board {game.board} --rule {game.rule.name}{out})")
-    with container.opened(path) as contents:
+    try:
+        present = files.regular_file(path)
+    except OSError as error:
+        raise TableError(f"cannot use {path} as a table: {error.strerror or error}") from None
+    if not present:
+        raise MissingTableError(f"no table for {game} at {path} (build it with: {solve_command(game, path)})")
+    rebuild = f"{solve_command(game, path)} --force"
+    with container.opened(path, rebuild) as contents:
         attributes = contents.attributes
         folded = bool(attributes.get("folded", False))
         dataset = _FOLDED_DATASET if folded else _DATASET
@@ -143,17 +153,20 @@ def open_table(game: Game, path: Path | None = None) -> Table:
         if attributes.get("format_version") != FORMAT_VERSION or attributes.get("index_scheme") != index.INDEX_SCHEME:
             raise TableError(f"{path} has format {attributes.get('format_version')}, index scheme "
                              f"{attributes.get('index_scheme')}; this version reads format "
-                             f"{FORMAT_VERSION}, index scheme {index.INDEX_SCHEME} (rebuild it with --force)")
+                             f"{FORMAT_VERSION}, index scheme {index.INDEX_SCHEME} (rebuild it with {rebuild})")
         contents.check_attributes(_UNDIGESTED)
+        seconds = attributes.get("solve_seconds")
+        if not isinstance(seconds, (float, np.floating)) or not 0 <= seconds < float("inf"):
+            raise contents.damaged(f"its solve_seconds is {seconds!r}, not a time in seconds")
         if attributes.get("value_encoding") != ENCODING:
             raise TableError(f"{path} encodes values as {attributes.get('value_encoding')!r}; this "
-                             f"version reads {ENCODING!r} (rebuild it with --force)")
+                             f"version reads {ENCODING!r} (rebuild it with {rebuild})")
         if (attributes.get("board"), attributes.get("rule")) != (str(game.board), game.rule.name):
             raise TableMismatchError(f"{path} is a table for {attributes.get('board')} "
                                      f"{attributes.get('rule')}, not {game}")
         if folded and attributes.get("canonical_form") != CANONICAL_FORM:
             raise TableError(f"{path} is folded with canonical form {attributes.get('canonical_form')!r}; "
-                             f"this version reads {CANONICAL_FORM!r} (rebuild it with --force)")
+                             f"this version reads {CANONICAL_FORM!r} (rebuild it with {rebuild})")
         expected = folding.Classes.of(game).count if folded else game.positions
         result = contents.read(dataset, (expected,), np.uint8)
     return Table(game, path, result, attributes, folded)

@@ -1,0 +1,74 @@
+"""The serve command: the tablebase explorer in a web browser (:mod:`solver.web`)."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+import webbrowser
+
+import click
+
+from solver.cli.common import fail
+from solver.cli.neutreeko import cli
+from solver.web.api import Explorer
+from solver.web.server import ExplorerServer
+
+
+def _say(message: str) -> None:
+    click.echo(f"neutreeko serve: {message}", err=True)
+
+
+def _log(line: str) -> None:
+    click.echo(f"{time.strftime('%H:%M:%S')} {line}", err=True)
+
+
+def _open_browser(url: str) -> None:
+    if not webbrowser.open(url):
+        _say(f"no web browser found: open {url} yourself")
+
+
+@cli.command()
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on; 127.0.0.1 is this machine only, 0.0.0.0 every network.")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
+              help="Port to listen on (0: any free port).")
+@click.option("--open", "open_browser", is_flag=True, help="Open the explorer in the web browser.")
+@click.option("--quiet", is_flag=True, help="Do not log each request on standard error.")
+def serve(host: str, port: int, open_browser: bool, quiet: bool) -> None:
+    """Explore the tables in a web browser: a page and a JSON API.
+
+    \b
+    The page shows a board you play on by clicking or dragging, every move
+    with its value, the game with its mistakes marked, and a chart of the
+    value move by move. The API answers as query, line and annotate --json:
+      GET /api/position?position=start&moves=B1-C1&board=5x5&rule=connected
+      GET /api/line?position=...   (the same parameters, and max_plies)
+      GET /api/annotate?position=...   (the same; or POST a game record)
+      GET /api/games               (every board and rule, and its table)
+    Every board and rule whose table exists is served; a missing table of
+    a board up to 5 x 5 is built on first use. Ctrl-C stops it (exit 0).
+
+    \b
+    Example (open the explorer in the browser, then ask the API):
+      neutreeko serve --open
+      curl 'http://127.0.0.1:8000/api/position?moves=C4-C3'
+    """
+    explorer = Explorer(announce=_say)
+    try:
+        server = ExplorerServer(host, port, explorer, None if quiet else _log)
+    except socket.gaierror as error:
+        fail(f"cannot listen on {host}: {error.strerror}", 2)
+    except OSError as error:
+        fail(f"cannot listen on {host} port {port}: {error.strerror or error}", 1)
+    with server:
+        if not server.on_loopback:
+            _say(f"warning: listening on {server.host}, not on loopback: anyone who can reach this machine "
+                 f"can use the explorer")
+        click.echo(f"Neutreeko explorer at {server.url} (Ctrl-C to stop)")
+        if open_browser:
+            threading.Thread(target=_open_browser, args=(server.url,), daemon=True).start()
+        try:
+            server.serve_forever()
+        except KeyboardInterrupt:  # Ctrl-C, or SIGTERM (solver.core.interrupts): the server's usual end
+            _say("stopped")

@@ -1,0 +1,54 @@
+"""The page's files: the package's own ``static/`` files, read once, and ``palette.css``, the colours of
+the board diagrams (:mod:`solver.neutreeko.diagram`) as CSS custom properties, so that the page and the
+pictures share one palette.
+
+The server answers only the paths of :func:`assets` (a fixed table, never a path on disk made from a
+request), so nothing outside these files can be reached.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from typing import NamedTuple
+
+from solver.neutreeko import diagram
+from solver.neutreeko.position import BLACK, WHITE
+
+
+class Asset(NamedTuple):
+    """A file the server answers with: its bytes and its media type."""
+
+    content: bytes
+    media_type: str
+
+
+#: The static files, by URL path, with their media types.
+STATIC = {
+    "/": ("index.html", "text/html; charset=utf-8"),
+    "/explorer.css": ("explorer.css", "text/css; charset=utf-8"),
+    "/explorer.js": ("explorer.js", "text/javascript; charset=utf-8"),
+    "/favicon.svg": ("favicon.svg", "image/svg+xml"),
+}
+
+
+def palette_css() -> str:
+    """The diagrams' colours as CSS custom properties on ``:root``."""
+    colours = {
+        **diagram.VALUE_COLOURS,
+        "light-square": diagram.LIGHT_SQUARE, "dark-square": diagram.DARK_SQUARE, "board-edge": diagram.BOARD_EDGE,
+        "last-move": diagram.LAST_MOVE, "winning-ring": diagram.WINNING_RING,
+        "black-piece": diagram.PIECE_COLOURS[BLACK][0], "black-edge": diagram.PIECE_COLOURS[BLACK][1],
+        "white-piece": diagram.PIECE_COLOURS[WHITE][0], "white-edge": diagram.PIECE_COLOURS[WHITE][1],
+        "ink": diagram.INK, "faint-ink": diagram.FAINT_INK,
+    }
+    lines = [f"  --{name}: {colour};" for name, colour in colours.items()]
+    return "/* The colours of the board diagrams (solver/neutreeko/diagram.py). */\n:root {\n" + "\n".join(lines) + "\n}\n"
+
+
+def assets() -> dict[str, Asset]:
+    """Every file the server answers with, by URL path."""
+    folder = resources.files(__package__ or "solver.web") / "static"
+    table = {path: Asset(folder.joinpath(name).read_bytes(), media_type)
+             for path, (name, media_type) in STATIC.items()}
+    table["/palette.css"] = Asset(palette_css().encode(), "text/css; charset=utf-8")
+    return table

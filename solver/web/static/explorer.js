@@ -1,0 +1,806 @@
+/* The Neutreeko explorer's page: the board, every move with its value, the game with its marks, the value
+ * history chart, and the URL that holds the view.
+ *
+ * Everything the page knows of the game comes from the server's JSON API: /api/games (the boards and rules),
+ * /api/position (a position's value and every move, best first, each with the position it leads to),
+ * /api/annotate (every move of the game judged: best, inaccuracy, mistake, blunder; a pasted game record
+ * is posted there) and /api/line (the perfect line). The page never decides a rule or a value itself: a
+ * move is legal when the server lists it. Values are from the side to move's point of view, a move's for
+ * the player making it.
+ *
+ * The view is the board, the rule, the start position, the moves and the ply shown; the URL holds it
+ * (?board=5x5&rule=connected&start=...&moves=B1-C1+B5-A5&ply=1), so a link reproduces it. A new move or
+ * position adds a history entry (the browser's back button undoes it); stepping through the game replaces
+ * the current one.
+ */
+"use strict";
+
+(() => {
+  const SVG = "http://www.w3.org/2000/svg";
+  const VALUES = ["win", "draw", "loss"];  // best first, for the side they belong to
+  const GROUPS = {win: "Winning", draw: "Drawing", loss: "Losing"};
+  const FILES = "ABCDEFG";
+  // Board geometry in SVG units: a square, and the margins for the rank and file labels.
+  const CELL = 100, LEFT = 30, TOP = 6, RIGHT = 6, BOTTOM = 30;
+  const REPLY_DELAY = 450;  // ms before the perfect reply is played
+  const MARKS = {  // the marks of /api/annotate
+    inaccuracy: {symbol: "?!", plural: "inaccuracies", words: "Inaccuracy: keeps the value, but a slower win or a quicker loss"},
+    mistake: {symbol: "?", plural: "mistakes", words: "Mistake: a win thrown to a draw, or a draw to a loss"},
+    blunder: {symbol: "??", plural: "blunders", words: "Blunder: a win thrown to a loss"},
+  };
+
+  const $ = id => document.getElementById(id);
+  const boardSvg = $("board"), chartSvg = $("chart");
+
+  // -- small helpers --------------------------------------------------------------------------------
+
+  function element(tag, attributes = {}, text = null, namespace = SVG) {
+    const node = namespace ? document.createElementNS(namespace, tag) : document.createElement(tag);
+    for (const [name, value] of Object.entries(attributes)) {
+      if (value !== null && value !== undefined) node.setAttribute(name, value);
+    }
+    if (text !== null) node.textContent = text;
+    return node;
+  }
+
+  const html = (tag, attributes = {}, text = null) => element(tag, attributes, text, null);
+  const capitalise = word => word.charAt(0).toUpperCase() + word.slice(1);
+  const other = side => (side === "black" ? "white" : "black");
+  /** "win in 3", "draw", "loss in 22": a value as the tables word it. */
+  const terse = ({value, plies}) => (value === "draw" ? "draw" : `${value} in ${plies}`);
+  /** "wins in 3", "draw", "loses in 22": a move's value for the player making it. */
+  const moveText = ({value, plies}) =>
+    (value === "draw" ? "draw" : `${value === "win" ? "wins" : "loses"} in ${plies}`);
+  const sameValue = (a, b) => a.value === b.value && a.plies === b.plies;
+  const dimensions = board => board.split("x").map(Number);  // [files, ranks]
+  const squareName = (file, rank) => `${FILES[file]}${rank + 1}`;
+  const squaresOf = move => move.split("-");
+  /** A URL query of [name, value] pairs, a space as "+" and "/" as it is, so that positions read well. */
+  const queryText = pairs => pairs.map(([name, value]) =>
+    `${name}=${encodeURIComponent(value).replace(/%2F/g, "/").replace(/%20/g, "+")}`).join("&");
+
+  /** Pieces of a position in notation: [{colour, square}], read from the server's own notation. */
+  function piecesOf(fen, board) {
+    const [, height] = dimensions(board);
+    const pieces = [];
+    fen.split(" ")[0].split("/").forEach((rank, row) => {
+      let file = 0;
+      for (const token of rank.match(/\d+|[bw]/g) || []) {
+        if (/\d/.test(token)) {
+          file += Number(token);
+        } else {
+          pieces.push({colour: token === "b" ? "black" : "white", square: squareName(file, height - 1 - row)});
+          file += 1;
+        }
+      }
+    });
+    return pieces;
+  }
+
+  // -- messages -------------------------------------------------------------------------------------
+
+  let messageTimer = null;
+
+  function say(text, kind = "error") {
+    const box = $("message");
+    box.textContent = text;
+    box.className = `message ${kind === "note" ? "note" : ""}`;
+    box.hidden = false;
+    clearTimeout(messageTimer);
+    if (kind === "note") messageTimer = setTimeout(() => { box.hidden = true; }, 8000);
+  }
+
+  function quiet() {
+    $("message").hidden = true;
+  }
+
+  // -- the server -----------------------------------------------------------------------------------
+
+  /**
+   * The JSON answer of /api/<endpoint> to a GET with ``parameters``, or to a POST of ``body``; an Error
+   * with the server's message if it refuses.
+   */
+  async function api(endpoint, parameters = {}, body = null) {
+    const query = queryText(Object.entries(parameters)
+      .filter(([, value]) => value !== undefined && value !== null && value !== ""));
+    let response, answer;
+    try {
+      response = await fetch(`/api/${endpoint}${query ? "?" + query : ""}`,
+                             body === null ? {} : {method: "POST", body});
+      answer = await response.json();
+    } catch (error) {
+      throw new Error(`the explorer's server does not answer (${error.message}); is neutreeko serve running?`);
+    }
+    if (!response.ok) throw new Error(answer.error || `the server answered ${response.status}`);
+    return answer;
+  }
+
+  const positions = new Map();  // "board|rule|position" -> promise of the /api/position answer
+
+  function positionAnswer(board, rule, position) {
+    const key = `${board}|${rule}|${position}`;
+    if (!positions.has(key)) {
+      const answer = api("position", {position, board, rule});
+      answer.catch(() => positions.delete(key));
+      positions.set(key, answer);
+    }
+    return positions.get(key);
+  }
+
+  const annotations = new Map();  // "board|rule|start|moves" -> promise of the /api/annotate answer
+
+  function annotationOf(game) {
+    const moves = game.moves.join(" ");
+    const key = `${game.board}|${game.rule}|${game.start}|${moves}`;
+    if (!annotations.has(key)) {
+      const answer = api("annotate", {position: game.start, board: game.board, rule: game.rule, moves});
+      answer.catch(() => annotations.delete(key));
+      annotations.set(key, answer);
+    }
+    return annotations.get(key);
+  }
+
+  // -- the view -------------------------------------------------------------------------------------
+
+  let games = [];  // /api/games: [{board, rule, table}]
+  let defaults = {board: "5x5", rule: "connected"};
+  // nodes[i]: the /api/position answer of the position after i moves; ply: the one shown; annotation:
+  // the /api/annotate answer of the moves.
+  const state = {board: "5x5", rule: "connected", start: "start", moves: [], nodes: [], ply: 0, annotation: null};
+  let selected = null;  // the square of the piece picked up
+  let drag = null;      // {square, pointer, from: {x, y}, moved}
+  let replyTimer = null;
+
+  const current = () => state.nodes[state.ply];
+
+  /** How the game has ended at ``ply`` (a win, or a position's third occurrence), or null. */
+  function ending(ply, nodes = state.nodes) {
+    const node = nodes[ply];
+    if (!node.moves.length) {
+      return {result: `${capitalise(other(node.to_move))} wins`, winner: other(node.to_move),
+              text: `${capitalise(other(node.to_move))} has won`};
+    }
+    const seen = nodes.slice(0, ply + 1).filter(earlier => earlier.position === node.position).length;
+    if (seen >= 3) {
+      return {result: "Draw by repetition", winner: null, text: "Draw by repetition: the same position a third time"};
+    }
+    return null;
+  }
+
+  /** The server's judgement of the move that led to nodes[ply]: {move, before, after, mark, best, ...}. */
+  const judged = ply => state.annotation.moves[ply - 1];
+
+  /** The URL query of the view. */
+  function queryOf(view) {
+    const parts = [["board", view.board], ["rule", view.rule]];
+    if (view.start !== "start") parts.push(["start", view.start]);
+    if (view.moves.length) parts.push(["moves", view.moves.join(" ")]);
+    if (view.ply !== view.moves.length) parts.push(["ply", String(view.ply)]);
+    return "?" + queryText(parts);
+  }
+
+  function viewOf(parameters) {
+    const ply = parameters.get("ply");
+    return {
+      board: parameters.get("board") || defaults.board,
+      rule: parameters.get("rule") || defaults.rule,
+      start: parameters.get("start") || "start",
+      moves: (parameters.get("moves") || "").split(/[\s,]+/).filter(Boolean),
+      ply: ply === null || !/^\d+$/.test(ply) ? null : Number(ply),
+    };
+  }
+
+  /** Record the view in the URL: "push" a new history entry or "replace" the current one. */
+  function record(how) {
+    const query = queryOf(state);
+    if (query === location.search) return;
+    if (how === "push") history.pushState(null, "", query);
+    else history.replaceState(null, "", query);
+  }
+
+  /**
+   * The game of a view: its nodes, ply by ply. The server checks the whole view first (its message
+   * names a bad board, rule, position or move); a game that ends before its last move is refused,
+   * or, with ``cut``, cut there.
+   */
+  async function gameOf(view, cut = false) {
+    const checked = await api("position", {position: view.start, board: view.board, rule: view.rule,
+                                           moves: view.moves.join(" ")});
+    const board = checked.board;
+    const nodes = [await positionAnswer(board, view.rule, view.start)];
+    const standard = await positionAnswer(board, view.rule, "start");
+    const start = standard.position === nodes[0].position ? "start" : view.start;
+    const moves = [];
+    for (const name of view.moves) {
+      const end = ending(nodes.length - 1, nodes);
+      if (end) {
+        if (cut) break;
+        throw new Error(`the game is over after ${moves.length} plies (${end.text.toLowerCase()}): ` +
+                        `${name} cannot follow`);
+      }
+      const entry = nodes[nodes.length - 1].moves.find(option => option.move === name.toUpperCase());
+      moves.push(entry.move);
+      nodes.push(await positionAnswer(board, view.rule, entry.position));
+    }
+    const game = {board, rule: view.rule, start, moves, nodes};
+    game.annotation = await annotationOf(game);
+    return game;
+  }
+
+  /** Show ``view`` (its ply: the end of its moves if null), recorded in the URL as ``how`` says. */
+  async function show(view, how) {
+    const entry = games.find(game => game.board === view.board && game.rule === view.rule);
+    if (entry && entry.table === "on demand") {
+      say(`Building the ${view.board} ${view.rule} table (first use: a few seconds) ...`, "note");
+    }
+    const game = await gameOf(view, view.cut);
+    if (entry && entry.table === "on demand") {
+      entry.table = "ready";
+      quiet();
+    }
+    Object.assign(state, game);
+    state.ply = view.ply === null || view.ply > game.moves.length ? game.moves.length : view.ply;
+    selected = null;
+    if (how) record(how);
+    render();
+  }
+
+  // Every change of the view runs in turn, so that a click arriving while an answer is awaited waits.
+  let queue = Promise.resolve();
+
+  function act(change) {
+    queue = queue.then(change).catch(error => say(capitalise(error.message)));
+    return queue;
+  }
+
+  function goTo(ply) {
+    cancelReply();
+    const target = Math.max(0, Math.min(state.moves.length, ply));
+    if (target === state.ply) return;
+    state.ply = target;
+    selected = null;
+    record("replace");
+    render();
+  }
+
+  /** Play ``name`` from the position shown: the game's own next move keeps the rest of the game. */
+  async function play(name, byTable = false) {
+    const entry = current().moves.find(option => option.move === name);
+    if (!entry || ending(state.ply)) return;
+    cancelReply();
+    if (state.moves[state.ply] !== name) {
+      const moves = state.moves.slice(0, state.ply).concat(name);
+      const [child, annotation] = await Promise.all([positionAnswer(state.board, state.rule, entry.position),
+                                                     annotationOf({...state, moves})]);
+      Object.assign(state, {moves, nodes: state.nodes.slice(0, state.ply + 1).concat(child), annotation});
+    }
+    state.ply += 1;
+    selected = null;
+    record("push");
+    render();
+    if (!byTable && $("reply-toggle").checked && !ending(state.ply)) {
+      const expected = state.ply;
+      replyTimer = setTimeout(() => act(() => {
+        if (state.ply === expected && state.moves.length === expected) return play(current().moves[0].move, true);
+        return null;
+      }), REPLY_DELAY);
+    }
+  }
+
+  function cancelReply() {
+    clearTimeout(replyTimer);
+    replyTimer = null;
+  }
+
+  // -- rendering ------------------------------------------------------------------------------------
+
+  function render() {
+    renderStatus();
+    renderBoard();
+    renderMoves();
+    renderGame();
+    renderChart();
+    renderControls();
+  }
+
+  function pieceIcon(colour) {
+    const icon = element("svg", {viewBox: "0 0 20 20", class: "piece-icon", "aria-hidden": "true"});
+    icon.append(element("circle", {cx: 10, cy: 10, r: 8, class: `piece ${colour}`}));
+    return icon;
+  }
+
+  function pill(value, text = terse(value)) {
+    return html("span", {class: `pill ${value.value}`}, text);
+  }
+
+  function renderStatus() {
+    const node = current(), end = ending(state.ply), status = $("status");
+    status.replaceChildren();
+    if (end) {
+      status.append(pieceIcon(end.winner || node.to_move), html("strong", {}, end.text));
+    } else {
+      status.append(pieceIcon(node.to_move), html("strong", {}, `${capitalise(node.to_move)} to move`),
+                    pill(node));
+    }
+    status.append(html("span", {class: "ply"}, `ply ${state.ply} of ${state.moves.length}`));
+    $("fen").textContent = node.position;
+    document.title = `${terse(node)} · ${node.position} · Neutreeko explorer`;
+  }
+
+  /** Centre of a square in board units. */
+  function centre(square) {
+    const [, height] = dimensions(state.board);
+    const file = FILES.indexOf(square[0]), rank = Number(square.slice(1)) - 1;
+    return {x: LEFT + (file + 0.5) * CELL, y: TOP + (height - rank - 0.5) * CELL};
+  }
+
+  /** The moves of the piece on ``square`` that the position shown allows, by target square. */
+  function targetsOf(square) {
+    const targets = new Map();
+    if (!square || ending(state.ply)) return targets;
+    for (const entry of current().moves) {
+      const [origin, target] = squaresOf(entry.move);
+      if (origin === square) targets.set(target, entry);
+    }
+    return targets;
+  }
+
+  function movable(square) {
+    return targetsOf(square).size > 0;
+  }
+
+  function renderBoard() {
+    const [width, height] = dimensions(state.board);
+    const node = current(), end = ending(state.ply);
+    boardSvg.setAttribute("viewBox", `0 0 ${LEFT + width * CELL + RIGHT} ${TOP + height * CELL + BOTTOM}`);
+    boardSvg.setAttribute("aria-label", `Board ${node.position}`);
+    const targets = targetsOf(selected);
+    const layers = ["squares", "marks", "pieces", "arrows", "lifted"].map(name => element("g", {class: name}));
+    const [squares, marks, pieces, , lifted] = layers;
+    for (let rank = 0; rank < height; rank += 1) {
+      for (let file = 0; file < width; file += 1) {
+        const name = squareName(file, rank);
+        const light = (file + rank) % 2 === 1;
+        const classes = ["square", light ? "light" : "dark"];
+        if (targets.has(name)) classes.push("target");
+        else if (movable(name)) classes.push("movable");
+        squares.append(element("rect", {x: LEFT + file * CELL, y: TOP + (height - 1 - rank) * CELL, width: CELL,
+                                        height: CELL, class: classes.join(" "), "data-square": name}));
+      }
+    }
+    squares.append(element("rect", {x: LEFT, y: TOP, width: width * CELL, height: height * CELL, class: "edge"}));
+    for (let file = 0; file < width; file += 1) {
+      squares.append(element("text", {x: LEFT + (file + 0.5) * CELL, y: TOP + height * CELL + BOTTOM / 2 + 1,
+                                      class: "label"}, FILES[file]));
+    }
+    for (let rank = 0; rank < height; rank += 1) {
+      squares.append(element("text", {x: LEFT / 2, y: TOP + (height - rank - 0.5) * CELL, class: "label"},
+                             String(rank + 1)));
+    }
+    if (state.ply > 0) {
+      for (const square of squaresOf(state.moves[state.ply - 1])) {
+        const {x, y} = centre(square);
+        marks.append(element("rect", {x: x - CELL / 2, y: y - CELL / 2, width: CELL, height: CELL, class: "last"}));
+      }
+    }
+    if (selected) {
+      const {x, y} = centre(selected);
+      marks.append(element("rect", {x: x - CELL / 2 + 3, y: y - CELL / 2 + 3, width: CELL - 6, height: CELL - 6,
+                                    class: "selected"}));
+    }
+    for (const [square, entry] of targets) {
+      const {x, y} = centre(square);
+      const dot = element("circle", {cx: x, cy: y, r: 0.15 * CELL, class: `dot ${entry.value}`});
+      dot.append(element("title", {}, `${entry.move}: ${moveText(entry)}`));
+      marks.append(dot);
+    }
+    for (const {colour, square} of piecesOf(node.position, state.board)) {
+      const {x, y} = centre(square);
+      if (end && end.winner === colour) {
+        pieces.append(element("circle", {cx: x, cy: y, r: 0.44 * CELL, class: "ring"}));
+      }
+      const piece = element("circle", {cx: x, cy: y, r: 0.36 * CELL, class: `piece ${colour}`, "data-square": square});
+      if (drag && drag.moved && drag.square === square) {
+        piece.classList.add("lifted");
+        lifted.append(element("circle", {cx: drag.at.x, cy: drag.at.y, r: 0.36 * CELL,
+                                         class: `piece ${colour} dragged`}));
+      }
+      pieces.append(piece);
+    }
+    boardSvg.replaceChildren(...layers);
+  }
+
+  /** Draw the arrow of a move (an entry of the position's ranking), or none. */
+  function showArrow(entry) {
+    const layer = boardSvg.querySelector(".arrows");
+    if (!layer) return;
+    layer.replaceChildren();
+    if (!entry) return;
+    const [origin, target] = squaresOf(entry.move).map(centre);
+    const length = Math.hypot(target.x - origin.x, target.y - origin.y);
+    const ux = (target.x - origin.x) / length, uy = (target.y - origin.y) / length;
+    const nx = -uy * 0.09 * CELL, ny = ux * 0.09 * CELL;  // set off to the right of the direction
+    const tip = {x: target.x + nx - ux * 0.06 * CELL, y: target.y + ny - uy * 0.06 * CELL};
+    const base = {x: tip.x - ux * 0.28 * CELL, y: tip.y - uy * 0.28 * CELL};
+    const half = 0.13 * CELL;
+    const arrow = element("g", {class: `arrow ${entry.value}`});
+    arrow.append(
+      element("line", {x1: origin.x + nx + ux * 0.38 * CELL, y1: origin.y + ny + uy * 0.38 * CELL,
+                       x2: base.x + ux * 2, y2: base.y + uy * 2}),
+      element("polygon", {points: [[tip.x, tip.y], [base.x - uy * half, base.y + ux * half],
+                                   [base.x + uy * half, base.y - ux * half]].map(point => point.join(",")).join(" ")}));
+    layer.append(arrow);
+  }
+
+  function renderMoves() {
+    const node = current(), end = ending(state.ply), panel = $("moves");
+    panel.replaceChildren();
+    if (end) {
+      $("moves-caption").textContent = "";
+      panel.append(html("p", {class: "empty"}, `${end.text}: no moves.`));
+      return;
+    }
+    $("moves-caption").textContent = `${capitalise(node.to_move)}'s ${node.moves.length}, best first`;
+    const best = node.moves[0];
+    for (const value of VALUES) {
+      const entries = node.moves.filter(entry => entry.value === value);
+      if (!entries.length) continue;
+      const group = html("div", {class: `group ${value}`});
+      group.append(html("h3", {}, `${GROUPS[value]} (${entries.length})`));
+      for (const entry of entries) {
+        const isBest = sameValue(entry, best);
+        const button = html("button", {type: "button", class: `move${isBest ? " best" : ""}`, "data-move": entry.move,
+                                       title: `${entry.move} ${moveText(entry)}${isBest ? " (best)" : ""}`});
+        button.append(html("span", {class: "name"}, entry.move), pill(entry));
+        button.addEventListener("mouseenter", () => showArrow(entry));
+        button.addEventListener("focus", () => showArrow(entry));
+        button.addEventListener("mouseleave", () => showArrow(null));
+        button.addEventListener("blur", () => showArrow(null));
+        button.addEventListener("click", () => act(() => play(entry.move)));
+        group.append(button);
+      }
+      panel.append(group);
+    }
+  }
+
+  /** The tooltip of a move of the game: its value, and for a marked move the better moves. */
+  function verdict(ply) {
+    const {move, before, after, mark, best, keeping, legal} = judged(ply);
+    if (mark === "best") {
+      return `${move}: ${moveText(after)}, a best move` +
+             (before.value === "loss" ? "" : ` (${keeping} of ${legal} moves keep the ${before.value})`);
+    }
+    return `${MARKS[mark].words}. Played ${move}: ${moveText(after)}; better ${best.join(", ")}: ${moveText(before)}`;
+  }
+
+  function renderGame() {
+    const list = $("game");
+    list.replaceChildren();
+    const marked = {inaccuracy: 0, mistake: 0, blunder: 0};
+    let row = null, number = 1;
+    for (let ply = 1; ply <= state.moves.length; ply += 1) {
+      const mover = state.nodes[ply - 1].to_move;
+      if (mover === "black" || !row) {
+        row = html("li");
+        row.append(html("span", {class: "number"}, `${number}.`));
+        if (mover === "white") row.append(html("span", {class: "filler"}, "..."));
+        list.append(row);
+      }
+      const {mark} = judged(ply);
+      const classes = ["ply", ply === state.ply ? "current" : "", ply > state.ply ? "future" : ""];
+      const button = html("button", {type: "button", class: classes.join(" ").trim(), "data-ply": ply,
+                                     title: verdict(ply)}, state.moves[ply - 1]);
+      if (mark !== "best") {
+        marked[mark] += 1;
+        button.append(html("span", {class: `mark ${mark}`}, MARKS[mark].symbol));
+      }
+      button.addEventListener("click", () => goTo(ply));
+      row.append(button);
+      if (mover === "white") {
+        number += 1;
+        row = null;
+      }
+    }
+    const end = ending(state.moves.length);
+    if (end) list.append(html("li", {class: "game-result"}, end.result));
+    if (!state.moves.length) list.append(html("li", {class: "game-result"}, "No moves yet: play one on the board."));
+    const counts = Object.entries(marked).filter(([, count]) => count)
+      .map(([kind, count]) => `${count} ${count > 1 ? MARKS[kind].plural : kind}`);
+    const first = state.annotation.first_error;
+    $("game-caption").textContent = state.moves.length
+      ? `${state.moves.length} plies${counts.length ? "; " + counts.join(", ") : ""}` +
+        (first ? `; first decisive error ${judged(first).number} ${judged(first).move}` : "") : "";
+    const currentButton = list.querySelector(".current");
+    if (currentButton) currentButton.scrollIntoView({block: "nearest"});
+  }
+
+  /**
+   * The value history, as GamesmanUni draws it: one row per position, the plies going down; across, the
+   * distance to the end (remoteness), zero at the edges: Black winning to the left, White winning to the
+   * right, draws on the centre line. Each point is a position coloured by its value for the side to move,
+   * each link the move made from it, coloured by its value for its player; rows are labelled with the
+   * move, on its player's side.
+   */
+  function renderChart() {
+    const nodes = state.nodes, width = 360, labels = 44, header = 30, rowHeight = 17, top = 4;
+    const longest = Math.max(10, ...nodes.map(node => node.plies || 0));
+    const step = longest > 40 ? 10 : 5, minor = longest > 40 ? 5 : 1;  // labelled and faint grid lines
+    const reach = Math.ceil(longest / step) * step;
+    const column = (width / 2 - labels) / (reach + 2);
+    const xOf = node => {
+      if (node.value === "draw") return width / 2;
+      const blackWins = (node.value === "win") === (node.to_move === "black");
+      return blackWins ? labels + node.plies * column : width - labels - node.plies * column;
+    };
+    const yOf = ply => top + ply * rowHeight + rowHeight / 2;
+    const height = top + nodes.length * rowHeight + 4;
+    // The head (sides and distances) stays above the rows, which scroll.
+    const head = [
+      element("text", {x: labels, y: 8, class: "side", "text-anchor": "start"}, "\u25C0 Black wins"),
+      element("text", {x: width - labels, y: 8, class: "side", "text-anchor": "end"}, "White wins \u25B6"),
+      element("text", {x: width / 2, y: 8, class: "side", "text-anchor": "middle"}, "draw"),
+    ];
+    const rows = [];
+    nodes.forEach((node, ply) => {
+      const row = element("rect", {x: 0, y: top + ply * rowHeight, width, height: rowHeight,
+                                   class: `row${ply === state.ply ? " current" : ""}`, "data-ply": ply});
+      row.append(element("title", {}, `${ply ? `${ply}. ${state.moves[ply - 1]}` : "start"}: ` +
+                                      `${capitalise(node.to_move)} to move, ${terse(node)}`));
+      row.addEventListener("click", () => goTo(ply));
+      rows.push(row);
+    });
+    for (let distance = 0; distance <= reach; distance += minor) {
+      const major = distance % step === 0;
+      for (const x of [labels + distance * column, width - labels - distance * column]) {
+        rows.push(element("line", {x1: x, y1: 0, x2: x, y2: height, class: `grid${major ? " major" : ""}`}));
+        if (major && distance < reach) {
+          head.push(element("text", {x, y: header - 7, "text-anchor": "middle"}, String(distance)));
+        }
+      }
+    }
+    rows.push(element("line", {x1: width / 2, y1: 0, x2: width / 2, y2: height, class: "centre"}));
+    for (let ply = 0; ply < state.moves.length; ply += 1) {
+      const mover = nodes[ply].to_move;
+      rows.push(element("text", {x: mover === "black" ? labels - 4 : width - labels + 4, y: yOf(ply),
+                                 "text-anchor": mover === "black" ? "end" : "start", class: "move-label"},
+                        state.moves[ply]));
+      rows.push(element("line", {x1: xOf(nodes[ply]), y1: yOf(ply), x2: xOf(nodes[ply + 1]), y2: yOf(ply + 1),
+                                 class: `link ${judged(ply + 1).after.value}`}));
+    }
+    nodes.forEach((node, ply) => {
+      rows.push(element("circle", {cx: xOf(node), cy: yOf(ply), r: ply === state.ply ? 5 : 3.6,
+                                   class: `point ${node.value}`}));
+    });
+    $("chart-head").setAttribute("viewBox", `0 0 ${width} ${header}`);
+    $("chart-head").replaceChildren(...head);
+    chartSvg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+    chartSvg.replaceChildren(...rows);
+    const frame = chartSvg.parentElement, scale = chartSvg.clientWidth / width || 1;
+    const headHeight = header * scale, rowTop = headHeight + (top + state.ply * rowHeight) * scale;
+    if (rowTop < frame.scrollTop + headHeight || rowTop + rowHeight * scale > frame.scrollTop + frame.clientHeight) {
+      frame.scrollTop = Math.max(0, rowTop - headHeight - (frame.clientHeight - headHeight) / 2);
+    }
+  }
+
+  function renderControls() {
+    $("first").disabled = $("back").disabled = state.ply === 0;
+    $("forward").disabled = $("last").disabled = state.ply === state.moves.length;
+    $("line-button").disabled = Boolean(ending(state.ply));
+    $("board-select").value = state.board;
+    fillRules();
+    $("rule-select").value = state.rule;
+  }
+
+  // -- the board's pointer: click a piece then a target, or drag it ---------------------------------
+
+  function pointOf(event) {
+    const matrix = boardSvg.getScreenCTM();
+    if (!matrix) return null;
+    const point = new DOMPoint(event.clientX, event.clientY).matrixTransform(matrix.inverse());
+    return {x: point.x, y: point.y};
+  }
+
+  function squareAt(point) {
+    if (!point) return null;
+    const [width, height] = dimensions(state.board);
+    const file = Math.floor((point.x - LEFT) / CELL), row = Math.floor((point.y - TOP) / CELL);
+    if (file < 0 || file >= width || row < 0 || row >= height) return null;
+    return squareName(file, height - 1 - row);
+  }
+
+  boardSvg.addEventListener("pointerdown", event => {
+    if (event.button !== 0) return;
+    const square = squareAt(pointOf(event));
+    const targets = targetsOf(selected);
+    if (square && targets.has(square)) {
+      const move = targets.get(square).move;
+      act(() => play(move));
+      return;
+    }
+    if (square && movable(square)) {
+      selected = square;
+      drag = {square, pointer: event.pointerId, from: pointOf(event), at: pointOf(event), moved: false};
+      boardSvg.setPointerCapture(event.pointerId);
+      event.preventDefault();
+    } else {
+      selected = null;
+    }
+    renderBoard();
+  });
+
+  boardSvg.addEventListener("pointermove", event => {
+    if (!drag || event.pointerId !== drag.pointer) return;
+    const at = pointOf(event);
+    if (!at) return;
+    drag.at = at;
+    if (!drag.moved && Math.hypot(at.x - drag.from.x, at.y - drag.from.y) < 0.08 * CELL) return;
+    drag.moved = true;
+    renderBoard();
+  });
+
+  function endDrag(event, dropped) {
+    if (!drag || event.pointerId !== drag.pointer) return;
+    const {moved, square} = drag;
+    drag = null;
+    if (moved) {
+      const target = dropped ? squareAt(pointOf(event)) : null;
+      const entry = targetsOf(square).get(target);
+      if (entry) {
+        act(() => play(entry.move));
+        return;
+      }
+      if (target !== square) selected = null;
+    }
+    renderBoard();
+  }
+
+  boardSvg.addEventListener("pointerup", event => endDrag(event, true));
+  boardSvg.addEventListener("pointercancel", event => endDrag(event, false));
+
+  // -- controls, keys and forms ---------------------------------------------------------------------
+
+  $("first").addEventListener("click", () => goTo(0));
+  $("back").addEventListener("click", () => goTo(state.ply - 1));
+  $("forward").addEventListener("click", () => goTo(state.ply + 1));
+  $("last").addEventListener("click", () => goTo(state.moves.length));
+
+  document.addEventListener("keydown", event => {
+    if (event.target.closest("input, select, textarea") || event.altKey || event.ctrlKey || event.metaKey) return;
+    const steps = {ArrowLeft: state.ply - 1, ArrowRight: state.ply + 1, Home: 0, End: state.moves.length,
+                   ArrowUp: 0, ArrowDown: state.moves.length};
+    if (event.key in steps) {
+      event.preventDefault();
+      goTo(steps[event.key]);
+    } else if (event.key === "Escape" && selected) {
+      selected = null;
+      renderBoard();
+    }
+  });
+
+  $("line-button").addEventListener("click", () => act(async () => {
+    const node = current();
+    if (ending(state.ply)) return;
+    const line = await api("line", {position: node.position, board: state.board, rule: state.rule});
+    const names = line.moves.map(step => step.move);
+    await show({board: state.board, rule: state.rule, start: state.start, cut: true,
+                moves: state.moves.slice(0, state.ply).concat(names), ply: state.ply}, "push");
+    say(`The perfect line from here: ${names.length} plies, ${line.result}. ` +
+        "Step through it with \u25B6 or the right arrow key.", "note");
+  }));
+
+  $("copy-link").addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(location.href);
+      say("A link to this view is on the clipboard.", "note");
+    } catch (error) {
+      say(`The link to this view: ${location.href}`, "note");
+    }
+  });
+
+  /**
+   * The view a pasted text asks for: a link, a game record (tags, or several lines: the server reads
+   * it), a position (and moves after it), or moves from the start.
+   */
+  async function pastedView(text) {
+    text = text.trim();
+    if (/^\[/.test(text) || text.includes("\n")) {
+      const annotation = await api("annotate", {}, text);
+      const view = {board: annotation.board, rule: annotation.rule, start: annotation.start,
+                    moves: annotation.moves.map(judgement => judgement.move), ply: null};
+      annotations.set(`${view.board}|${view.rule}|${view.start}|${view.moves.join(" ")}`, Promise.resolve(annotation));
+      return view;
+    }
+    if (/^(https?:\/\/|\?)/i.test(text)) {
+      const view = viewOf(new URL(text, location.href).searchParams);
+      return view;
+    }
+    const tokens = text.split(/[\s,]+/)
+      .map(token => token.replace(/^\d+\.+/, ""))   // move numbers: "1." "12..." "1.B1-C1"
+      .filter(token => token && !/^(\.\.\.|\u2026)$/.test(token));
+    if (tokens.length && tokens[0].includes("/")) {
+      return {board: null, rule: state.rule, start: tokens.slice(0, 2).join(" "), moves: tokens.slice(2), ply: null};
+    }
+    if (tokens.length && tokens[0].toLowerCase() === "start") {
+      return {board: state.board, rule: state.rule, start: "start", moves: tokens.slice(1), ply: null};
+    }
+    return {board: state.board, rule: state.rule, start: state.start, moves: tokens, ply: null};
+  }
+
+  // The paste box grows with a pasted record; Enter loads it, Shift+Enter starts a new line.
+  $("paste-input").addEventListener("input", () => {
+    $("paste-input").rows = Math.min(8, $("paste-input").value.split("\n").length);
+  });
+
+  $("paste-input").addEventListener("keydown", event => {
+    if (event.key === "Enter" && !event.shiftKey) {
+      event.preventDefault();
+      $("paste-form").requestSubmit();
+    }
+  });
+
+  $("paste-form").addEventListener("submit", event => {
+    event.preventDefault();
+    const text = $("paste-input").value;
+    if (!text.trim()) return;
+    act(async () => {
+      await show(await pastedView(text), "push");
+      quiet();
+      $("paste-input").value = "";
+      $("paste-input").rows = 1;
+      $("paste-input").blur();
+    });
+  });
+
+  function fillBoards() {
+    const select = $("board-select");
+    const boards = [...new Set(games.map(game => game.board))];
+    select.replaceChildren(...boards.map(board => {
+      const available = games.some(game => game.board === board && game.table !== "missing");
+      return html("option", {value: board, disabled: available ? null : "",
+                             title: available ? null : `no table: build one with neutreeko solve --board ${board}`},
+                  available ? board : `${board} (no table)`);
+    }));
+  }
+
+  function fillRules() {
+    const select = $("rule-select");
+    const board = $("board-select").value || state.board;
+    const offered = games.filter(game => game.board === board);
+    if ([...select.options].map(option => option.value + option.disabled).join() ===
+        offered.map(game => game.rule + (game.table === "missing")).join()) return;
+    select.replaceChildren(...offered.map(game => html("option", {
+      value: game.rule, disabled: game.table === "missing" ? "" : null,
+      title: game.table === "missing" ? `no table: build one with neutreeko solve --board ${board} --rule ${game.rule}` : null,
+    }, game.table === "missing" ? `${game.rule} (no table)` : game.rule)));
+  }
+
+  $("board-select").addEventListener("change", () => {
+    const board = $("board-select").value;
+    const rules = games.filter(game => game.board === board && game.table !== "missing").map(game => game.rule);
+    const rule = rules.includes(state.rule) ? state.rule : rules[0];
+    act(() => show({board, rule, start: "start", moves: [], ply: null}, "push"));
+  });
+
+  $("rule-select").addEventListener("change", () => {
+    act(() => show({board: state.board, rule: $("rule-select").value, start: "start", moves: [], ply: null}, "push"));
+  });
+
+  window.addEventListener("popstate", () => act(() => show(viewOf(new URLSearchParams(location.search)), null)));
+
+  // -- start ----------------------------------------------------------------------------------------
+
+  act(async () => {
+    const answer = await api("games");
+    games = answer.games;
+    defaults = answer.default;
+    fillBoards();
+    const asked = viewOf(new URLSearchParams(location.search));
+    try {
+      await show(asked, "replace");
+    } catch (error) {
+      await show({...asked, moves: [], ply: null}, "replace")
+        .catch(() => show({...defaults, start: "start", moves: [], ply: null}, "replace"));
+      throw new Error(`the link could not be shown: ${error.message}`);
+    }
+  });
+})();

@@ -1,0 +1,83 @@
+"""Bulk queries with moves: the vectorised moves equal the position model's, and ``query - --with-moves``
+answers exactly as single queries do, with no numba on its path."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from solver.neutreeko.bulk import answer_lines
+from solver.neutreeko.children import children
+from solver.neutreeko.game import Game
+from solver.neutreeko.position import Position, random_positions
+from solver.neutreeko.probe import Tablebase
+from solver.neutreeko.report import query_object
+
+
+@pytest.mark.parametrize("board, rule", [("5x5", "connected"), ("4x4", "connected"), ("3x3", "connected"),
+                                         ("7x7", "connected"), ("6x4", "diagonal"), ("5x5", "centre")])
+def test_children_equal_the_position_model(board, rule):
+    """Every move, in order, and the index after it, as :meth:`Position.children` gives them, on random
+    positions and on positions whose other side has already won (no moves)."""
+    game = Game.of(board, rule)
+    positions = random_positions(game, 400, seed=3)
+    won = [position for position in positions if position.winner()]
+    assert won or board == "7x7"  # positions with no move are among them (7 x 7 has few)
+    moves = children(game, [position.mover for position in positions], [position.other for position in positions])
+    for row, position in enumerate(positions):
+        expected = [(move.origin, move.target, after.index()) for move, after in position.children()]
+        legal = moves.legal[row]
+        assert list(zip(moves.origin[row][legal].tolist(), moves.target[row][legal].tolist(),
+                        moves.after[row][legal].tolist())) == expected
+        assert (moves.origin[row][~legal] == -1).all() and (moves.after[row][~legal] == -1).all()
+
+
+def single(tablebase: Tablebase, game: Game, line: str) -> dict:
+    """What ``query LINE --json`` answers, or None for a line it refuses."""
+    position = Position.parse(line, game=game)
+    return query_object(position, tablebase.probe(position), tablebase.moves(position))
+
+
+def awkward_lines(game: Game) -> list[str]:
+    """Lines the regular form does not take, but the notation does: each goes the careful way. (A rank
+    has no other form than the shortest: no leading zeros, and the side to move is lower case.)"""
+    return ["start", "START", " 1w1w1/2b2/5/2w2/1b1b1   b ", "b4/1b3/2b2/w4/w3w w"] \
+        if str(game.board) == "5x5" else ["start"]
+
+
+@pytest.mark.parametrize("board", ["5x5", "4x4"])
+def test_bulk_with_moves_equals_single_queries(board, tablebase, tables_4x4):
+    game = Game.of(board)
+    base = tablebase if board == "5x5" else Tablebase(tables_4x4)
+    lines = [position.fen() for position in random_positions(game, 1500, seed=11)] + awkward_lines(game)
+    answers = answer_lines(lines, base, game, with_moves=True)
+    assert answers.errors == 0
+    for line, text in zip(lines, answers.texts):
+        assert text == json.dumps(single(base, game, line)), line
+
+
+def test_bulk_with_moves_in_chunks_and_bad_lines(tablebase):
+    """Bad lines get their error objects in place; a position with no moves has an empty list."""
+    game = Game.of("5x5")
+    lines = ["b4/1b3/2b2/w4/w3w w", "", "x4/5/5/5/5 b", "bbb2/5/5/5/www2 b", "1w1w1/2b2/5/2w2/1b1b1 b"]
+    answers = answer_lines(lines, tablebase, game, with_moves=True, first=7)
+    objects = [json.loads(text) for text in answers.texts]
+    assert answers.errors == 3
+    assert objects[0]["moves"] == [] and objects[0]["value"] == "loss" and objects[0]["plies"] == 0
+    assert objects[1] == {"line": 8, "input": "", "error": "empty line"}
+    assert objects[2]["line"] == 9 and objects[3]["line"] == 10 and "winning triple" in objects[3]["error"]
+    assert objects[4] == single(tablebase, game, lines[4])
+
+
+def test_with_moves_does_not_import_numba(tables_5x5):
+    code = ("import sys\nfrom solver.cli import cli\ntry:\n    cli(['query', '-', '--with-moves'])\n"
+            "except SystemExit:\n    pass\nprint('numba' in sys.modules, file=sys.stderr)\n")
+    done = subprocess.run([sys.executable, "-c", code], input="1w1w1/2b2/5/2w2/1b1b1 b\n", capture_output=True,
+                          text=True, timeout=60, env={**os.environ, "NEUTREEKO_TABLES": str(tables_5x5)})
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["moves"][0]["move"] == "B1-C1"
+    assert done.stderr.splitlines()[-1] == "False"

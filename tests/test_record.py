@@ -1,0 +1,184 @@
+"""Game records and move text: numbering, reading moves, round trips (write, read, replay), bad records."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from solver.core.errors import IllegalMoveError, InputError, NotationError
+from solver.neutreeko.game import Game
+from solver.neutreeko.outcome import ending
+from solver.neutreeko.position import Position, random_positions
+from solver.neutreeko.record import (
+    GameRecord,
+    RecordError,
+    numbered,
+    parse_record,
+    ply_label,
+    read_moves,
+    read_record,
+    write_record,
+)
+from tests.helpers import START, assert_one_line_error, invoke
+
+RULES_EXAMPLE = "1. C4-C3 D5-D2 2. D1-E1 B5-B2"  # the rules' example: White wins
+
+
+def names(start: Position, text: str) -> list[str]:
+    return [move.name(start.game.board) for move in read_moves(start, text)]
+
+
+def random_game(start: Position, rng: random.Random, limit: int = 60) -> GameRecord:
+    """A game of random legal moves from ``start``, stopped at its end or after ``limit`` plies."""
+    moves, position, seen = [], start, {start: 1}
+    while len(moves) < limit and ending(position, seen[position]) is None:
+        move = rng.choice(position.moves())
+        moves.append(move)
+        position = position.play(move)
+        seen[position] = seen.get(position, 0) + 1
+    return GameRecord(start, tuple(moves), (("Black", "person"), ("White", 'an "engine" \\ seed 3'), ("Event", "test")))
+
+
+# -- numbering and move text ------------------------------------------------------------------------
+
+def test_numbering():
+    start = Position.parse(START)
+    white_first = Position.parse("1w1w1/5/2b2/2w2/1b1b1 w")
+    assert [ply_label(start, ply) for ply in range(1, 5)] == ["1.", "1...", "2.", "2..."]
+    assert [ply_label(white_first, ply) for ply in range(1, 4)] == ["1...", "2.", "2..."]
+    assert numbered(start, ["C4-C3", "D5-D2", "D1-E1"]) == ["1. C4-C3 D5-D2", "2. D1-E1"]
+    assert numbered(white_first, ["D5-D2", "B1-C1", "B5-B2"]) == ["1... D5-D2", "2. B1-C1 B5-B2"]
+
+
+@pytest.mark.parametrize("text", [
+    "C4-C3 D5-D2 D1-E1 B5-B2", "c4-c3 d5-d2 d1-e1 b5-b2", RULES_EXAMPLE, "1.C4-C3 D5-D2 2.D1-E1 B5-B2",
+    "1. C4-C3 1... D5-D2 2. D1-E1 2... B5-B2", "  1. C4-C3\n D5-D2\r\n2. D1-E1 B5-B2  ", "7. C4-C3 D5-D2 8. D1-E1 B5-B2",
+])
+def test_plain_and_numbered_moves_read_alike(text):
+    """One parser: a plain list, numbered text (glued or not, from any first number) give the same moves."""
+    assert names(Position.parse(START), text) == ["C4-C3", "D5-D2", "D1-E1", "B5-B2"]
+
+
+def test_numbered_moves_when_white_begins():
+    start = Position.parse("1w1w1/5/2b2/2w2/1b1b1 w")
+    assert names(start, "1... D5-D2 2. B1-C1") == names(start, "D5-D2 B1-C1") == ["D5-D2", "B1-C1"]
+
+
+@pytest.mark.parametrize("text, error, words", [
+    ("1. C4-C3 D5-D2 3. D1-E1", RecordError, ["3.", "where 2. was expected"]),
+    ("1. C4-C3 D5-D2 2.", RecordError, ["2.", "not followed by a move"]),
+    ("1. 2. C4-C3", RecordError, ["1.", "not followed by a move"]),
+    ("1. C4-C3 B1-B2", IllegalMoveError, ["B1-B2", "not legal"]),
+    ("1. C4C3", NotationError, ["C4C3"]),
+    ("1. C4-Z9", NotationError, ["Z9"]),
+])
+def test_bad_move_text(text, error, words):
+    with pytest.raises(error) as raised:
+        read_moves(Position.parse(START), text)
+    for word in words:
+        assert word in str(raised.value)
+
+
+# -- round trips ------------------------------------------------------------------------------------
+
+def test_record_text():
+    start = Position.parse(START)
+    record = GameRecord(start, tuple(read_moves(start, RULES_EXAMPLE)), (("Black", "Ann"), ("White", "Bo")))
+    assert record.text() == ('[Board "5x5"]\n[Rule "connected"]\n[Black "Ann"]\n[White "Bo"]\n'
+                             f'[Result "white wins"]\n\n{RULES_EXAMPLE}\n')
+    assert record.result == "white wins" and record.end.winner() == "white"
+    assert parse_record(RULES_EXAMPLE) == GameRecord(start, record.moves)  # a bare list of moves is a record
+
+
+@pytest.mark.parametrize("board, rule", [("5x5", "connected"), ("4x4", "connected"), ("5x4", "orthogonal"),
+                                         ("7x7", "centre"), ("3x3", "connected")])
+def test_round_trip_random_games(board, rule, tmp_path):
+    """Write, read, replay: random games from the start and from random positions (either side to
+    move), with escaped tag values, come back equal through text and through a file."""
+    game = Game.of(board, rule)
+    rng = random.Random(f"{board} {rule}")
+    for number, start in enumerate([Position.start(game), *random_positions(game, 8, seed=rng.randrange(100))]):
+        record = random_game(start, rng)
+        text = record.text()
+        assert parse_record(text) == record
+        assert ('[Start "' in text) == (start != Position.start(game))
+        path = tmp_path / f"game-{number}.txt"
+        write_record(path, record)
+        again = read_record(path)
+        assert again == record and again.text() == text
+        replayed = start
+        for move in again.moves:
+            replayed = replayed.play(move)
+        assert replayed == record.end
+        assert again.result == (record.outcome.result if record.outcome else "*")
+    assert sorted(path.name for path in tmp_path.iterdir()) == [f"game-{n}.txt" for n in range(9)]  # no leftovers
+
+
+def test_long_records_wrap_and_read_back():
+    record = random_game(Position.parse(START), random.Random(4), limit=120)
+    assert max(len(line) for line in record.text().splitlines()) <= 78
+    assert parse_record(record.text()) == record
+
+
+def test_repetition_ends_a_record():
+    cycle = "B1-A2 B5-A4 A2-B1 A4-B5 "
+    record = parse_record(f'[Result "draw by repetition"]\n{cycle * 2}')
+    assert record.result == "draw by repetition" and len(record.moves) == 8
+    with pytest.raises(RecordError, match=r"line 2: B1-A2 comes after the end of the game \(draw by repetition\)"):
+        parse_record(f"# a comment\n{cycle * 2}B1-A2\n")
+
+
+# -- bad records ------------------------------------------------------------------------------------
+
+BAD_RECORDS = [
+    ('[Board "5x5"\n1. C4-C3', ["line 1", "tag"]),
+    ('[Board 5x5]', ["line 1", "tag"]),
+    ('[Black "a"]\n[Black "b"]', ["line 2", "Black", "twice"]),
+    ('1. C4-C3\n[Black "a"]', ["line 2", "after the moves"]),
+    ('[Board "9x9"]', ["line 1", "9x9"]),
+    ('[Rule "square"]', ["line 1", "square"]),
+    ('[Board "3x3"]\n[Rule "centre"]', ["line 2", "centre"]),
+    ('[Start "5/5/5/5/5 b"]', ["line 1", "0 pieces"]),
+    ('[Board "4x4"]\n[Start "1w1w1/2b2/5/2w2/1b1b1 b"]', ["line 2", "not 4x4"]),
+    ('[Black "a"]\n\n1. C4-C3 D5-D2\n2. D1-E1 B1-B2', ["line 4", "B1-B2", "not legal"]),
+    (f'{RULES_EXAMPLE} 3. B1-C1', ["line 1", "after the end of the game (white wins)"]),
+    ('[Result "black wins"]\n' + RULES_EXAMPLE, ["line 1", "white wins"]),
+    ('[Result "white wins"]\n1. C4-C3', ["line 1", "not over", '"*"']),
+    ('[Result "1-0"]', ["line 1", "'1-0'", "black wins"]),
+    ("1. C4-C3 3. D5-D2", ["line 1", "3. where 1... was expected"]),
+]
+
+
+@pytest.mark.parametrize("text, words", BAD_RECORDS)
+def test_bad_records_name_the_line(text, words):
+    with pytest.raises(RecordError) as raised:
+        parse_record(text)
+    for word in words:
+        assert word in str(raised.value), (word, str(raised.value))
+    assert "\n" not in str(raised.value)
+
+
+def test_bad_record_files_are_one_line_errors(tables_env, tmp_path):
+    path = tmp_path / "bad.txt"
+    path.write_text('[Black "a"]\n1. C4-C3 Q9-Q8\n')
+    assert_one_line_error(invoke("annotate", str(path)), str(path), "line 2", "Q9", code=2)
+    assert_one_line_error(invoke("annotate", "-", input="1. C4-C3 2. B1-C1"), "standard input, line 1",
+                          "2. where 1... was expected", code=2)
+    assert_one_line_error(invoke("annotate", str(tmp_path / "missing.txt")), "missing.txt", "No such file", code=2)
+    path.write_bytes(b"\xff\xfe1. C4-C3")
+    assert_one_line_error(invoke("annotate", str(path)), "cannot read", code=2)
+    assert_one_line_error(invoke("play", "--load", str(tmp_path / "missing.txt")), "missing.txt", code=2)
+
+
+def test_moves_option_takes_numbered_text(tables_env):
+    """--moves of query, line and show read plain and numbered text alike."""
+    for command in (["query", START, "--json"], ["line", START, "--json"], ["show", START]):
+        plain = invoke(*command, "--moves", "C4-C3 D5-D2")
+        assert plain.exit_code == 0, plain.stderr
+        assert invoke(*command, "--moves", "1. C4-C3 D5-D2").stdout == plain.stdout
+    assert_one_line_error(invoke("query", START, "--moves", "1. C4-C3 D5-D2 2."), "not followed by a move", code=2)
+
+
+def test_errors_are_input_errors():
+    assert issubclass(RecordError, InputError)

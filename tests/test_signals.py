@@ -1,0 +1,160 @@
+"""SIGINT and SIGTERM: during imports, during the final write of a table, and swallowed by Python (in a
+weak-reference callback or ``__del__``). Each ends in one line and exit 130 (143), the previous file
+untouched and no temporary file left; real processes and signals, each bounded in time."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import solver.core.container
+import solver.neutreeko.build
+from solver.core import files, interrupts
+from tests.helpers import assert_one_line_error, invoke
+
+TIMEOUT = 60
+SIGNALS = {"SIGINT": (signal.SIGINT, 130, "interrupted"), "SIGTERM": (signal.SIGTERM, 143, "terminated")}
+
+pytestmark = pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="needs Linux /proc")
+
+
+def _start(*args: str, tables: Path | None = None) -> subprocess.Popen:
+    env = {**os.environ, **({"NEUTREEKO_TABLES": str(tables)} if tables else {})}
+    return subprocess.Popen([sys.executable, "-m", "solver", *args], env=env, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+def _wait_for(condition, process: subprocess.Popen, what: str) -> None:
+    """Poll ``condition()`` until it holds, failing if the process ends first or after the timeout."""
+    deadline = time.monotonic() + TIMEOUT
+    while not condition():
+        if process.poll() is not None or time.monotonic() > deadline:
+            process.kill()
+            pytest.fail(f"no {what} (the process ended with {process.poll()})")
+        time.sleep(0.001)
+
+
+def _ended(process: subprocess.Popen, code: int, message: str) -> None:
+    stdout, stderr = process.communicate(timeout=TIMEOUT)
+    assert process.returncode == code, stderr.decode()
+    assert stderr.decode().splitlines() == [f"neutreeko: error: {message}"]
+    assert stdout == b""
+
+
+@pytest.mark.parametrize("name", SIGNALS)
+def test_signal_while_importing(tables_5x5, name):
+    """Sent once numpy is being loaded, well before the command line is: no traceback."""
+    number, code, message = SIGNALS[name]
+    process = _start("query", "start", tables=tables_5x5)
+    maps = Path(f"/proc/{process.pid}/maps")
+    _wait_for(lambda: "numpy" in maps.read_text(), process, "numpy loaded")
+    process.send_signal(number)
+    _ended(process, code, message)
+
+
+@pytest.mark.parametrize("name", SIGNALS)
+def test_signal_during_the_final_write(table_5x5, tmp_path, name):
+    """While the solved table is being written: the previous file stays, the temporary one goes."""
+    number, code, message = SIGNALS[name]
+    previous = tmp_path / "previous.h5"
+    previous.write_bytes(table_5x5.read_bytes())
+    process = _start("solve", "--force", "--out", str(previous))
+
+    def writing() -> bool:
+        """Is a temporary file beside the table being filled? (Not the empty one that checks, first,
+        that the directory can be written, and may be gone before it is looked at.)"""
+        for path in tmp_path.iterdir():
+            try:
+                if path.name.endswith(".tmp") and path.stat().st_size > 0:
+                    return True
+            except FileNotFoundError:
+                continue
+        return False
+
+    _wait_for(writing, process, "temporary file")
+    process.send_signal(number)
+    _ended(process, code, message)
+    assert previous.read_bytes() == table_5x5.read_bytes()
+    assert os.listdir(tmp_path) == ["previous.h5"]
+
+
+# -- an interrupt Python swallows -------------------------------------------------------------------
+
+
+@pytest.fixture
+def handled_signals(monkeypatch):
+    """The command line's signal handling, installed for the test and taken back after it."""
+    previous = {number: signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM)}
+    monkeypatch.setattr(interrupts, "_received", None)
+    monkeypatch.setattr(sys, "unraisablehook", sys.unraisablehook)
+    interrupts.install()
+    yield
+    for number, handler in previous.items():
+        signal.signal(number, handler)
+
+
+# Python's report of the swallowed exception is expected in these tests.
+swallowing = pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+
+
+class _Swallowing:
+    """Sends SIGINT from its ``__del__``, where Python prints "Exception ignored" and carries on, as it
+    does in h5py's weak-reference callbacks."""
+
+    def __del__(self) -> None:
+        signal.raise_signal(signal.SIGINT)
+
+
+def _swallow_an_interrupt() -> None:
+    _Swallowing()
+    assert interrupts._received == signal.SIGINT  # sent, and its exception lost
+
+
+@swallowing
+def test_a_swallowed_interrupt_stops_the_rename(handled_signals, tmp_path):
+    target = tmp_path / "table.h5"
+    target.write_text("previous")
+    with pytest.raises(KeyboardInterrupt):
+        with files.replacing(target) as temporary:
+            Path(temporary).write_text("new")
+            _swallow_an_interrupt()
+    assert target.read_text() == "previous" and os.listdir(tmp_path) == ["table.h5"]
+
+
+@swallowing
+def test_a_swallowed_interrupt_while_writing_the_table(handled_signals, tmp_path, monkeypatch):
+    """Lost inside the table's write, as in the h5py callbacks: exit 130, the previous file untouched."""
+    target = tmp_path / "t.h5"
+    target.write_text("previous")
+    real_digest = solver.core.container.digest
+
+    def digest_and_swallow(data):
+        _swallow_an_interrupt()
+        return real_digest(data)
+
+    monkeypatch.setattr(solver.core.container, "digest", digest_and_swallow)
+    assert_one_line_error(invoke("solve", "--board", "3x3", "--force", "--out", str(target)), "interrupted",
+                          code=130)
+    assert target.read_text() == "previous" and os.listdir(tmp_path) == ["t.h5"]
+
+
+@swallowing
+def test_a_swallowed_interrupt_during_the_solve(handled_signals, tmp_path, monkeypatch):
+    """Lost during the analysis: it stops at the next level, before anything is written."""
+    real_solve = solver.neutreeko.build.solve
+
+    def swallow_then_solve(game, progress):
+        _swallow_an_interrupt()
+        return real_solve(game, progress)
+
+    monkeypatch.setattr(solver.neutreeko.build, "solve", swallow_then_solve)
+    monkeypatch.setattr(solver.neutreeko.build, "write_table", lambda *args: pytest.fail("written"))
+    assert_one_line_error(invoke("solve", "--board", "3x3", "--force", "--out", str(tmp_path / "t.h5")),
+                          "interrupted", code=130)
+    assert os.listdir(tmp_path) == []

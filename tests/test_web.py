@@ -1,0 +1,343 @@
+"""The explorer's server, through HTTP on an ephemeral loopback port: its answers against the tablebase
+and the command line's JSON, its errors (400 JSON naming the problem), what it refuses to serve, and
+the ``serve`` command as a process (start, Ctrl-C, a warning off loopback, ``--open``)."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+from urllib.parse import quote, urlsplit
+
+import pytest
+
+from solver.core.errors import MissingTableError
+from solver.neutreeko.game import Game
+from solver.neutreeko.position import Position
+from solver.neutreeko.table import table_path
+from solver.web.api import Explorer
+from solver.web.assets import palette_css
+from tests.helpers import LONGEST, START, assert_one_line_error, invoke, random_positions
+
+
+def request(url: str, path: str, method: str = "GET", body: bytes | None = None,
+            headers: dict[str, str] | None = None) -> tuple[int, http.client.HTTPResponse, bytes]:
+    """(status, response, body) of one request to the server at ``url``."""
+    address = urlsplit(url)
+    connection = http.client.HTTPConnection(address.hostname, address.port, timeout=10)
+    try:
+        connection.request(method, path, body, headers or {})
+        response = connection.getresponse()
+        return response.status, response, response.read()
+    finally:
+        connection.close()
+
+
+def get_json(url: str, path: str) -> tuple[int, dict]:
+    status, response, body = request(url, path)
+    assert response.getheader("Content-Type") == "application/json"
+    return status, json.loads(body)
+
+
+def raw(url: str, data: bytes) -> bytes:
+    """What the server answers to ``data`` sent as it is, up to its closing the connection."""
+    address = urlsplit(url)
+    with socket.create_connection((address.hostname, address.port), timeout=10) as connection:
+        connection.sendall(data)
+        answer = b""
+        while chunk := connection.recv(65536):
+            answer += chunk
+    return answer
+
+
+def position_path(fen: str, **extra: str) -> str:
+    return "/api/position?" + "&".join(f"{name}={quote(value)}" for name, value in {"position": fen, **extra}.items())
+
+
+# -- answers ------------------------------------------------------------------------------------------
+
+def test_values_equal_the_tablebase(explorer_url, tablebase):
+    """Every position's value, and every move's value, plies and position, as Tablebase gives them."""
+    for position in [Position.parse(START), Position.parse(LONGEST), *random_positions(40, seed=5)]:
+        status, answer = get_json(explorer_url, position_path(position.fen()))
+        assert status == 200, answer
+        evaluation = tablebase.probe(position)
+        assert (answer["position"], answer["value"], answer["plies"]) == \
+            (position.fen(), evaluation.value, evaluation.plies)
+        assert [(move["move"], move["value"], move["plies"], move["position"]) for move in answer["moves"]] == \
+            [(move.name, move.value, move.plies, move.position.fen()) for move in tablebase.moves(position)]
+
+
+def test_position_and_line_answer_as_the_command_line_does(explorer_url, tables_env):
+    """The same objects as ``query --json`` and ``line --json``, moves played first in both."""
+    for fen, moves in ((START, ""), (LONGEST, "A1-A4"), ("start", "C4-C3 D5-D2")):
+        for endpoint, command in (("position", "query"), ("line", "line")):
+            status, answer = get_json(explorer_url, f"/api/{endpoint}?position={quote(fen)}&moves={quote(moves)}")
+            assert status == 200, answer
+            assert answer == json.loads(invoke(command, fen, "--moves", moves, "--json").stdout)
+
+
+RECORD = '[Board "5x5"]\n[Rule "connected"]\n[Black "me"]\n\n1. C4-C3 D5-D2 2. B1-B4\n'
+
+
+def test_annotate_answers_as_the_command_line_does(explorer_url, tables_env):
+    """GET with moves, and POST of a game record: the ``annotate --json`` object, marks and all."""
+    expected = json.loads(invoke("annotate", "-", "--json", input=RECORD).stdout)
+    assert [move["mark"] for move in expected["moves"]] == ["mistake", "best", "best"]
+    status, answer = get_json(explorer_url, "/api/annotate?moves=" + quote("1. C4-C3 D5-D2 2. B1-B4"))
+    assert (status, answer) == (200, expected)
+    status, response, body = request(explorer_url, "/api/annotate", "POST", RECORD.encode(),
+                                     {"Content-Type": "text/plain"})
+    assert (status, json.loads(body)) == (200, expected)
+
+
+@pytest.mark.parametrize("path, body, words", [
+    ("/api/annotate", b"1. C4-C3 C4-C2", ["line 1", "C4-C2"]),
+    ("/api/annotate", b'[Board "10x10"]\n', ["line 1", "10x10"]),
+    ("/api/annotate", b"\xff\xfe", ["UTF-8"]),
+    ("/api/annotate", b"x" * 70_000, ["70,000 bytes", "65,536"]),
+    ("/api/annotate?moves=C4-C3", b"", ["in the body"]),
+])
+def test_a_bad_record_is_a_400_naming_the_problem(explorer_url, path, body, words):
+    status, _, answer = request(explorer_url, path, "POST", body)
+    assert status == 400
+    for word in words:
+        assert word in json.loads(answer)["error"], (word, answer)
+
+
+def test_a_chunked_body_is_refused(explorer_url):
+    answer = raw(explorer_url, b"POST /api/annotate HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"
+                               b"5\r\nC4-C3\r\n0\r\n\r\n")
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.split()[1] == b"400" and "Content-Length" in json.loads(body)["error"]
+
+
+def test_moves_may_be_numbered_or_separated_by_commas_or_plus_signs(explorer_url):
+    status, answer = get_json(explorer_url, "/api/position?position=start&moves=c4-c3,D5-D2")
+    assert (status, answer["value"], answer["plies"]) == (200, "loss", 2)
+    assert get_json(explorer_url, "/api/position?moves=C4-C3+D5-D2")[1] == answer  # position: start by default
+    assert get_json(explorer_url, "/api/position?moves=" + quote("1. C4-C3 D5-D2"))[1] == answer
+
+
+def test_line_stops_at_max_plies(explorer_url):
+    status, answer = get_json(explorer_url, f"/api/line?position={quote(LONGEST)}&max_plies=3")
+    assert (status, len(answer["moves"]), answer["result"]) == (200, 3, "stopped")
+    status, answer = get_json(explorer_url, f"/api/line?position={quote(LONGEST)}")
+    assert (status, len(answer["moves"]), answer["result"]) == (200, 51, "black wins")
+
+
+def test_games_lists_every_board_and_rule_with_its_table(explorer_url):
+    status, answer = get_json(explorer_url, "/api/games")
+    assert status == 200
+    tables = {(game["board"], game["rule"]): game["table"] for game in answer["games"]}
+    assert tables[("5x5", "connected")] == "ready"
+    assert tables[("5x5", "centre")] == "on demand"   # no file in the fixture's directory: built on first use
+    assert tables[("4x6", "connected")] == tables[("3x3", "connected")] == "on demand"  # up to 25 squares
+    assert tables[("6x6", "connected")] == tables[("5x6", "connected")] == "missing"
+    assert ("3x3", "diagonal") not in tables          # not offered on 3 x 3
+    assert answer["default"] == {"board": "5x5", "rule": "connected"}
+
+
+def test_page_and_its_files(explorer_url):
+    status, response, body = request(explorer_url, "/")
+    assert status == 200 and response.getheader("Content-Type").startswith("text/html")
+    page = body.decode()
+    for part in ('src="/explorer.js"', 'href="/explorer.css"', 'href="/palette.css"'):
+        assert part in page
+    assert "http" not in page.replace("http-equiv", "")  # nothing fetched from elsewhere: works offline
+    assert "script-src 'self'" in response.getheader("Content-Security-Policy")
+    assert response.getheader("X-Content-Type-Options") == "nosniff"
+    for path, media_type in (("/explorer.js", "text/javascript"), ("/explorer.css", "text/css"),
+                             ("/favicon.svg", "image/svg+xml")):
+        status, response, body = request(explorer_url, path)
+        assert status == 200 and response.getheader("Content-Type").startswith(media_type) and body
+    status, _, body = request(explorer_url, "/palette.css")
+    assert status == 200 and body.decode() == palette_css() and "--win: #1a9850;" in body.decode()
+    status, response, body = request(explorer_url, "/", method="HEAD")
+    assert status == 200 and body == b"" and int(response.getheader("Content-Length")) == len(page.encode())
+
+
+def test_one_connection_serves_many_requests(explorer_url):
+    """HTTP/1.1 keep-alive, an error on the way included."""
+    address = urlsplit(explorer_url)
+    connection = http.client.HTTPConnection(address.hostname, address.port, timeout=10)
+    try:
+        for path, expected in (("/api/position", 200), ("/api/position?position=x", 400), ("/", 200),
+                               ("/api/games", 200)):
+            connection.request("GET", path)
+            response = connection.getresponse()
+            response.read()
+            assert response.status == expected
+    finally:
+        connection.close()
+
+
+# -- errors ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("path, words", [
+    ("/api/position?position=xx", ["position 'xx'"]),
+    ("/api/position?position=" + quote("1w1w1/2b2/5/2w2/1b1b1 x"), ["side to move"]),
+    ("/api/position?position=" + quote("bbb2/5/5/5/ww1w1 b"), ["not a legal position"]),
+    ("/api/position?moves=C4-C9", ["C9"]),
+    ("/api/position?moves=C4-C2", ["C4-C2", "not legal"]),
+    ("/api/position?moves=B1", ["FROM-TO"]),
+    ("/api/position?board=10x10", ["10x10"]),
+    ("/api/position?board=five", ["five"]),
+    ("/api/position?rule=../../etc/passwd", ["unknown rule"]),
+    ("/api/position?board=3x3&rule=diagonal", ["diagonal", "3x3"]),
+    ("/api/position?position=" + quote(START) + "&board=4x4", ["4x4"]),
+    ("/api/position?board=6x6", ["no table for 6x6", "neutreeko solve"]),
+    ("/api/position?color=black", ["unknown parameter 'color'"]),
+    ("/api/position?position=start&position=start", ["given twice"]),
+    ("/api/position?position=%ff", ["UTF-8"]),
+    ("/api/position?" + "&".join(f"p{number}=1" for number in range(20)), ["more than 16 parameters"]),
+    ("/api/line?max_plies=-1", ["max_plies"]),
+    ("/api/line?max_plies=1001", ["max_plies"]),
+    ("/api/line?max_plies=%D9%A3", ["max_plies"]),  # an Arabic-Indic digit
+    ("/api/games?board=5x5", ["unknown parameter 'board'"]),
+    ("/api/position?moves=" + "C4-C3+" * 1500, ["URL", "8,192"]),
+])
+def test_a_bad_request_is_a_400_naming_the_problem(explorer_url, path, words):
+    status, answer = get_json(explorer_url, path)
+    assert status == 400, answer
+    assert list(answer) == ["error"]
+    for word in words:
+        assert word in answer["error"], (word, answer)
+
+
+@pytest.mark.parametrize("path", [
+    "/api/annotations", "/api", "/index.html/..", "/../pyproject.toml", "/%2e%2e/%2e%2e/etc/passwd",
+    "/static/explorer.js", "/explorer.js/../../solver/web/api.py", "//etc/passwd", "/solver/web/api.py",
+    "/explorer.js%00", "/favicon.ico",
+])
+def test_only_the_page_s_own_files_are_served(explorer_url, path):
+    status, answer = get_json(explorer_url, path)
+    assert status == 404 and list(answer) == ["error"]
+
+
+@pytest.mark.parametrize("method, path", [("POST", "/api/position"), ("POST", "/"), ("PUT", "/api/annotate"),
+                                          ("DELETE", "/api/position"), ("BREW", "/")])
+def test_other_methods_are_refused(explorer_url, method, path):
+    status, response, body = request(explorer_url, path, method, b"{}")
+    assert status == 405 and "error" in json.loads(body)
+    assert response.getheader("Content-Type") == "application/json"
+
+
+@pytest.mark.parametrize("data", [
+    b"GET /" + b"a" * 70_000 + b" HTTP/1.1\r\n\r\n",                        # a request line over 64 KiB
+    b"GET / HTTP/1.1\r\nX-Big: " + b"b" * 70_000 + b"\r\n\r\n",              # a header line over 64 KiB
+    b"GET / HTTP/1.1\r\n" + b"".join(b"X-%d: 1\r\n" % n for n in range(120)) + b"\r\n",  # too many headers
+    b"HELLO\r\n\r\n",                                                         # not HTTP
+    b"GET /\r\n\r\n",                                                          # HTTP/0.9
+    b"GET / HTTP/9.9\r\n\r\n",                                                # an unknown version
+])
+def test_a_malformed_or_oversized_request_is_a_400(explorer_url, data):
+    answer = raw(explorer_url, data)
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.split()[1] in (b"400", b"505"), head
+    assert b"Content-Type: application/json" in head and "error" in json.loads(body)
+    assert b"Traceback" not in answer
+
+
+def test_a_get_with_a_body_is_refused_and_the_connection_closed(explorer_url):
+    status, response, body = request(explorer_url, "/api/games", "GET", b"GET /api/games HTTP/1.1\r\n\r\n")
+    assert status == 400 and "no body" in json.loads(body)["error"]
+    assert response.getheader("Connection") == "close"
+
+
+def test_no_file_is_touched_before_the_board_and_rule_are_checked(tmp_path):
+    """A bad board or rule is refused before the tables directory is looked at: it is never created."""
+    directory = tmp_path / "tables"
+    explorer = Explorer(directory)
+    for parameters in ({"board": "10x10"}, {"rule": "../../x"}, {"board": "4x4", "rule": "centre"},
+                       {"board": "5x5", "position": START, "moves": "C4-C9"}):
+        with pytest.raises(Exception) as raised:
+            explorer.answer("/api/position", parameters)
+        assert "Table" not in type(raised.value).__name__
+    assert not directory.exists()
+
+
+# -- building on first use ------------------------------------------------------------------------------
+
+def test_a_missing_5x5_table_is_built_once_on_first_use(tmp_path, solved_5x5):
+    """Two first requests at once: one build, announced, then both answered from the new table; a
+    missing table of a board larger than 5 x 5 is not built."""
+    directory, messages, answers = tmp_path / "tables", [], []
+    explorer = Explorer(directory, announce=messages.append)
+    threads = [threading.Thread(target=lambda: answers.append(explorer.answer("/api/position", {"rule": "centre"})))
+               for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    game = Game.of("5x5", "centre")
+    assert (directory / table_path(game).name).is_file()
+    assert len(messages) == 2 and "building the 5x5 centre table" in messages[0] and "built" in messages[1]
+    assert len(answers) == 2 and answers[0] == answers[1] and answers[0]["position"] == Position.start(game).fen()
+    with pytest.raises(MissingTableError, match="neutreeko solve --board 5x6"):
+        explorer.answer("/api/position", {"board": "5x6"})
+    assert sorted(path.name for path in directory.iterdir()) == [table_path(game).name]
+
+
+# -- the serve command ----------------------------------------------------------------------------------
+
+def serve(*arguments: str, env: dict[str, str] | None = None) -> tuple[subprocess.Popen, str]:
+    """``neutreeko serve --port 0 ARGUMENTS`` started, and the address it printed."""
+    process = subprocess.Popen([sys.executable, "-m", "solver", "serve", "--port", "0", *arguments],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env={**os.environ, **(env or {})})
+    line = process.stdout.readline()
+    assert line.startswith("Neutreeko explorer at http://"), (line, process.stderr.read() if not line else "")
+    return process, line.split()[3]
+
+
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
+def test_serve_answers_then_stops_cleanly(tables_env, stop):
+    process, url = serve()
+    try:
+        status, answer = get_json(url, position_path(LONGEST))
+        assert (status, answer["value"], answer["plies"]) == (200, "win", 51)
+    finally:
+        process.send_signal(stop)
+        _, errors = process.communicate(timeout=10)
+    assert process.returncode == 0, errors
+    assert errors.splitlines()[-1] == "neutreeko serve: stopped"
+    assert "Traceback" not in errors and '"GET /api/position?position=w4/5' in errors  # the request's log line
+    assert "warning" not in errors
+
+
+def test_serve_warns_when_not_on_loopback_and_opens_a_browser(tables_env, tmp_path):
+    """``--host 0.0.0.0`` warns; ``--open`` runs the browser ($BROWSER here) on the address."""
+    opened = tmp_path / "opened"
+    browser = tmp_path / "browser"
+    browser.write_text(f"#!/bin/sh\necho \"$1\" > {opened}\n")
+    browser.chmod(0o755)
+    process, url = serve("--host", "0.0.0.0", "--open", "--quiet", env={"BROWSER": str(browser)})
+    try:
+        port = urlsplit(url).port
+        assert get_json(f"http://127.0.0.1:{port}/", "/api/games")[0] == 200
+        for _ in range(100):
+            if opened.exists() and opened.read_text():
+                break
+            threading.Event().wait(0.05)
+        assert opened.read_text().strip() == url
+    finally:
+        process.send_signal(signal.SIGINT)
+        _, errors = process.communicate(timeout=10)
+    assert process.returncode == 0
+    assert "warning: listening on 0.0.0.0, not on loopback" in errors
+    assert "GET" not in errors  # --quiet
+
+
+def test_serve_on_a_port_in_use_is_one_line(tables_env):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        result = invoke("serve", "--port", str(taken.getsockname()[1]))
+    assert_one_line_error(result, "cannot listen on 127.0.0.1 port", code=1)
+    assert_one_line_error(invoke("serve", "--port", "70000"), "70000", code=2)
