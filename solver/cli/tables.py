@@ -39,7 +39,7 @@ from solver.neutreeko.survey import (
     write_report,
 )
 from solver.neutreeko.symmetry import by_class
-from solver.neutreeko.table import Table, open_table
+from solver.neutreeko.table import Table
 from solver.neutreeko.verify import verify
 
 
@@ -69,11 +69,17 @@ def solve(board: str, rule: str, out: Path | None, force: bool, fold: bool, prog
 @board_option
 @rule_option
 @table_option
-def check_command(board: str, rule: str, table_file: Path | None) -> None:
+@build_option
+def check_command(board: str, rule: str, table_file: Path | None, build: bool) -> None:
     """Confirm every value of a table from its children's values, by a forward pass of its own; list
-    every inconsistency and exit 1 if there is any."""
+    every inconsistency and exit 1 if there is any.
+
+    \b
+    Example (the 4 x 4 table, built first if missing):
+      neutreeko check --board 4x4
+    """
     game = Game.of(board, rule)
-    table = open_table(game, table_file)
+    table = open_or_build(game, table_file, build)
     report = check_consistency(game, table.result)
     for inconsistency in report.listed:
         click.echo(inconsistency.describe(game))
