@@ -97,17 +97,17 @@ def test_larger_boards_added_and_every_table_checked(tables, tmp_path):
         ("3x4", "orthogonal", "forward check")]
     assert "checked 4x3 connected" in outcome.stderr and "0 inconsistent" in outcome.stderr
     text = out.read_text()
-    assert "--also 4x3 --also 3x4:orthogonal --check`" in text and "| forward check |" in text
+    assert "--also 4x3 --also 3x4:orthogonal --check " in text and "| forward check |" in text
 
     game = Game.of("3x3")
     result = open_table(game).result.copy()
     result[result == 2] = 4  # every win in 1 now a win in 3
     write_table(game, result, table_path(game), 0.0)
-    failed = _survey("--max-board", "3x3", "--rules", "connected", "--check", "--out", str(out))
+    failed = _survey("--max-board", "3x3", "--rules", "connected", "--check", "--out", str(out), "--force")
     assert failed.exit_code == 1 and "the forward check failed: 3x3 connected" in failed.stderr
     assert _csv_rows(out.with_suffix(".csv"))[0]["verified"].startswith("FAILED forward check")
 
-    unchecked = _survey("--max-board", "3x3", "--rules", "orthogonal", "--out", str(out))
+    unchecked = _survey("--max-board", "3x3", "--rules", "orthogonal", "--out", str(out), "--force")
     assert unchecked.exit_code == 0 and _csv_rows(out.with_suffix(".csv"))[0]["verified"] == ""
 
 
