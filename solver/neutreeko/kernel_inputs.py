@@ -3,7 +3,7 @@ built once from a game.
 
 The kernels see integers and arrays only, never a board; :class:`KernelInputs` is the one place where a
 :class:`~solver.neutreeko.game.Game` is turned into them, for :func:`solver.neutreeko.solve.solve`,
-:func:`solver.neutreeko.check.check` and the tests that call the kernels directly. Plain numpy: nothing
+:func:`solver.neutreeko.check.check_consistency` and the tests that call the kernels directly. Plain numpy: nothing
 here imports numba.
 
 **Ray words.** The retrograde kernel asks, for the square a piece stands on, which squares it can
