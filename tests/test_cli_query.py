@@ -101,7 +101,7 @@ BAD_INPUT = [
     (["start", "--moves", "C4-Z9"], "Z9"),
     (["start", "--board", "4x4", "--table", "TABLE"], "not 4x4"),            # table of another board
     (["ww1/w1b/bb1 b"], "a 3x3 board, not 5x5"),                               # board not the table's
-    (["start", "--board", "9x9"], "9x9"),
+    (["start", "--board", "10x10"], "10x10"),
     (["-", "--moves", "C4-C3"], "--moves"),
     (["start", "--with-moves"], "--with-moves"),
     ([], "POSITION"),

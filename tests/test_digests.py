@@ -5,13 +5,17 @@ a change to the kernel that changes one result byte of any of them fails here.""
 from __future__ import annotations
 
 import csv
+import dataclasses
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from solver.core.container import digest
+from solver.neutreeko import solve as solve_module
 from solver.neutreeko.board import Board
 from solver.neutreeko.game import Game
+from solver.neutreeko.kernel_inputs import KernelInputs
 from solver.neutreeko.rules import RULES
 from solver.neutreeko.solve import solve
 from solver.neutreeko.survey import survey_games
@@ -41,3 +45,19 @@ def test_solve_gives_the_committed_digest(board, rule):
 
 def test_5x5_gives_the_committed_digest(solved_5x5):
     assert digest(solved_5x5.result) == _committed()[("5x5", "connected")][1]
+
+
+@pytest.mark.parametrize("board, rule", [("5x4", "diagonal"), ("4x5", "orthogonal"), ("3x7", "connected")])
+def test_the_paths_of_large_boards_give_the_committed_digest(board, rule, monkeypatch):
+    """What only large boards do, forced on small ones: slabs grouped by the other side's squares,
+    levels in many slabs and chunks, indices as int64. The bytes must not change."""
+    monkeypatch.setattr(solve_module, "_GROUP_FROM", 0)
+    monkeypatch.setattr(solve_module, "_SLAB", 1000)
+    monkeypatch.setattr(solve_module, "_CHUNK", 1 << 10)
+    narrow = KernelInputs.of
+
+    def wide(game: Game, parts: int = 1) -> KernelInputs:
+        return dataclasses.replace(narrow(game, parts), index_type=np.int64)
+
+    monkeypatch.setattr(KernelInputs, "of", wide)
+    assert digest(solve(Game.of(board, rule)).result) == _committed()[(board, rule)][1]

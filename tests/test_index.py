@@ -13,8 +13,8 @@ from solver.neutreeko import index
 from solver.neutreeko.game import Game
 from solver.neutreeko.position import Position
 
-#: Every board size from 3 x 3 to 7 x 7, in squares.
-SIZES = sorted({width * height for width in range(3, 8) for height in range(3, 8)})
+#: Every board size from 3 x 3 to 9 x 9, in squares.
+SIZES = sorted({width * height for width in range(3, 10) for height in range(3, 10)})
 
 
 def _encode(mover: np.ndarray, other: np.ndarray, squares: int) -> np.ndarray:
@@ -68,12 +68,11 @@ def test_every_index_round_trips(width, height):
     assert np.array_equal(_encode(mover, other, squares), every)
 
 
-def test_7x7_index_round_trips_on_a_sample():
-    """On 7 x 7 (279,676,320 indices): decode/encode round trip on the ends and 200,000 random indices,
-    and encode/decode round trip on 20,000 random pairs of disjoint triples."""
-    squares = 49
-    positions = index.position_count(squares)
-    assert positions == 279_676_320
+@pytest.mark.parametrize("squares, positions", [(49, 279_676_320), (81, 6_490_804_320)])
+def test_large_index_round_trips_on_a_sample(squares, positions):
+    """On 7 x 7 and 9 x 9 (beyond int32): decode/encode round trip on the ends and 200,000 random
+    indices, and encode/decode round trip on 20,000 random pairs of disjoint triples."""
+    assert index.position_count(squares) == positions
     rng = np.random.default_rng(7)
     sample = np.concatenate([[0, 1, positions - 2, positions - 1], rng.integers(0, positions, 200_000)])
     mover, other = index.decode(sample, squares)
@@ -105,7 +104,7 @@ def test_position_from_index_round_trips_on_every_index(board, rule):
 
 
 @pytest.mark.parametrize("board, rule", [("5x5", "connected"), ("7x6", "diagonal"), ("7x7", "equidistant"),
-                                         ("7x7", "centre")])
+                                         ("7x7", "centre"), ("9x9", "connected"), ("8x9", "orthogonal")])
 def test_position_from_index_round_trips_on_a_sample(board, rule):
     """Position.from_index(i).index() == i on 2,000 random legal indices of larger boards."""
     game = Game.of(board, rule)

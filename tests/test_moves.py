@@ -14,14 +14,15 @@ from hypothesis import strategies as st
 
 from solver.neutreeko import _kernel, index
 from solver.neutreeko.game import Game
-from solver.neutreeko.kernel_inputs import KernelInputs
+from solver.neutreeko.kernel_inputs import KernelInputs, run_length
 from solver.neutreeko.position import Move, Position
 from solver.neutreeko.values import ILLEGAL, UNDECIDED, encode_result
 from tests import reference
 
 #: (board, rule) pairs the random positions are drawn from.
 GAMES = [("3x3", "connected"), ("4x5", "orthogonal"), ("5x5", "connected"), ("5x5", "centre"),
-         ("6x7", "diagonal"), ("7x7", "equidistant"), ("7x7", "connected")]
+         ("6x7", "diagonal"), ("7x7", "equidistant"), ("7x7", "connected"), ("8x8", "connected"),
+         ("9x7", "orthogonal"), ("9x9", "connected"), ("9x9", "centre")]
 #: Boards small enough to classify every index of (a few seconds at most).
 CLASSIFIED = [("3x3", "connected"), ("4x5", "orthogonal"), ("5x5", "connected"), ("5x5", "centre")]
 
@@ -36,7 +37,7 @@ def _game(board: str, rule: str) -> Game:
 @lru_cache(maxsize=None)
 def _inputs(game: Game) -> tuple[KernelInputs, np.ndarray]:
     """The solver's kernel inputs for ``game`` (every parent in one part), and decided bits with no
-    position marked decided."""
+    position marked decided (zeros that are never written take no memory, even on 9 x 9)."""
     return KernelInputs.of(game), np.zeros(game.positions // 8 + 1, dtype=np.uint8)
 
 
@@ -48,9 +49,9 @@ def _kernel_parents(game: Game, position: int) -> list[int]:
     a failed check rather than as damaged memory."""
     inputs, decided = _inputs(game)
     bound = inputs.max_unmoves
-    out = np.full((1, 4 * bound), -1, dtype=np.int32)
+    out = np.full((1, 4 * bound), -1, dtype=inputs.index_type)
     counts = np.zeros(1, dtype=np.int64)
-    _kernel._unmoves(np.int32(position), inputs.rays, inputs.stops, inputs.triples, inputs.weights,
+    _kernel._unmoves(inputs.index_type(position), inputs.rays, inputs.triples, inputs.weights,
                      inputs.other_count, decided, inputs.part_of, out, 0, counts)
     assert counts[0] <= bound, f"{counts[0]} predecessors, more than the solver's buffer holds ({bound})"
     return out[0, :counts[0]].tolist()
@@ -58,12 +59,17 @@ def _kernel_parents(game: Game, position: int) -> list[int]:
 
 @lru_cache(maxsize=None)
 def _classified(game: Game) -> tuple[np.ndarray, np.ndarray]:
-    """``result`` and ``moves_left`` as the kernel's classification pass leaves them."""
+    """``result`` and ``moves_left`` as the kernel's classification pass leaves them: the result byte
+    of every decided index, 0 elsewhere, and the number of moves of every undecided one, 0 elsewhere."""
     inputs, _ = _inputs(game)
-    result = np.zeros(game.positions, dtype=np.uint8)
-    moves_left = np.zeros(game.positions, dtype=np.uint8)
-    _kernel._classify(inputs.steps, inputs.triples, inputs.wins, inputs.other_count, result, moves_left)
-    return result, moves_left
+    both = np.zeros(game.positions, dtype=np.uint8)
+    decided = np.zeros(-(-game.positions // 8), dtype=np.uint8)
+    fresh = np.zeros(len(inputs.triples), dtype=np.int64)
+    _kernel._classify(inputs.rays, inputs.triples, inputs.wins, inputs.other_count,
+                      run_length(game.board.size), both, decided, fresh)
+    is_decided = np.unpackbits(decided, bitorder="little")[:game.positions].astype(bool)
+    assert fresh.sum() == np.count_nonzero(both[is_decided] == encode_result(0))
+    return np.where(is_decided, both, 0), np.where(is_decided, 0, both)
 
 
 def _reference_moves(position: Position) -> set[Move]:

@@ -84,6 +84,33 @@ def test_survey_up_to_4x4_writes_the_expected_rows(tables, tmp_path):
     assert {path: path.stat().st_mtime_ns for path in tables.iterdir()} == stamps
 
 
+def test_larger_boards_added_and_every_table_checked(tables, tmp_path):
+    """``--also`` adds boards beyond the grid (under the rules named, or those of --rules offered
+    there); ``--check`` confirms every table and marks its row; a damaged table fails the survey."""
+    out = tmp_path / "survey.md"
+    outcome = _survey("--max-board", "3x3", "--rules", "connected,diagonal", "--also", "4x3",
+                      "--also", "3x4:orthogonal", "--check", "--out", str(out))
+    assert outcome.exit_code == 0, outcome.stderr
+    rows = _csv_rows(out.with_suffix(".csv"))
+    assert [(row["board"], row["rule"], row["verified"]) for row in rows] == [
+        ("3x3", "connected", "forward check"), ("4x3", "connected", "forward check"),
+        ("3x4", "orthogonal", "forward check")]
+    assert "checked 4x3 connected" in outcome.stderr and "0 inconsistent" in outcome.stderr
+    text = out.read_text()
+    assert "--also 4x3 --also 3x4:orthogonal --check " in text and "| forward check |" in text
+
+    game = Game.of("3x3")
+    result = open_table(game).result.copy()
+    result[result == 2] = 4  # every win in 1 now a win in 3
+    write_table(game, result, table_path(game), 0.0)
+    failed = _survey("--max-board", "3x3", "--rules", "connected", "--check", "--out", str(out), "--force")
+    assert failed.exit_code == 1 and "the forward check failed: 3x3 connected" in failed.stderr
+    assert _csv_rows(out.with_suffix(".csv"))[0]["verified"].startswith("FAILED forward check")
+
+    unchecked = _survey("--max-board", "3x3", "--rules", "orthogonal", "--out", str(out), "--force")
+    assert unchecked.exit_code == 0 and _csv_rows(out.with_suffix(".csv"))[0]["verified"] == ""
+
+
 def test_5x5_connected_row_matches_the_published_figures(solved_5x5, tables, tmp_path):
     game = Game.of("5x5")
     write_table(game, solved_5x5.result, table_path(game), solved_5x5.seconds)
@@ -99,7 +126,7 @@ def test_5x5_connected_row_matches_the_published_figures(solved_5x5, tables, tmp
 
 
 @pytest.mark.parametrize("args", [["--rules", "knight"], ["--rules", "connected,knight"],
-                                  ["--max-board", "8x8"], ["--max-board", "2x5"], ["--max-board", "big"],
+                                  ["--max-board", "10x10"], ["--max-board", "2x5"], ["--max-board", "big"],
                                   ["--max-board", "4x4", "--rules", "centre"]])
 def test_bad_input_is_one_line_and_writes_nothing(args, tables, tmp_path):
     out = tmp_path / "report" / "survey.md"

@@ -98,7 +98,7 @@ def test_annotate_answers_as_the_command_line_does(explorer_url, tables_env):
 
 @pytest.mark.parametrize("path, body, words", [
     ("/api/annotate", b"1. C4-C3 C4-C2", ["line 1", "C4-C2"]),
-    ("/api/annotate", b'[Board "9x9"]\n', ["line 1", "9x9"]),
+    ("/api/annotate", b'[Board "10x10"]\n', ["line 1", "10x10"]),
     ("/api/annotate", b"\xff\xfe", ["UTF-8"]),
     ("/api/annotate", b"x" * 70_000, ["70,000 bytes", "65,536"]),
     ("/api/annotate?moves=C4-C3", b"", ["in the body"]),
@@ -186,7 +186,7 @@ def test_one_connection_serves_many_requests(explorer_url):
     ("/api/position?moves=C4-C9", ["C9"]),
     ("/api/position?moves=C4-C2", ["C4-C2", "not legal"]),
     ("/api/position?moves=B1", ["FROM-TO"]),
-    ("/api/position?board=9x9", ["9x9"]),
+    ("/api/position?board=10x10", ["10x10"]),
     ("/api/position?board=five", ["five"]),
     ("/api/position?rule=../../etc/passwd", ["unknown rule"]),
     ("/api/position?board=3x3&rule=diagonal", ["diagonal", "3x3"]),
@@ -254,7 +254,7 @@ def test_no_file_is_touched_before_the_board_and_rule_are_checked(tmp_path):
     """A bad board or rule is refused before the tables directory is looked at: it is never created."""
     directory = tmp_path / "tables"
     explorer = Explorer(directory)
-    for parameters in ({"board": "9x9"}, {"rule": "../../x"}, {"board": "4x4", "rule": "centre"},
+    for parameters in ({"board": "10x10"}, {"rule": "../../x"}, {"board": "4x4", "rule": "centre"},
                        {"board": "5x5", "position": START, "moves": "C4-C9"}):
         with pytest.raises(Exception) as raised:
             explorer.answer("/api/position", parameters)

@@ -15,6 +15,7 @@ import click
 from solver import __version__
 from solver.cli import common
 from solver.cli.common import CommandGroup
+from solver.neutreeko.board import MAX_SIDE, MIN_SIDE
 from solver.neutreeko.build import ensure_table
 from solver.neutreeko.game import Game
 from solver.neutreeko.position import Position
@@ -34,7 +35,7 @@ def cli() -> None:
 
 
 board_option = click.option("--board", default="5x5", show_default=True, metavar="WIDTHxHEIGHT",
-                            help="Board size, files x ranks, each side from 3 to 7.")
+                            help=f"Board size, files x ranks, each side from {MIN_SIDE} to {MAX_SIDE}.")
 rule_option = click.option("--rule", type=click.Choice(list(RULES), case_sensitive=False), default=DEFAULT_RULE,
                            show_default=True, help="Winning condition; connected is standard Neutreeko (README describes "
                                                     "the others).")
@@ -64,16 +65,16 @@ def read_position(words: tuple[str, ...], board: str, rule: str, moves: str) -> 
     return after_moves(Position.parse(" ".join(words), rule, Game.of(board, rule)), moves)
 
 
-def terminal_progress() -> Callable[[Level], None] | None:
+def terminal_progress(always: bool = False) -> Callable[[Level], None] | None:
     """Ply-by-ply progress (positions newly won or lost, time so far) when standard error is a
-    terminal, silence otherwise."""
-    if not sys.stderr.isatty():
+    terminal or ``always``, silence otherwise."""
+    if not (always or sys.stderr.isatty()):
         return None
     began = time.perf_counter()
 
     def progress(level: Level) -> None:
         kind = "wins" if level.won else "losses"
-        click.echo(f"  ply {level.plies:3d}: {level.count:>12,} new {kind:<6} {time.perf_counter() - began:8.2f} s",
+        click.echo(f"  ply {level.plies:3d}: {level.count:>14,} new {kind:<6} {time.perf_counter() - began:9.2f} s",
                    err=True)
 
     return progress

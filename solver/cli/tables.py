@@ -1,4 +1,4 @@
-"""Commands that build and read whole tables: solve, verify, stats and survey."""
+"""Commands that build and read whole tables: solve, check, verify, stats and survey."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from solver.cli.common import writing
+from solver.cli.common import fail, writing
 
 #: Where ``neutreeko survey`` writes its report unless told otherwise.
 SURVEY_REPORT = Path("docs/survey.md")
@@ -24,6 +24,7 @@ from solver.cli.neutreeko import (
 from solver.core import files
 from solver.neutreeko.board import Board
 from solver.neutreeko.build import build_table, check_build_asked
+from solver.neutreeko.check import CheckReport, check_consistency
 from solver.neutreeko.game import Game
 from solver.neutreeko.position import Position
 from solver.neutreeko.rules import RULES
@@ -38,6 +39,7 @@ from solver.neutreeko.survey import (
     write_report,
 )
 from solver.neutreeko.symmetry import by_class
+from solver.neutreeko.table import Table
 from solver.neutreeko.verify import verify
 
 
@@ -49,7 +51,8 @@ from solver.neutreeko.verify import verify
 @click.option("--force", is_flag=True, help="Rebuild even if a valid table exists.")
 @click.option("--fold", is_flag=True,
               help="Store one result per symmetry class: a table 8 times smaller, read the same way.")
-def solve(board: str, rule: str, out: Path | None, force: bool, fold: bool) -> None:
+@click.option("--progress", is_flag=True, help="Show the progress ply by ply even when standard error is not a terminal.")
+def solve(board: str, rule: str, out: Path | None, force: bool, fold: bool, progress: bool) -> None:
     """Solve a board completely and write its HDF5 table.
 
     \b
@@ -57,9 +60,34 @@ def solve(board: str, rule: str, out: Path | None, force: bool, fold: bool) -> N
       neutreeko solve --board 4x4 --rule orthogonal
     """
     game = Game.of(board, rule)
-    path, summary, seconds = build_table(game, out, force, terminal_progress(), fold)
+    path, summary, seconds = build_table(game, out, force, terminal_progress(progress), fold)
     click.echo(f"solved {game}: {summary.legal:,} legal positions ({summary.wins:,} wins, "
                f"{summary.losses:,} losses, {summary.draws:,} draws) in {seconds:.2f} s -> {path}")
+
+
+@cli.command(name="check")
+@board_option
+@rule_option
+@table_option
+@build_option
+def check_command(board: str, rule: str, table_file: Path | None, build: bool) -> None:
+    """Confirm every value of a table from its children's values, by a forward pass of its own; list
+    every inconsistency and exit 1 if there is any.
+
+    \b
+    Example (the 4 x 4 table, built first if missing):
+      neutreeko check --board 4x4
+    """
+    game = Game.of(board, rule)
+    table = open_or_build(game, table_file, build)
+    report = check_consistency(game, table.result)
+    for inconsistency in report.listed:
+        click.echo(inconsistency.describe(game))
+    if report.wrong > len(report.listed):
+        click.echo(f"... and {report.wrong - len(report.listed):,} more inconsistencies")
+    click.echo(_checked(report, table.path))
+    if not report.passed:
+        sys.exit(1)
 
 
 @cli.command(name="survey")
@@ -67,19 +95,25 @@ def solve(board: str, rule: str, out: Path | None, force: bool, fold: bool) -> N
               help="Largest board: every board from 3x3 up to it, each width with each height.")
 @click.option("--rules", default="all", show_default=True,
               help=f"Comma-separated winning conditions ({', '.join(RULES)}), or all.")
+@click.option("--also", multiple=True, metavar="WIDTHxHEIGHT[:RULES]",
+              help="A larger board to add, under RULES (comma-separated) or else those of --rules; repeatable.")
+@click.option("--check", "check_tables", is_flag=True,
+              help="Confirm every table with the forward check (neutreeko check) and say so in each row.")
 @click.option("--out", type=click.Path(path_type=Path), default=SURVEY_REPORT, show_default=True,
               help="Markdown report; the CSV goes beside it with the suffix .csv, the start diagrams in "
                    "a folder named after it (survey-starts/).")
 @click.option("--force", is_flag=True, help="Overwrite an existing report.")
 @build_option
-def survey_command(max_board: str, rules: str, out: Path, force: bool, build: bool) -> None:
+def survey_command(max_board: str, rules: str, also: tuple[str, ...], check_tables: bool, out: Path, force: bool,
+                   build: bool) -> None:
     """Solve every board and rule (reusing built tables) and tabulate them, with findings.
 
     \b
     Example (regenerates the committed report):
-      neutreeko survey --max-board 7x7 --rules all --build --force
+      neutreeko survey --max-board 7x7 --rules all --also 8x8:connected --check --build --force
     """
-    games = survey_games(Board.parse(max_board), select_rules(rules))
+    extra = [game for text in also for game in _also_games(text, rules)]
+    games = survey_games(Board.parse(max_board), select_rules(rules), extra)
     for path in report_paths(out):
         with writing(path):
             files.check_writable(path)
@@ -88,16 +122,46 @@ def survey_command(max_board: str, rules: str, out: Path, force: bool, build: bo
     check_build_asked(games, build)
 
     def announce(row: SurveyRow) -> None:
-        click.echo(f"{row.board} {row.rule}: {row.legal:,} legal, {row.draws:,} draws, start {row.start_value}",
-                   err=True)
+        click.echo(f"{row.board} {row.rule}: {row.legal:,} legal, {row.draws:,} draws, start {row.start_value}"
+                   + (f", {row.verified}" if row.verified else ""), err=True)
 
-    rows = run_survey(games, lambda game: open_or_build(game, None, build), announce)
+    failed = []
+
+    def forward_check(table: Table) -> str:
+        report = check_consistency(table.game, table.result)
+        click.echo(_checked(report, table.path), err=True)
+        if not report.passed:
+            failed.append(f"{table.game}: {report.wrong:,} inconsistent")
+            return f"FAILED forward check ({report.wrong:,} inconsistent)"
+        return "forward check"
+
+    rows = run_survey(games, lambda game: open_or_build(game, None, build), announce,
+                      forward_check if check_tables else None)
     command = " ".join(["neutreeko survey --max-board", max_board, "--rules", rules,
+                        *(f"--also {text}" for text in also), *(["--check"] if check_tables else []),
                         *(["--out", str(out)] if out != SURVEY_REPORT else []), *(["--build"] if build else []),
                         "--force"])
     with writing(out):
         table = write_report(rows, out, command)
     click.echo(f"surveyed {len(rows)} boards and rules -> {out}, {table}, {starts_dir(out)}/")
+    if failed:
+        fail(f"the forward check failed: {'; '.join(failed)}", 1)
+
+
+def _checked(report: CheckReport, path: Path) -> str:
+    """The summary line of a forward check."""
+    return (f"checked {report.game} ({path}): {report.indices:,} indices, {report.legal:,} legal positions, "
+            f"{report.wrong:,} inconsistent, in {report.seconds:.1f} s")
+
+
+def _also_games(text: str, rules: str) -> list[Game]:
+    """The games of an ``--also`` value: ``8x8:connected`` (each rule named must be offered there), or
+    ``8x8`` under those of ``rules`` offered there."""
+    board, _, named = text.partition(":")
+    if named:
+        return [Game.of(board, rule) for rule in select_rules(named)]
+    games = survey_games(Board.parse(board), select_rules(rules))
+    return [game for game in games if game.board == Board.parse(board)]
 
 
 @cli.command(name="verify")

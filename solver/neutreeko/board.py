@@ -24,14 +24,17 @@ from solver.core.notation import checked, quote
 
 Square = int
 
-#: The sides a board may have. The ceiling is this one number; :class:`~solver.neutreeko.game.Game`
-#: checks that a game fits what the solver's arrays can hold (:data:`MAX_SQUARES`, :data:`MAX_INDICES`).
+#: The sides a board may have. The ceiling is this one number (9 x 9: 6.5 billion indices, a solve of
+#: about 7.5 GB); :class:`~solver.neutreeko.game.Game` checks that a game fits what the solver's arrays
+#: can hold (:data:`MAX_RAY_SQUARES`, :data:`MAX_INDICES`).
 MIN_SIDE = 3
-MAX_SIDE = 7
-#: The kernels keep a board's squares and one more, the wall, as bits of a 64-bit occupancy mask.
-MAX_SQUARES = 63
-#: The kernels queue position indices as int32.
-MAX_INDICES = 2**31 - 1
+MAX_SIDE = 9
+#: The kernels see the squares along a square's eight rays, with one guard bit after each ray, and eight
+#: bits more, as one 64-bit word (see :mod:`solver.neutreeko.kernel_inputs`): at most 48 squares on the
+#: rays of any square (a 13 x 13 board; 9 x 9 has at most 32).
+MAX_RAY_SQUARES = 48
+#: The kernels hold position indices as int64 (as int32 on boards where they fit).
+MAX_INDICES = 2**63 - 1
 
 #: The eight directions a piece may slide in, as (file step, rank step).
 DIRECTIONS: tuple[tuple[int, int], ...] = (
@@ -49,7 +52,8 @@ _SQUARE_PATTERN = re.compile(r"([A-Za-z])([1-9][0-9]{0,2})")
 
 @dataclass(frozen=True)
 class Board:
-    """A rectangular board ``width`` files by ``height`` ranks, each side from 3 to 7."""
+    """A rectangular board ``width`` files by ``height`` ranks, each side from :data:`MIN_SIDE` to
+    :data:`MAX_SIDE` (3 to 9)."""
 
     width: int
     height: int
@@ -108,6 +112,20 @@ class Board:
         if not self.on_board(file, rank):
             raise BoardError(f"square {text.strip().upper()} is not on the {self} board")
         return self.square(file, rank)
+
+    def ray_squares(self, square: Square) -> int:
+        """How many squares lie along the eight rays from ``square`` (to the board's edges)."""
+        return sum(len(self.ray(square, direction)) for direction in range(len(DIRECTIONS)))
+
+    def ray(self, square: Square, direction: int) -> tuple[Square, ...]:
+        """The squares met going out from ``square`` in ``direction`` (an index of :data:`DIRECTIONS`), nearest
+        first, up to the edge."""
+        squares = []
+        step = self.steps[square][direction]
+        while step >= 0:
+            squares.append(step)
+            step = self.steps[step][direction]
+        return tuple(squares)
 
     @cached_property
     def steps(self) -> tuple[tuple[int, ...], ...]:

@@ -7,7 +7,8 @@ sorted squares and the other side's, ``(n, 3)`` arrays. Each position has :data:
 piece ``p`` (0..2, in square order) sliding in direction ``d`` (0..7, :data:`solver.neutreeko.board.DIRECTIONS`)
 in slot ``8 p + d``, so the legal moves come in the order of :meth:`Position.moves`. A slot whose piece
 cannot move that way, and every slot of a position whose other side has already won, is empty.
-Occupied squares are the bits of one integer per position.
+Occupied squares are a row of booleans per position (a board of 64 squares or more, with the wall,
+no longer fits the bits of one integer).
 
 A slide is computed for all slots together, one step at a time: a piece moves on while the next square
 is on the board and empty. The board's edge is a *wall* square, number ``N``, always occupied.
@@ -59,14 +60,16 @@ def children(game: Game, mover: npt.ArrayLike, other: npt.ArrayLike) -> Children
     mover = np.asarray(mover, dtype=np.int64).reshape(-1, 3)
     other = np.asarray(other, dtype=np.int64).reshape(-1, 3)
     size = game.board.size
-    bits = np.left_shift(np.int64(1), np.arange(size + 1, dtype=np.int64))
-    occupied = (bits[mover].sum(axis=1) + bits[other].sum(axis=1) + bits[size])[:, None]
+    # occupied[row * (N + 1) + square]: the rows of the positions one after the other, flat.
+    rows = np.arange(len(mover))[:, None] * (size + 1)
+    occupied = np.zeros(len(mover) * (size + 1), dtype=np.bool_)
+    occupied[rows + mover] = occupied[rows + other] = occupied[rows + size] = True
     steps = _steps(game)
     origin = np.repeat(mover, 8, axis=1)
     target = origin
     for _ in range(max(game.board.width, game.board.height) - 1):
         ahead = steps[target * 8 + _DIRECTIONS]
-        target = np.where((occupied >> ahead) & 1 == 0, ahead, target)
+        target = np.where(occupied[rows + ahead], target, ahead)
     over = game.wins[index.triple_rank(other[:, 0], other[:, 1], other[:, 2])]
     legal = (target != origin) & ~over[:, None]
     # The moving side's squares after the move, sorted (the two that stay, sorted, and the target),

@@ -9,7 +9,7 @@ import numpy as np
 
 from solver.core.errors import BoardError
 from solver.neutreeko import index
-from solver.neutreeko.board import MAX_INDICES, MAX_SQUARES, Board
+from solver.neutreeko.board import MAX_INDICES, MAX_RAY_SQUARES, Board
 from solver.neutreeko.rules import DEFAULT_RULE, Rule, Triple, get_rule, start_squares
 
 
@@ -32,9 +32,10 @@ class Game:
         return cls(board, rule)
 
     def __post_init__(self) -> None:
-        if self.board.size > MAX_SQUARES or self.positions > MAX_INDICES:
-            raise BoardError(f"board {self.board} is too large for the solver: at most {MAX_SQUARES} squares "
-                             f"and {MAX_INDICES:,} indices")
+        rays = max(self.board.ray_squares(square) for square in range(self.board.size))
+        if rays > MAX_RAY_SQUARES or self.positions > MAX_INDICES:
+            raise BoardError(f"board {self.board} is too large for the solver: at most {MAX_RAY_SQUARES} squares "
+                             f"along the rays of a square and {MAX_INDICES:,} indices")
 
     def __str__(self) -> str:
         return f"{self.board} {self.rule.name}"

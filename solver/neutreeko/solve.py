@@ -17,16 +17,18 @@ from typing import Callable
 import numpy as np
 
 from solver.neutreeko.game import Game
-from solver.neutreeko.kernel_inputs import KernelInputs
-from solver.neutreeko.values import MAX_DISTANCE, UNDECIDED, encode_result
+from solver.neutreeko.kernel_inputs import KernelInputs, run_length
+from solver.neutreeko.values import MAX_DISTANCE, encode_result
 
 # Positions whose predecessors are gathered in one parallel pass; bounds the scratch buffers, one per
-# thread (on 5 x 5, 2 threads x 2^15 positions x 48 predecessors x 4 bytes: 12 MB, mostly untouched).
+# part (on 5 x 5, 2 parts x 2^15 positions x 48 predecessors x 4 bytes: 12 MB, mostly untouched).
 _CHUNK = 1 << 15
 # Positions per work item of that pass: large enough that a part's predecessors lie in long runs.
 _BLOCK = 1 << 9
-# Boards with at least this many indices (6 x 5 and up, not 5 x 5) have the positions of each level
-# grouped before the passes over them (see _level_positions).
+# Positions of a level collected at a time (a slab of rows, a row whole): 2^22 of them, 32 MB as int64.
+_SLAB = 1 << 22
+# Boards with at least this many indices (6 x 5 and up, not 5 x 5) have the positions of each slab
+# grouped by their other side's squares before the passes over them (see solve()).
 _GROUP_FROM = 1 << 23
 
 
@@ -52,44 +54,16 @@ class Solution:
     seconds: float
 
 
-def _queue_lost_at_once(result: np.ndarray, inputs: KernelInputs) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The queue of the positions decided at the latest distance, holding those lost at distance 0:
-    each part has its own segment, as long as the part has indices (so it never overflows). Returns
-    (queue, where each part's segment starts, where it ends)."""
-    part_of, parts, other_count = inputs.part_of, inputs.parts, inputs.other_count
-    sizes = np.bincount(part_of, minlength=parts) * other_count
-    heads = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-    tails = heads.copy()
-    queue = np.empty(len(result), dtype=np.int32)
-    lost = np.flatnonzero(result == encode_result(0))
-    lost_part = part_of[lost // other_count]
-    for part in range(parts):
-        mine = lost[lost_part == part]
-        queue[tails[part]:tails[part] + len(mine)] = mine
-        tails[part] += len(mine)
-    return queue, heads, tails
-
-
-def _level_positions(queue: np.ndarray, first: np.ndarray, last: np.ndarray, inputs: KernelInputs,
-                     grouped: bool) -> np.ndarray:
-    """The positions of the queue segments ``queue[first[p]:last[p]]`` in one array; if ``grouped``,
-    ordered by the squares of their other side.
-
-    The predecessors of such a group share two squares of their mover, so they lie in a few stretches
-    of the index, and the passes over the level find their bytes and bits still in the caches. That
-    pays once the arrays outgrow the caches: a solve takes 8% less time on 6 x 5, 20% less on 6 x 6
-    and 37% less on 7 x 7 (45 s instead of 71 s on two cores), while on 5 x 5 grouping costs 5% more
-    than it saves."""
-    if not grouped:
-        return np.concatenate([queue[start:end] for start, end in zip(first, last)])
-    from solver.neutreeko import _kernel
-    triples = inputs.triples
-    ranks = np.empty(int((last - first).sum()), dtype=np.min_scalar_type(len(triples)))
-    _kernel._other_ranks(queue, first, last, triples, inputs.other_count, ranks)
-    firsts = np.concatenate([[0], np.cumsum(np.bincount(ranks, minlength=len(triples)))[:-1]])
-    level = np.empty(len(ranks), dtype=np.int32)
-    _kernel._group(queue, first, last, ranks, firsts, level)
-    return level
+def _slabs(fresh: np.ndarray) -> list[tuple[int, int]]:
+    """Bounds ``(first, last)`` of runs of rows (mover ranks) holding about :data:`_SLAB` positions of
+    the level each (a row whole, so at most ``_SLAB`` plus a row), skipping rows with none."""
+    rows = np.flatnonzero(fresh)
+    if len(rows) == 0:
+        return []
+    ends = np.cumsum(fresh[rows])
+    cuts = np.searchsorted(ends, np.arange(_SLAB, int(ends[-1]), _SLAB), side="left") + 1
+    bounds = np.unique(np.concatenate([[0], cuts, [len(rows)]]))
+    return [(int(rows[a]), int(rows[b - 1]) + 1) for a, b in zip(bounds[:-1], bounds[1:])]
 
 
 def solve(game: Game, progress: Callable[[Level], None] | None = None) -> Solution:
@@ -102,31 +76,48 @@ def solve(game: Game, progress: Callable[[Level], None] | None = None) -> Soluti
 
     began = time.perf_counter()
     inputs = KernelInputs.of(game, numba.get_num_threads())
-    triples, other_count = inputs.triples, inputs.other_count
-    result = np.zeros(game.positions, dtype=np.uint8)
-    moves_left = np.zeros(game.positions, dtype=np.uint8)
-    _kernel._classify(inputs.steps, triples, inputs.wins, other_count, result, moves_left)
-    # One bit per index, set once decided (or illegal): an eighth of `result`, so probes of it hit the
-    # caches far more often.
-    decided = np.packbits(result != UNDECIDED, bitorder="little")
+    triples, other_count, rays = inputs.triples, inputs.other_count, inputs.rays
+    # Whole 8-byte words, so that levels are looked for 8 bytes at a time.
+    words = np.empty(-(-game.positions // 8), dtype=np.uint64)
+    result = words.view(np.uint8)[:game.positions]
+    decided = np.zeros(-(-game.positions // 8), dtype=np.uint8)
+    # fresh[rank]: how many positions of that mover rank the latest level decided.
+    fresh = np.zeros(len(triples), dtype=np.int64)
+    _kernel._classify(rays, triples, inputs.wins, other_count, run_length(game.board.size), result, decided,
+                      fresh)
 
-    queue, heads, tails = _queue_lost_at_once(result, inputs)
+    level = np.empty(_SLAB + other_count, dtype=inputs.index_type)
+    # The parents of positions that share their other side's squares lie in a few rows (those of the
+    # triples it reaches by one unmove), and those of one slab in a narrow band of each row, so once
+    # grouped they are met together, where the caches (and the address translations) still hold them.
+    # That pays once the arrays outgrow the caches, while on 5 x 5 grouping costs more than it saves.
+    grouping = game.positions >= _GROUP_FROM
+    grouped = np.empty_like(level) if grouping else level
+    ranks = np.empty(len(level) if grouping else 0, dtype=np.min_scalar_type(len(triples)))
     blocks = -(-_CHUNK // _BLOCK)
-    out = np.empty((inputs.parts, blocks * _BLOCK * inputs.max_unmoves), dtype=np.int32)
+    out = np.empty((inputs.parts, blocks * _BLOCK * inputs.max_unmoves), dtype=inputs.index_type)
     counts = np.empty((blocks, inputs.parts), dtype=np.int64)
     plies = 0
-    while (count := int((tails - heads).sum())) > 0:
+    while (count := int(fresh.sum())) > 0:
         if progress:
             progress(Level(plies, count))
         if plies + 1 > MAX_DISTANCE:
             raise OverflowError(f"distance {plies + 1} does not fit the table encoding")
-        level = _level_positions(queue, heads, tails, inputs, game.positions >= _GROUP_FROM)
-        tails = heads.copy()  # the next level refills the segments: memory touched for one level only
-        code = encode_result(plies + 1)
-        for chunk in range(0, count, _CHUNK):
-            used = _kernel._gather(level, chunk, min(chunk + _CHUNK, count), _BLOCK, inputs.rays, inputs.stops,
-                                   triples, inputs.weights, other_count, decided, inputs.part_of, out, counts)
-            _kernel._settle(out, counts, used, plies % 2 == 0, code, result, decided, moves_left, queue,
-                            tails)
+        found, fresh = fresh, np.zeros_like(fresh)
+        offsets = np.cumsum(found) - found
+        for first, last in _slabs(found):
+            _kernel._collect(result, words, decided, encode_result(plies), found, offsets - offsets[first], first, last,
+                             other_count, level)
+            size = int(found[first:last].sum())
+            if grouping:
+                _kernel._other_ranks(level, size, triples, other_count, ranks)
+                sizes = np.bincount(ranks[:size], minlength=len(triples))
+                _kernel._group(level, size, ranks, np.cumsum(sizes) - sizes, grouped)
+            for chunk in range(0, size, _CHUNK):
+                used = _kernel._gather(grouped, chunk, min(chunk + _CHUNK, size), _BLOCK, rays, triples,
+                                       inputs.weights, other_count, decided, inputs.part_of, out, counts)
+                _kernel._settle(out, counts, used, plies % 2 == 0, encode_result(plies + 1), result, decided,
+                                fresh, other_count)
         plies += 1
+    _kernel._undecided_are_drawn(result, decided)
     return Solution(game, result, time.perf_counter() - began)

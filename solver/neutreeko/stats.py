@@ -10,6 +10,9 @@ from solver.neutreeko import index
 from solver.neutreeko.game import Game
 from solver.neutreeko.values import ILLEGAL, UNDECIDED, encode_result
 
+# Bytes counted at a time: bounds the temporary arrays (np.bincount widens its input to 8 bytes a value).
+_STRETCH = 1 << 24
+
 #: The scalar counts of a :class:`Summary`, which tables store as attributes under these names.
 COUNT_NAMES = ("legal", "wins", "losses", "draws", "longest_win", "longest_loss", "no_move")
 
@@ -36,13 +39,16 @@ class Summary:
 
 
 def summarize(game: Game, result: np.ndarray) -> Summary:
-    """Count ``result`` (one byte per index of ``game``) by value and distance."""
-    histogram = np.bincount(result, minlength=256)
+    """Count ``result`` (one byte per index of ``game``) by value and distance, a stretch at a time so
+    that no temporary array grows with the board."""
+    histogram = np.zeros(256, dtype=np.int64)
+    for first in range(0, len(result), _STRETCH):
+        histogram += np.bincount(result[first:first + _STRETCH], minlength=256)
     by_distance = {byte - 1: int(histogram[byte]) for byte in range(1, ILLEGAL) if histogram[byte]}
     wins = {plies: count for plies, count in by_distance.items() if plies % 2 == 1}
     losses = {plies: count for plies, count in by_distance.items() if plies % 2 == 0}
     longest_win = max(wins, default=0)
-    lost_at_once = np.flatnonzero(result == encode_result(0))
+    lost_at_once = _indices_of(result, encode_result(0))
     _, other = index.decode(lost_at_once, game.board.size)
     other_won = game.wins[index.triple_rank(other[:, 0], other[:, 1], other[:, 2])]
     return Summary(
@@ -55,6 +61,12 @@ def summarize(game: Game, result: np.ndarray) -> Summary:
         no_move=int(np.count_nonzero(~other_won)),
         wins_by_plies=wins,
         losses_by_plies=losses,
-        longest_win_indices=tuple(int(i) for i in np.flatnonzero(result == encode_result(longest_win)))
-        if wins else (),
+        longest_win_indices=tuple(int(i) for i in _indices_of(result, encode_result(longest_win))) if wins else (),
     )
+
+
+def _indices_of(result: np.ndarray, byte: int) -> np.ndarray:
+    """The indices whose byte is ``byte`` (int64), found a stretch at a time."""
+    found = [first + np.flatnonzero(result[first:first + _STRETCH] == byte)
+             for first in range(0, len(result), _STRETCH)]
+    return np.concatenate(found) if found else np.empty(0, dtype=np.int64)

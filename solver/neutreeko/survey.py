@@ -48,6 +48,9 @@ class SurveyRow:
     start_plies: int | None
     table_bytes: int
     solve_seconds: float
+    #: How the table was verified beyond its digest: ``"forward check"`` when every stored value was
+    #: confirmed from its children (:mod:`solver.neutreeko.check`), else empty.
+    verified: str = ""
 
     @property
     def start(self) -> Evaluation:
@@ -67,9 +70,10 @@ def select_rules(text: str) -> list[Rule]:
     return [rule for name, rule in RULES.items() if name in chosen]
 
 
-def survey_games(max_board: Board, rules: Iterable[Rule]) -> list[Game]:
+def survey_games(max_board: Board, rules: Iterable[Rule], also: Iterable[Game] = ()) -> list[Game]:
     """Every board from 3 x 3 to ``max_board`` (each width with each height) and every rule of ``rules``
-    offered on it, by width, height, then rule. Raises :class:`RuleError` if there is none."""
+    offered on it, by width, height, then rule; then the games of ``also`` not among them. Raises
+    :class:`RuleError` if there is none."""
     rules = list(rules)
     games = []
     for width in range(MIN_SIDE, max_board.width + 1):
@@ -79,6 +83,7 @@ def survey_games(max_board: Board, rules: Iterable[Rule]) -> list[Game]:
                     games.append(Game.of(Board(width, height), rule))
                 except RuleError:
                     continue  # not offered on this board
+    games += [game for game in dict.fromkeys(also) if game not in games]
     if not games:
         raise RuleError(f"no board up to {max_board} offers {', '.join(rule.name for rule in rules)}")
     return games
@@ -118,8 +123,8 @@ def write_report(rows: list[SurveyRow], markdown: Path, command: str) -> Path:
     return table
 
 
-def survey_row(table: Table) -> SurveyRow:
-    """The figures of an opened table."""
+def survey_row(table: Table, verified: str = "") -> SurveyRow:
+    """The figures of an opened table, verified as ``verified`` says (see :attr:`SurveyRow.verified`)."""
     counts = {name: int(table.attributes[name]) for name in COUNT_NAMES}
     start = Evaluation.of_byte(int(table.lookup(Position.start(table.game).index())))
     return SurveyRow(
@@ -127,17 +132,19 @@ def survey_row(table: Table) -> SurveyRow:
         draws_percent=round(100 * counts["draws"] / counts["legal"], 2),
         start_value=start.value, start_plies=start.plies,
         table_bytes=table.path.stat().st_size,
-        solve_seconds=round(float(table.attributes.get("solve_seconds", float("nan"))), 2),
+        solve_seconds=round(float(table.attributes.get("solve_seconds", float("nan"))), 2), verified=verified,
     )
 
 
 def run_survey(games: Iterable[Game], open_game_table: Callable[[Game], Table],
-               on_row: Callable[[SurveyRow], None] | None = None) -> list[SurveyRow]:
-    """A row for each game, whose table ``open_game_table`` opens (or builds); ``on_row`` sees each
-    row as soon as it is made."""
+               on_row: Callable[[SurveyRow], None] | None = None,
+               verify_table: Callable[[Table], str] | None = None) -> list[SurveyRow]:
+    """A row for each game, whose table ``open_game_table`` opens (or builds); ``verify_table``, if
+    given, says how each table was verified; ``on_row`` sees each row as soon as it is made."""
     rows = []
     for game in games:
-        rows.append(survey_row(open_game_table(game)))
+        table = open_game_table(game)
+        rows.append(survey_row(table, verify_table(table) if verify_table else ""))
         if on_row:
             on_row(rows[-1])
     return rows
@@ -149,7 +156,7 @@ def to_csv(rows: Iterable[SurveyRow]) -> str:
 
 
 _FIGURES = ("board", "rule", "legal", "wins", "losses", "draws", "draws %", "longest win", "longest loss",
-            "no move", "start")
+            "no move", "start", "verified")
 _PERFORMANCE = ("board", "rule", "indices", "table size", "solve time")
 
 
@@ -179,11 +186,14 @@ def to_markdown(rows: list[SurveyRow], command: str, starts: str = "survey-start
         "## Figures",
         "",
         "*No move*: positions whose side to move cannot move, counted as lost for it. *Start*: the value of the",
-        "start position for Black, who moves first, and its distance.",
+        "start position for Black, who moves first, and its distance. *Verified*: *forward check* where every",
+        "stored value was confirmed from its children's values by `neutreeko check`, which proves a table",
+        "right without a reference solver.",
         "",
-        *_table(_FIGURES, "ll" + "r" * 9, [(row.board, row.rule, f"{row.legal:,}", f"{row.wins:,}", f"{row.losses:,}",
-                            f"{row.draws:,}", f"{row.draws_percent:.2f}", str(row.longest_win),
-                            str(row.longest_loss), f"{row.no_move:,}", row.start.terse()) for row in rows]),
+        *_table(_FIGURES, "ll" + "r" * 9 + "l", [(row.board, row.rule, f"{row.legal:,}", f"{row.wins:,}",
+                            f"{row.losses:,}", f"{row.draws:,}", f"{row.draws_percent:.2f}", str(row.longest_win),
+                            str(row.longest_loss), f"{row.no_move:,}", row.start.terse(), row.verified or "-")
+                           for row in rows]),
         "",
         "## Start positions",
         "",

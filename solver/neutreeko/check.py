@@ -1,0 +1,114 @@
+"""The forward consistency check of a solved table: every stored value confirmed from its children's.
+
+A table is right exactly when each index holds the byte its children's bytes call for, by the
+definitions of :mod:`solver.neutreeko.values`:
+
+* not legal (ILLEGAL) exactly where the side to move already has a winning triple;
+* lost in 0 where the other side has three in a row, or the side to move has no move;
+* won in d when some child is lost in d - 1 and none in less;
+* lost in d (d > 0) when every child is won, the longest in d - 1;
+* drawn when no child is lost and some child is drawn.
+
+A table that passes is the solution, by induction on the distance: the lost-in-0 positions are right,
+a position labelled with distance d is truly valued so once those with smaller distances are, and a
+position truly won or lost cannot be labelled a draw, since a draw needs a drawn child but all the
+children of a lost position are won and a won position has a lost child. So the check proves a table
+right without a reference solver, with its own move generation (:mod:`solver.neutreeko._forward`),
+forwards, not the solver's unmoves.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from solver.core.errors import IllegalPositionError
+from solver.neutreeko import index
+from solver.neutreeko.game import Game
+from solver.neutreeko.kernel_inputs import KernelInputs
+from solver.neutreeko.position import Position
+from solver.neutreeko.values import ILLEGAL, MAX_DISTANCE, Evaluation
+
+#: At most this many inconsistencies are listed one by one (all are counted).
+LISTED = 1000
+
+
+def byte_text(byte: int) -> str:
+    """What a result byte says: ``"win in 3"``, ``"draw"``, ``"illegal"``; a distance the encoding
+    cannot hold is named as such."""
+    if byte == ILLEGAL:
+        return "illegal"
+    if byte > MAX_DISTANCE + 1:
+        return f"{'win' if (byte - 1) % 2 else 'loss'} in {byte - 1} (beyond the encoding)"
+    return Evaluation.of_byte(byte).terse()
+
+
+@dataclass(frozen=True)
+class Inconsistency:
+    """An index whose ``stored`` byte is not the ``expected`` one its children call for."""
+
+    index: int
+    stored: int
+    expected: int
+
+    def describe(self, game: Game) -> str:
+        """One line: the position (as notation with Black to move, or its squares if not legal), the
+        stored value and the value its children give."""
+        try:
+            where = Position.from_index(game, self.index).fen()
+        except IllegalPositionError:
+            mover, other = index.decode(self.index, game.board.size)
+            where = (f"mover on {' '.join(map(game.board.name, mover.tolist()))}, other side on "
+                     f"{' '.join(map(game.board.name, other.tolist()))}")
+        return (f"index {self.index:,} ({where}): stored {byte_text(self.stored)}, "
+                f"its children give {byte_text(self.expected)}")
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    """What :func:`check_consistency` found: ``indices`` checked, of which ``legal`` legal positions, and ``wrong``
+    inconsistencies, the first :data:`LISTED` of them (in index order) in ``listed``."""
+
+    game: Game
+    indices: int
+    legal: int
+    wrong: int
+    listed: tuple[Inconsistency, ...]
+    seconds: float
+
+    @property
+    def passed(self) -> bool:
+        return self.wrong == 0
+
+
+def check_consistency(game: Game, result: npt.NDArray[np.uint8], listed: int = LISTED) -> CheckReport:
+    """Check every index of ``result`` (one byte per index of ``game``) against its children, in
+    parallel; list at most ``listed`` inconsistencies (all are counted)."""
+    import numba  # numba is imported only when something is checked
+
+    from solver.neutreeko import _forward
+
+    if result.shape != (game.positions,):
+        raise ValueError(f"{game} has {game.positions:,} indices, not {len(result):,}")
+    began = time.perf_counter()
+    inputs = KernelInputs.of(game, numba.get_num_threads())
+    rows = len(inputs.triples)
+    legal, wrong = np.zeros(rows, dtype=np.int64), np.zeros(rows, dtype=np.int64)
+    nothing = np.full(rows, -1, dtype=np.int64)
+    found, expected = np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
+    arguments = (result, inputs.steps, inputs.triples, inputs.wins, inputs.weights, inputs.other_count, legal, wrong)
+    _forward._check_rows(*arguments, False, found, nothing, expected)
+    total = int(wrong.sum())
+    if total and listed:
+        # Again over the rows with inconsistencies only, to find them (they are few, or not listed).
+        offsets = np.where(wrong > 0, np.cumsum(wrong) - wrong, -1)
+        offsets[offsets >= listed] = -1
+        found, expected = np.empty(min(total, listed), dtype=np.int64), np.empty(min(total, listed), dtype=np.int64)
+        _forward._check_rows(*arguments, True, found, offsets, expected)
+    order = np.argsort(found, kind="stable")
+    inconsistencies = tuple(Inconsistency(int(found[i]), int(result[found[i]]), int(expected[i])) for i in order)
+    return CheckReport(game, game.positions, int(legal.sum()), total, inconsistencies,
+                       time.perf_counter() - began)

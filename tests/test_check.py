@@ -1,0 +1,129 @@
+"""The forward consistency check (``neutreeko check``): it passes every real table from 3 x 3 to 5 x 5
+and finds a deliberately corrupted entry of each kind; and the board ceiling (9 x 9 in, 10 x 10 out)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+import pytest
+
+from solver.neutreeko.board import MAX_SIDE, Board
+from solver.neutreeko.check import check_consistency
+from solver.neutreeko.game import Game
+from solver.neutreeko.rules import RULES
+from solver.neutreeko.solve import solve
+from solver.neutreeko.survey import survey_games
+from solver.neutreeko.table import write_table
+from solver.neutreeko.values import ILLEGAL, UNDECIDED, Evaluation, encode_result
+from tests.helpers import assert_one_line_error, invoke
+
+#: Every board and rule the survey solves up to 5 x 5 but 5 x 5 connected (the session's solve).
+SMALL = [(str(game.board), game.rule.name) for game in survey_games(Board(5, 5), RULES.values())
+         if (str(game.board), game.rule.name) != ("5x5", "connected")]
+
+
+@lru_cache(maxsize=None)
+def _solved(board: str, rule: str = "connected") -> np.ndarray:
+    return solve(Game.of(board, rule)).result
+
+
+@pytest.mark.parametrize("board, rule", SMALL)
+def test_every_small_table_passes(board, rule):
+    game = Game.of(board, rule)
+    result = _solved(board, rule)
+    report = check_consistency(game, result)
+    assert (report.passed, report.wrong, report.listed) == (True, 0, ())
+    assert report.indices == game.positions == len(result)
+    assert report.legal == np.count_nonzero(result != ILLEGAL)
+
+
+def test_the_5x5_table_passes(solved_5x5):
+    report = check_consistency(solved_5x5.game, solved_5x5.result)
+    assert report.passed and report.legal == 3_468_080
+
+
+def _first(result: np.ndarray, wanted) -> int:
+    return int(np.flatnonzero(wanted(result))[0])
+
+
+def _corrupted(stored: Evaluation, wrong: Evaluation) -> tuple[np.ndarray, int]:
+    """The 4 x 4 table with the first position valued ``stored`` changed to ``wrong``, and its index."""
+    result = _solved("4x4").copy()
+    position = _first(result, lambda table: table == stored.byte())
+    result[position] = wrong.byte()
+    return result, position
+
+
+@pytest.mark.parametrize("stored, wrong", [
+    (Evaluation.loss(6), Evaluation.win(7)),    # wrong value
+    (Evaluation.win(5), Evaluation.win(7)),     # distance off by two
+    (Evaluation.loss(8), Evaluation.loss(6)),   # distance off by two, a loss
+    (Evaluation("draw"), Evaluation.win(1)),    # a draw marked as a win
+], ids=["wrong-value", "win-distance-off-by-two", "loss-distance-off-by-two", "draw-marked-won"])
+def test_a_corrupted_entry_is_found(stored, wrong):
+    game = Game.of("4x4")
+    result, position = _corrupted(stored, wrong)
+    report = check_consistency(game, result)
+    assert not report.passed
+    mine = [found for found in report.listed if found.index == position]
+    assert mine and (mine[0].stored, mine[0].expected) == (wrong.byte(), stored.byte())
+    # Every other inconsistency is a parent of the damaged entry: it differs from the true table only
+    # through its children.
+    assert report.wrong == len(report.listed) and all(
+        result[found.index] == _solved("4x4")[found.index] for found in report.listed if found.index != position)
+
+
+def test_an_illegal_byte_on_a_legal_position_is_found():
+    game = Game.of("4x4")
+    result = _solved("4x4").copy()
+    position = _first(result, lambda table: table == encode_result(0))
+    result[position] = ILLEGAL
+    report = check_consistency(game, result)
+    assert position in {found.index for found in report.listed}
+    described = next(found for found in report.listed if found.index == position).describe(game)
+    assert "stored illegal, its children give loss in 0" in described
+
+
+def test_listing_is_bounded_but_counting_is_not():
+    game = Game.of("4x4")
+    result = np.full(game.positions, UNDECIDED, dtype=np.uint8)
+    report = check_consistency(game, result, listed=5)
+    assert len(report.listed) == 5 and report.wrong > 5
+    assert [found.index for found in report.listed] == sorted(found.index for found in report.listed)
+
+
+def test_check_command(tmp_path):
+    game = Game.of("4x4")
+    good, bad = tmp_path / "good.h5", tmp_path / "bad.h5"
+    write_table(game, _solved("4x4"), good, 0.0)
+    result, position = _corrupted(Evaluation.win(5), Evaluation.win(7))
+    write_table(game, result, bad, 0.0)
+
+    passed = invoke("check", "--board", "4x4", "--table", str(good))
+    assert passed.exit_code == 0, passed.stderr
+    assert passed.stdout.splitlines() == [
+        f"checked 4x4 connected ({good}): {game.positions:,} indices, "
+        f"{np.count_nonzero(_solved('4x4') != ILLEGAL):,} legal positions, 0 inconsistent, in "
+        + passed.stdout.split(" in ")[-1].strip()]
+    failed = invoke("check", "--board", "4x4", "--table", str(bad))
+    assert failed.exit_code == 1
+    assert f"index {position:,} (" in failed.stdout and "stored win in 7, its children give win in 5" in failed.stdout
+    assert failed.stdout.splitlines()[-1].startswith("checked 4x4 connected")
+
+
+def test_check_needs_a_table(tmp_path):
+    assert_one_line_error(invoke("check", "--board", "4x4", "--table", str(tmp_path / "none.h5")),
+                          "no table for 4x4 connected", code=1)
+
+
+def test_the_largest_board_is_accepted_and_one_larger_refused(tmp_path):
+    assert MAX_SIDE == 9
+    game = Game.of("9x9")
+    assert game.positions == 6_490_804_320 and game.board.name(80) == "I9"
+    assert game.board.parse_square("i9") == 80
+    # Accepted up to the table lookup: there is no 9 x 9 table at that path.
+    assert_one_line_error(invoke("check", "--board", "9x9", "--table", str(tmp_path / "none.h5")),
+                          "no table for 9x9 connected", code=1)
+    assert_one_line_error(invoke("check", "--board", "10x10"), "board 10x10 is not supported", code=2)
+    assert_one_line_error(invoke("solve", "--board", "9x10"), "from 3 to 9", code=2)
