@@ -3,7 +3,7 @@ peak memory, and the first solve of a process with a cold and a warm compile cac
 
     python scripts/bench_necnon.py                              # 4x4 nec, 5 warm runs
     python scripts/bench_necnon.py --board hex3 --protocol non --runs 3
-    python scripts/bench_necnon.py --board 5x4 --runs 1 --no-cold   # large: run under flock /work/memory.lock
+    python scripts/bench_necnon.py --board 5x4 --runs 1 --no-cold   # large: about 3 GB
     python scripts/bench_necnon.py --engine --board hex6            # the search engine's playouts a second
 
 Only the public API is used (:class:`solver.necnon.rules.Game`, :func:`solver.necnon.solve.solve`). Each

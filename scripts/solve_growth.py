@@ -7,7 +7,7 @@ process per board, with its time, its peak memory and its levels.
 For each board it prints the indices, the solve time (the analysis alone, as the table stores it) and
 the whole command's, nanoseconds per index, the peak resident memory of the process and per index, the
 number of levels (distances) and the busiest level. Big boards take memory (about 1.2 bytes per index,
-plus the interpreter): run them under ``flock /work/memory.lock`` on a shared machine. Each board's
+plus the interpreter): on a shared machine, run them one at a time. Each board's
 line is printed as soon as it is measured, and its progress goes to ``--log`` as it is made, if given.
 """
 
