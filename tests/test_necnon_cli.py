@@ -167,6 +167,11 @@ def test_a_neutreeko_table_is_not_a_necnon_table(necnon_env, tmp_path, table_5x5
     assert_one_line_error(result, "table of neutreeko, not of necnon", code=2, program="necnon")
 
 
+def test_a_necnon_table_is_not_a_neutreeko_table(necnon_env):
+    result = invoke("stats", "--table", str(necnon_env / "necnon-3x3-nec.h5"))
+    assert_one_line_error(result, "table of necnon, not of neutreeko", code=2)
+
+
 def test_a_damaged_table_is_refused(necnon_env, tmp_path):
     copy = tmp_path / "necnon-3x3-nec.h5"
     shutil.copy(necnon_env / "necnon-3x3-nec.h5", copy)

@@ -133,7 +133,7 @@ def open_table(game: Game, path: Path | None = None) -> Table:
     """Open and check ``game``'s table (at ``path``, or where :func:`table_path` says).
 
     Raises :class:`MissingTableError` (a ``KeyError``) if there is no file, :class:`TableMismatchError`
-    if it is a table for another board or rule, :class:`TableError` if something other than a regular
+    if it is a table of NECNON or for another board or rule, :class:`TableError` if something other than a regular
     file is there (a link leading nowhere, a FIFO, a device, a directory), or the file is not a table of
     ours or is damaged (see :mod:`solver.core.container`: the whole file is verified before it is read)."""
     path = Path(path) if path is not None else table_path(game)
@@ -143,7 +143,11 @@ def open_table(game: Game, path: Path | None = None) -> Table:
         attributes = contents.attributes
         folded = bool(attributes.get("folded", False))
         dataset = _FOLDED_DATASET if folded else _DATASET
-        if not contents.ours or not contents.has(dataset):
+        if not contents.ours:
+            raise TableError(f"{path} is not a neutreeko-solver table")
+        if attributes.get("game", "neutreeko") != "neutreeko":  # only the other game names itself
+            raise TableMismatchError(f"{path} is a table of {attributes['game']}, not of neutreeko")
+        if not contents.has(dataset):
             raise TableError(f"{path} is not a neutreeko-solver table")
         if attributes.get("format_version") != FORMAT_VERSION or attributes.get("index_scheme") != index.INDEX_SCHEME:
             raise TableError(f"{path} has format {attributes.get('format_version')}, index scheme "
