@@ -390,7 +390,7 @@ def test_a_missing_table_larger_than_5x5_asks_for_build(fresh_tables, tmp_path, 
     """One line saying how to build it (--build, or neutreeko solve), exit 1, and nothing written."""
     result = invoke(*[arg.replace("{tmp}", str(tmp_path)) for arg in args], input="")
     line = assert_one_line_error(result, "larger than 5 x 5", "--build", "neutreeko solve --board", code=1)
-    assert re.search(r"[\d,]+ positions, a file of up to [\d.]+ MB", line), line
+    assert re.search(r"[\d,]+ positions, about [\d.]+ MB of memory, a file of up to [\d.]+ MB", line), line
     assert not fresh_tables.exists() and not (tmp_path / "survey.md").exists()
 
 
@@ -401,7 +401,8 @@ def test_build_builds_a_table_larger_than_the_limit(fresh_tables, monkeypatch):
     assert not fresh_tables.exists()
     result = invoke("stats", "--board", "3x4", "--json", "--build")
     assert result.exit_code == 0 and json.loads(result.stdout)["legal"] == 17_304
-    assert "building the 3x4 connected table" in result.stderr
+    assert ("building the 3x4 connected table at "
+            f"{fresh_tables / 'neutreeko-3x4.h5'} (18,480 positions, about 20.8 kB of memory") in result.stderr
     assert invoke("stats", "--board", "3x3", "--json").exit_code == 0  # not larger than the limit: built unasked
 
 

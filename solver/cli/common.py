@@ -175,14 +175,15 @@ def write_pictures(asked: list[tuple[Path, str]], draw: Callable[[str], bytes]) 
 
 
 def open_or_build(game: Game, table_file: Path | None, open_table: Callable[[Game, Path], Table],
-                  ensure_table: Callable[..., Table], progress: object, label: str) -> Table:
+                  ensure_table: Callable[..., Table], progress: object, label: str, cost: str = "") -> Table:
     """The table of ``game``: ``open_table(game, table_file)`` if a file is given, else the default
     one, which ``ensure_table(game, progress=..., on_build=...)`` builds if it is missing, saying so
-    on standard error (``building the <label> table at <path> ...``)."""
+    on standard error (``building the <label> table at <path> ...``, with ``(<cost>)`` before the
+    dots if given)."""
     if table_file is not None:
         return open_table(game, table_file)
 
     def announce(path: Path) -> None:
-        click.echo(f"building the {label} table at {path} ...", err=True)
+        click.echo(f"building the {label} table at {path}{f' ({cost})' if cost else ''} ...", err=True)
 
     return ensure_table(game, progress=progress, on_build=announce)

@@ -16,7 +16,7 @@ from solver import __version__
 from solver.cli import common
 from solver.cli.common import CommandGroup
 from solver.neutreeko.board import MAX_SIDE, MIN_SIDE
-from solver.neutreeko.build import ensure_table
+from solver.neutreeko.build import build_cost, ensure_table, is_large
 from solver.neutreeko.game import Game
 from solver.neutreeko.position import Position
 from solver.neutreeko.probe import Tablebase
@@ -84,7 +84,8 @@ def open_or_build(game: Game, table_file: Path | None, build: bool) -> Table:
     """The table of ``game`` at ``table_file``, or the default one, built (with progress) if it is
     missing (a board larger than 5 x 5 only if ``build``: see :func:`~solver.neutreeko.build.ensure_table`)."""
     return common.open_or_build(game, table_file, open_table, partial(ensure_table, build_large=build),
-                                terminal_progress(), str(game))
+                                terminal_progress(), str(game),
+                                build_cost(game) if is_large(game) else "")
 
 
 def tablebase_for(table_file: Path | None, build: bool) -> Tablebase:

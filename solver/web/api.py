@@ -45,7 +45,7 @@ from solver.core.errors import InputError
 from solver.neutreeko import report
 from solver.neutreeko.annotate import annotate, annotation_object
 from solver.neutreeko.board import MAX_SIDE, MIN_SIDE
-from solver.neutreeko.build import UNASKED_SQUARES, ensure_table
+from solver.neutreeko.build import ensure_table, is_large
 from solver.neutreeko.game import Game
 from solver.neutreeko.position import Position
 from solver.neutreeko.probe import Tablebase
@@ -136,7 +136,7 @@ class Explorer:
     def _table_state(self, game: Game) -> str:
         if self._path(game).is_file():
             return "ready"
-        return "on demand" if game.board.size <= UNASKED_SQUARES else "missing"
+        return "missing" if is_large(game) else "on demand"
 
     def _path(self, game: Game) -> Path:
         return table_path(game) if self._directory is None else self._directory / table_path(game).name
@@ -148,7 +148,7 @@ class Explorer:
 
     def _open(self, game: Game) -> Table:
         path = self._path(game)
-        if game.board.size > UNASKED_SQUARES:
+        if is_large(game):
             return open_table(game, path)  # if missing: MissingTableError saying how to build it
         began: list[float] = []
 
