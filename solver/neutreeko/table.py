@@ -133,9 +133,10 @@ def open_table(game: Game, path: Path | None = None) -> Table:
     """Open and check ``game``'s table (at ``path``, or where :func:`table_path` says).
 
     Raises :class:`MissingTableError` (a ``KeyError``) if there is no file, :class:`TableMismatchError`
-    if it is a table of NECNON or for another board or rule, :class:`TableError` if something other than a regular
-    file is there (a link leading nowhere, a FIFO, a device, a directory), or the file is not a table of
-    ours or is damaged (see :mod:`solver.core.container`: the whole file is verified before it is read)."""
+    if it is a table of NECNON or for another board or rule, :class:`TableError` if something other
+    than a regular file is there (a link leading nowhere, a FIFO, a device, a directory), or the file is
+    not a table of ours or is damaged (see :mod:`solver.core.container`: the whole file is verified
+    before it is read)."""
     path = Path(path) if path is not None else table_path(game)
     container.check_present(path, f"no table for {game} at {path} (build it with: {solve_command(game, path)})")
     rebuild = f"{solve_command(game, path)} --force"
