@@ -110,7 +110,7 @@ def survey_command(max_board: str, rules: str, also: tuple[str, ...], check_tabl
 
     \b
     Example (regenerates the committed report):
-      neutreeko survey --max-board 7x7 --rules all --also 8x8:connected --check --build --force
+      neutreeko survey --max-board 7x7 --rules all --also 8x8:connected --also 9x9:connected --check --build --force
     """
     extra = [game for text in also for game in _also_games(text, rules)]
     games = survey_games(Board.parse(max_board), select_rules(rules), extra)
