@@ -115,15 +115,17 @@ def check_present(path: Path, missing: str) -> None:
         raise MissingTableError(missing)
 
 
-def ensure(path: Path, open_existing: Callable[[Path], Opened], before_build: Callable[[Path], None],
-           build: Callable[[Path], object]) -> Opened:
+def ensure(path: Path, open_existing: Callable[[Path], Opened], check_asked: Callable[[Path], None],
+           build: Callable[[Path], object], on_build: Callable[[Path], None] | None = None) -> Opened:
     """The table at ``path`` as ``open_existing`` opens it; if there is none
-    (:class:`MissingTableError`), ``before_build(path)`` (which may refuse, or say what comes), then
-    ``build(path)`` and the table it built."""
+    (:class:`MissingTableError`), ``check_asked(path)`` (which raises if it may not be built), then
+    ``on_build(path)`` (to say what comes), ``build(path)`` and the table it built."""
     try:
         return open_existing(path)
     except MissingTableError:
-        before_build(path)
+        check_asked(path)
+        if on_build:
+            on_build(path)
         build(path)
         return open_existing(path)
 

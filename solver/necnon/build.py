@@ -49,13 +49,9 @@ def ensure_table(game: Game, path: Path | None = None, progress: Report | None =
     Raises :class:`~solver.core.errors.BoardError` for a board too large to solve and
     :class:`LargeTableError` for a board of more than :data:`UNASKED_CELLS` cells unless
     ``build_large``, before anything is announced."""
-    def before_build(where: Path) -> None:
-        check_build_asked([game], build_large, where)
-        if on_build:
-            on_build(where)
-
     return container.ensure(Path(path) if path is not None else table_path(game), partial(open_table, game),
-                            before_build, partial(build_table, game, force=True, progress=progress))
+                            lambda where: check_build_asked([game], build_large, where),
+                            partial(build_table, game, force=True, progress=progress), on_build)
 
 
 def check_build_asked(games: Iterable[Game], build_large: bool, path: Path | None = None) -> None:
