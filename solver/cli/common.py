@@ -27,11 +27,19 @@ from solver.core.pictures import check_format
 Game = TypeVar("Game")
 Table = TypeVar("Table")
 
-#: The options of commands that draw a picture to a file.
-svg_option = click.option("--svg", "svg_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
-                          help="Write the diagram to an SVG file.")
-png_option = click.option("--png", "png_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
-                          help="Write the diagram to a PNG file.")
+Command = TypeVar("Command", bound=Callable[..., Any])
+
+
+def picture_options(drawing: str) -> Callable[[Command], Command]:
+    """The options of a command that draws a picture to a file, ``--svg FILE`` and ``--png FILE``
+    (parameters ``svg_file`` and ``png_file``), their help ``"<drawing> in an SVG file."`` and so on."""
+    def decorate(command: Command) -> Command:
+        for option, name in (("png", "a PNG"), ("svg", "an SVG")):  # the last applied is listed first
+            command = click.option(f"--{option}", f"{option}_file", type=click.Path(path_type=Path), default=None,
+                                   metavar="FILE", help=f"{drawing} in {name} file.")(command)
+        return command
+
+    return decorate
 
 # click >= 8.2 raises this for a group called without a command; older versions exit with the help.
 _NO_ARGS_IS_HELP: Any = getattr(click.exceptions, "NoArgsIsHelpError", ())

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from solver.cli.common import input_lines, pictures_asked, standard_input, write_pictures, writing
+from solver.cli.common import input_lines, picture_options, pictures_asked, standard_input, write_pictures, writing
 from solver.cli.neutreeko import (
     board_option,
     build_option,
@@ -100,10 +100,7 @@ def record_argument(game: str) -> GameRecord:
 @table_option
 @build_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (its schema is in the README).")
-@click.option("--svg", "svg_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
-              help="Also draw the value-history chart in an SVG file.")
-@click.option("--png", "png_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
-              help="Also draw the value-history chart in a PNG file.")
+@picture_options("Also draw the value-history chart")
 def annotate_command(game: str, table_file: Path | None, build: bool, as_json: bool, svg_file: Path | None,
                      png_file: Path | None) -> None:
     """Judge every move of a game record against the tables.

@@ -20,10 +20,9 @@ from solver import __version__
 from solver.cli import common
 from solver.cli.common import (
     CommandGroup,
+    picture_options,
     pictures_asked,
-    png_option,
     reader_gone,
-    svg_option,
     write_pictures,
     writing,
 )
@@ -211,10 +210,7 @@ def query(position: tuple[str, ...], board: str | None, protocol: str, table_fil
 @cli.command()
 @position_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-@click.option("--svg", "svg_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
-              help="Also draw the line as a sheet of small boards, one per turn, in an SVG file.")
-@click.option("--png", "png_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
-              help="Also draw the line as a sheet of small boards in a PNG file.")
+@picture_options("Also draw the line as a sheet of small boards, one per turn,")
 def line(position: tuple[str, ...], board: str | None, protocol: str, table_file: Path | None, build: bool,
          moves: str, as_json: bool, svg_file: Path | None, png_file: Path | None) -> None:
     """The line of perfect play from POSITION (default: the empty board) to the end, with the score.
@@ -231,8 +227,7 @@ def line(position: tuple[str, ...], board: str | None, protocol: str, table_file
 
 @cli.command()
 @position_options
-@svg_option
-@png_option
+@picture_options("Draw the diagram")
 @click.option("--no-values", is_flag=True, help="Draw the position only, without reading a table.")
 def show(position: tuple[str, ...], board: str | None, protocol: str, table_file: Path | None, build: bool,
          moves: str, svg_file: Path | None, png_file: Path | None, no_values: bool) -> None:

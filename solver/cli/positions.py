@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from solver.cli.common import fail, pictures_asked, png_option, standard_input, svg_option, write_pictures
+from solver.cli.common import fail, picture_options, pictures_asked, standard_input, write_pictures
 from solver.cli.neutreeko import (
     cli,
     position_options,
@@ -77,10 +77,7 @@ def _query_stdin(game: Game, tablebase: Tablebase, with_moves: bool) -> None:
 @click.option("--max-plies", type=click.IntRange(min=0), default=None,
               help="Stop after this many plies (default: at the win or the third repetition).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-@click.option("--svg", "svg_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
-              help="Also draw the line as a sheet of small boards, one per ply, in an SVG file.")
-@click.option("--png", "png_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
-              help="Also draw that sheet in a PNG file.")
+@picture_options("Also draw the line as a sheet of small boards, one per ply,")
 @click.option("--html", "html_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
               help="Also draw the line as an HTML page of small boards, one per ply.")
 def line(position: tuple[str, ...], board: str, rule: str, table_file: Path | None, build: bool, moves: str,
@@ -111,8 +108,7 @@ def line(position: tuple[str, ...], board: str, rule: str, table_file: Path | No
 @click.option("--keeping", is_flag=True,
               help="Draw only the moves that keep the value: the winning moves of a won position, the "
                    "drawing moves of a drawn one (every move of a lost one).")
-@svg_option
-@png_option
+@picture_options("Draw the diagram")
 @click.option("--html", "html_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
               help="Write the diagram and the table of its moves to an HTML page.")
 def show(position: tuple[str, ...], board: str, rule: str, table_file: Path | None, build: bool, moves: str,
