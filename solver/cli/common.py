@@ -29,6 +29,13 @@ Table = TypeVar("Table")
 
 Command = TypeVar("Command", bound=Callable[..., Any])
 
+#: The options of commands that read a table, and of those that write one.
+table_option = click.option("--table", "table_file", type=click.Path(path_type=Path), default=None,
+                            help="Table file to read instead of the default one.")
+out_option = click.option("--out", type=click.Path(path_type=Path), default=None,
+                          help="Where to write the table (default: the tables directory).")
+rebuild_option = click.option("--force", is_flag=True, help="Rebuild even if a valid table exists.")
+
 
 def picture_options(drawing: str) -> Callable[[Command], Command]:
     """The options of a command that draws a picture to a file, ``--svg FILE`` and ``--png FILE``

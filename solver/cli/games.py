@@ -7,14 +7,21 @@ from pathlib import Path
 
 import click
 
-from solver.cli.common import input_lines, picture_options, pictures_asked, standard_input, write_pictures, writing
+from solver.cli.common import (
+    input_lines,
+    picture_options,
+    pictures_asked,
+    standard_input,
+    table_option,
+    write_pictures,
+    writing,
+)
 from solver.cli.neutreeko import (
     board_option,
     build_option,
     cli,
     read_position,
     rule_option,
-    table_option,
     tablebase_for,
 )
 from solver.core import files

@@ -20,9 +20,12 @@ from solver import __version__
 from solver.cli import common
 from solver.cli.common import (
     CommandGroup,
+    out_option,
     picture_options,
     pictures_asked,
     reader_gone,
+    rebuild_option,
+    table_option,
     write_pictures,
     writing,
 )
@@ -56,8 +59,6 @@ board_option = click.option("--board", default=None, metavar="WxH|hexN",
                                  "N (2 to 6). Default: the position's board, or 4x4.")
 protocol_option = click.option("--protocol", default="nec", show_default=True, metavar="|".join(SETTINGS),
                                help="Protocols: nec or non for both players, or Black's then Green's.")
-table_option = click.option("--table", "table_file", type=click.Path(path_type=Path), default=None,
-                            help="Table file to read instead of the default one.")
 build_option = click.option("--build", is_flag=True,
                             help=f"Build a missing table even for a board of more than {UNASKED_CELLS} cells (up to "
                                  f"a quarter of an hour and gigabytes); smaller ones are built unasked.")
@@ -117,9 +118,8 @@ def tablebase_for(table_file: Path | None, build: bool) -> Tablebase:
 @cli.command()
 @board_option
 @protocol_option
-@click.option("--out", type=click.Path(path_type=Path), default=None,
-              help="Where to write the table (default: the tables directory).")
-@click.option("--force", is_flag=True, help="Rebuild even if a valid table exists.")
+@out_option
+@rebuild_option
 def solve(board: str | None, protocol: str, out: Path | None, force: bool) -> None:
     """Solve a board from the empty board and write its HDF5 table."""
     game = game_of(board, protocol)

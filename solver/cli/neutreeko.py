@@ -14,7 +14,7 @@ import click
 
 from solver import __version__
 from solver.cli import common
-from solver.cli.common import CommandGroup
+from solver.cli.common import CommandGroup, table_option
 from solver.neutreeko.board import MAX_SIDE, MIN_SIDE
 from solver.neutreeko.build import build_cost, ensure_table, is_large
 from solver.neutreeko.game import Game
@@ -39,8 +39,6 @@ board_option = click.option("--board", default="5x5", show_default=True, metavar
 rule_option = click.option("--rule", type=click.Choice(list(RULES), case_sensitive=False), default=DEFAULT_RULE,
                            show_default=True, help="Winning condition; connected is standard Neutreeko (README describes "
                                                     "the others).")
-table_option = click.option("--table", "table_file", type=click.Path(path_type=Path), default=None,
-                            help="Table file to read instead of the default one.")
 build_option = click.option("--build", is_flag=True,
                             help="Build a missing table even for a board larger than 5x5 (up to a minute "
                                  "and hundreds of MB); smaller ones are built unasked.")

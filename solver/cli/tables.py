@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from solver.cli.common import fail, writing
+from solver.cli.common import fail, out_option, rebuild_option, table_option, writing
 
 #: Where ``neutreeko survey`` writes its report unless told otherwise.
 SURVEY_REPORT = Path("docs/survey.md")
@@ -18,7 +18,6 @@ from solver.cli.neutreeko import (
     cli,
     open_or_build,
     rule_option,
-    table_option,
     terminal_progress,
 )
 from solver.core import files
@@ -46,9 +45,8 @@ from solver.neutreeko.verify import verify
 @cli.command()
 @board_option
 @rule_option
-@click.option("--out", type=click.Path(path_type=Path), default=None,
-              help="Where to write the table (default: the tables directory).")
-@click.option("--force", is_flag=True, help="Rebuild even if a valid table exists.")
+@out_option
+@rebuild_option
 @click.option("--fold", is_flag=True,
               help="Store one result per symmetry class: a table 8 times smaller, read the same way.")
 @click.option("--progress", is_flag=True, help="Show the progress ply by ply even when standard error is not a terminal.")
