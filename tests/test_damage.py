@@ -74,6 +74,6 @@ def test_damaged_default_table_is_not_rebuilt_silently(tmp_path, monkeypatch):
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 1 and done.stdout == ""
     assert done.stderr.splitlines() == [
-        f"neutreeko: error: table {path} is damaged: its contents do not match their digest; "
+        f"neutreeko: error: table {path} is damaged: its metadata does not match its digest; "
         f"rebuild it with neutreeko solve --board 3x3 --rule connected --force"]
     assert path.read_bytes() == damaged and os.listdir(directory) == [path.name]

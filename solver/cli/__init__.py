@@ -4,6 +4,10 @@
 """
 
 from solver.cli import explorer, games, positions, tables  # noqa: F401  (registers the commands)
+from solver.cli.containers import COMMANDS
 from solver.cli.neutreeko import cli
+
+for command in COMMANDS:
+    cli.add_command(command)
 
 __all__ = ["cli"]

@@ -17,7 +17,7 @@ from typing import TypeVar
 import click
 
 from solver import __version__
-from solver.cli import common
+from solver.cli import common, containers
 from solver.cli.common import (
     CommandGroup,
     out_option,
@@ -298,3 +298,7 @@ def play(board: str | None, protocol: str, table_file: Path | None, build: bool,
     except BrokenPipeError:
         reader_gone()
 
+
+
+for _command in containers.COMMANDS:
+    cli.add_command(_command)

@@ -27,7 +27,6 @@ from solver.neutreeko.check import CheckReport, check_consistency
 from solver.neutreeko.game import Game
 from solver.neutreeko.position import Position
 from solver.neutreeko.rules import RULES
-from solver.neutreeko.stats import summarize
 from solver.neutreeko.survey import (
     SurveyRow,
     report_paths,
@@ -177,7 +176,7 @@ def verify_command(board: str, rule: str, build: bool) -> None:
     table = open_or_build(game, None, build)
     checks = verify(game, lambda other: table if other == game else open_or_build(other, None, build))
     if not checks:
-        summary = summarize(game, table.result)
+        summary = table.summary
         click.echo(f"no published figures for {game}; its table gives {summary.legal:,} legal positions, "
                    f"{summary.draws:,} draws, longest win {summary.longest_win} plies")
         return
@@ -212,7 +211,7 @@ def stats(board: str, rule: str, table_file: Path | None, build: bool, as_json: 
       neutreeko stats --board 4x4 --all
     """
     game = Game.of(board, rule)
-    summary = summarize(game, open_or_build(game, table_file, build).result)
+    summary = open_or_build(game, table_file, build).summary
     classes = [(Position.from_index(game, canonical).fen(), [Position.from_index(game, i).fen() for i in members])
                for canonical, members in by_class(summary.longest_win_indices, game.board)]
     if as_json:

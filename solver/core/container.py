@@ -1,35 +1,44 @@
-"""The table container every game stores its results in: one HDF5 file holding one dataset, with
-attributes that describe it and SHA-256 digests of both, behind a header that holds the digest of the
-whole file, written atomically and checked on every open.
+"""The table container every game stores its results in: a plain HDF5 file holding one chunked,
+gzip-compressed dataset and attributes that describe it, behind a header (HDF5's *user block*, which
+the library skips) that tells this project's reader everything it needs without the HDF5 library.
 
-What the attributes mean is each game's business (:mod:`solver.neutreeko.table`); this module only
-guarantees that what is read is what was written, and that a damaged file, whatever bytes changed in
-it, is refused with one :class:`~solver.core.errors.TableError` rather than reaching the HDF5 library,
-which may abort the process, loop forever or fail in unforeseen ways on damaged metadata.
+What the attributes mean is each game's business (:mod:`solver.neutreeko.table`,
+:mod:`solver.necnon.table`); this module guarantees that what is answered is what was written, at the
+cost of what is read. ``docs/table-format.md`` describes the file for readers in other languages.
 
 The file::
 
-    bytes 0 .. 511     the header (HDF5's "user block", which the library skips), ASCII:
-                           neutreeko-solver table container 1\\n
-                           size <bytes of the whole file>\\n
-                           sha256 <hex digest of every byte after the header>\\n
-                       then zero bytes up to 512
-    bytes 512 ..       the HDF5 file proper: the dataset and these attributes
+    bytes 0 .. U-1     the header, U a power of two >= 512 (HDF5's user block):
+                           neutreeko-solver table container 2\\n
+                           header <n> sha256 <hex>\\n        n: the length of the JSON below; its SHA-256
+                           <n bytes of JSON>\\n              (see _HEADER_FIELDS)
+                       then zero bytes up to U
+    bytes U ..         the HDF5 file proper: the dataset, its attributes, and the dataset chunk_map
 
-=================  =============================================================================
-attribute          meaning
-=================  =============================================================================
-format             :data:`FORMAT` (anything else is not one of ours)
-digest             ``"sha256:<hex>"`` of the dataset's bytes
-attributes_digest  ``"sha256:<hex>"`` of every other attribute (the undigested ones apart), so that
-                   an edited attribute is caught like edited data
-=================  =============================================================================
+The JSON gives the file's size, the SHA-256 of every byte after the header, the dataset's name, type,
+shape and chunk length, the place and SHA-256 of the chunk map, and every attribute. The chunk map
+(:data:`solver.core.chunks.MAP_ENTRY`, also an ordinary dataset for other readers) gives each chunk's
+offset in the file, its stored size, its first key (for data sorted by a key) and the SHA-256 of its
+stored bytes.
 
-:func:`opened` reads the header and digests the whole file before HDF5 sees it: a changed byte
-anywhere (header included, every attribute included) is refused there. The digests of the data and of
-the attributes are checked again after reading, and any failure of the HDF5 library is turned into
-"table X is damaged: ...". Checking the whole file costs one pass of SHA-256 over it (1.5 ms for
-the 1.5 MB 5 x 5 table).
+**How the guarantee is kept.** Opening a table reads the header, checks the JSON against its digest
+and the file's size against the JSON, reads the chunk map and checks it against its digest, then
+digests the *metadata region*, every byte after the header that lies in no chunk (HDF5's superblock,
+object headers, chunk index and attributes, and the map), against the header's ``metadata_sha256``:
+a few kilobytes for a small table, a few megabytes for 9 x 9, whatever the data's size. A probe then
+reads the chunk that holds its answer, checks its digest and only then decompresses it
+(:mod:`solver.core.chunks`). The HDF5 library never parses the file on the way, so it cannot abort,
+hang or misread on damaged or forged metadata: it is not asked to read any. So a byte changed anywhere
+but in the chunks is refused when the table is opened, and a byte changed in a chunk when that chunk
+is read, each with one :class:`~solver.core.errors.TableError` ("table X is damaged: ...; rebuild it
+with ..."); a probe that needs only intact chunks is answered. :func:`check_file` digests the whole
+file at once (``neutreeko check-file``) and refuses it whatever byte changed. Whole-table readers (statistics,
+checks) read every chunk and also check the data's digest. Tables are written with the HDF5 library and
+then stamped (:func:`stamp`): the header and the map are computed from the file as written.
+
+Files in the first container format (a 512-byte header holding one digest of the whole file) are
+refused with one line naming ``neutreeko convert``, which rewrites them without solving again
+(:mod:`solver.core.legacy`).
 
 Where tables live: ``$NEUTREEKO_TABLES`` if set; otherwise ``tables/`` of the source checkout the
 package runs from; otherwise (an installed package) ``$XDG_DATA_HOME/neutreeko-solver/tables``
@@ -42,27 +51,43 @@ import hashlib
 import json
 import os
 import stat
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+import weakref
+import zlib
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime, timezone
+from importlib import metadata
 from pathlib import Path
-from typing import IO, Any, TypeVar
+from typing import Any, TypeVar
 
 import h5py
 import numpy as np
 import numpy.typing as npt
 
 from solver.core import files
+from solver.core.chunks import MAP_ENTRY, Chunks
 from solver.core.errors import MissingTableError, TableError, TableExistsError
 
 #: The ``format`` attribute of every table of this project.
 FORMAT = "neutreeko-solver table"
-_CHUNK_BYTES = 1 << 18
-
-#: The header: its size (HDF5 user blocks are 512 bytes or a larger power of two) and first line.
+#: The dataset of every table that holds its chunk map.
+MAP_DATASET = "chunk_map"
+#: Uncompressed bytes of a chunk (the last chunk of a dataset may hold fewer items).
+CHUNK_BYTES = 1 << 18
+#: The smallest header (HDF5 user blocks are 512 bytes or a larger power of two).
 HEADER_BYTES = 512
-_MAGIC = b"neutreeko-solver table container 1\n"
+_MAGIC = b"neutreeko-solver table container 2\n"
+_LEGACY_MAGIC = b"neutreeko-solver table container 1\n"
 _HDF5_SIGNATURE = b"\x89HDF\r\n\x1a\n"
+#: The fields of the header's JSON and their types.
+_HEADER_FIELDS = {"size": int, "header_bytes": int, "body_sha256": str, "metadata_sha256": str, "dataset": str,
+                  "dtype": list, "shape": list, "chunk_items": int, "map_offset": int, "map_sha256": str,
+                  "attributes": dict}
+_MAX_JSON = 1 << 20
 _READ_BYTES = 1 << 20
+# Chunks compressed at a time when writing, by threads (zlib releases the interpreter's lock).
+_BATCH = 64
+_WORKERS = max(1, min(4, os.cpu_count() or 1))
 
 Attributes = dict[str, Any]
 Opened = TypeVar("Opened")
@@ -82,16 +107,6 @@ def tables_dir() -> Path:
 def digest(data: npt.NDArray[Any]) -> str:
     """``"sha256:<hex>"`` of an array's bytes."""
     return "sha256:" + hashlib.sha256(np.ascontiguousarray(data).data).hexdigest()
-
-
-def attributes_digest(attributes: Mapping[str, Any], undigested: tuple[str, ...]) -> str:
-    """``"sha256:<hex>"`` of a table's attributes, as h5py reads them, but ``attributes_digest`` and
-    the ``undigested`` ones."""
-    left_out = ("attributes_digest", *undigested)
-    described = {name: value.tolist() if isinstance(value, (np.ndarray, np.generic)) else value
-                 for name, value in attributes.items() if name not in left_out}
-    text = json.dumps(described, sort_keys=True, separators=(",", ":"), default=str)
-    return "sha256:" + hashlib.sha256(text.encode()).hexdigest()
 
 
 def check_writable(path: Path) -> None:
@@ -145,58 +160,87 @@ def check_replaceable(path: Path, force: bool, open_existing: Callable[[Path], o
     raise TableExistsError(f"a valid table already exists at {path} (use --force to rebuild it)")
 
 
-def _header(size: int, body_digest: str) -> bytes:
-    """The header of a file of ``size`` bytes whose bytes after the header have this SHA-256 (hex)."""
-    return (_MAGIC + f"size {size}\nsha256 {body_digest}\n".encode()).ljust(HEADER_BYTES, b"\0")
 
-
-def _body_digest(file: IO[bytes]) -> str:
-    """SHA-256 (hex) of the bytes of ``file`` after the header."""
-    file.seek(HEADER_BYTES)
-    sha = hashlib.sha256()
-    while block := file.read(_READ_BYTES):
-        sha.update(block)
-    return sha.hexdigest()
-
-
-def stamp(path: Path) -> None:
-    """Write the header of the file at ``path`` (an HDF5 file with a user block of
-    :data:`HEADER_BYTES`) from the bytes after it."""
-    with open(path, "r+b") as raw:
-        header = _header(os.fstat(raw.fileno()).st_size, _body_digest(raw))
-        raw.seek(0)
-        raw.write(header)
-
-
-def write(path: Path, dataset: str, data: npt.NDArray[Any], attributes: Attributes,
-          undigested: tuple[str, ...] = (), level: int = 6) -> None:
-    """Write ``data`` as the one dataset ``dataset`` of a table at ``path`` (atomically), chunked and
-    gzip-compressed at ``level``, with ``attributes`` (in their order), :data:`FORMAT`, the data's
-    digest and the attributes' digest, behind the header. The same inputs give the same bytes.
+def write(path: Path, dataset: str, data: npt.NDArray[Any], attributes: Attributes, level: int = 6,
+          sorted_by: str | None = None) -> None:
+    """Write ``data`` (one-dimensional) as the one dataset ``dataset`` of a table at ``path``
+    (atomically, flushed to disk), in chunks of :data:`CHUNK_BYTES` compressed with zlib at ``level``
+    (HDF5's gzip filter), with ``attributes`` (in their order; JSON-compatible values), :data:`FORMAT`,
+    the data's digest and the writer's name and the date; ``sorted_by`` names the field by which the
+    records are sorted (its first value in each chunk is kept in the chunk map). The same inputs give
+    the same bytes but for the date.
 
     Raises :class:`TableError` if the file cannot be written."""
+    chunk_items = max(1, min(len(data), CHUNK_BYTES // data.dtype.itemsize))
     try:
+        described = {"format": FORMAT, **attributes, "digest": digest(data), **_provenance(),
+                     **({"sorted_by": sorted_by} if sorted_by else {})}
+        header_bytes = _power_of_two(len(json.dumps(described)) + 2048)
         with files.replacing(path) as temporary:
-            with h5py.File(temporary, "w", track_order=True, userblock_size=HEADER_BYTES) as file:
-                file.create_dataset(dataset, data=data, chunks=(max(1, min(len(data), _CHUNK_BYTES)),),
-                                    compression="gzip", compression_opts=level, shuffle=False, track_times=False)
-                file.attrs.update({"format": FORMAT, **attributes, "digest": digest(data)})
-                # Digest the attributes as they read back, so that writing and checking see the same types.
-                file.attrs["attributes_digest"] = attributes_digest(dict(file.attrs), undigested)
+            with h5py.File(temporary, "w", track_order=True, userblock_size=header_bytes) as file:
+                stored = file.create_dataset(dataset, shape=data.shape, dtype=data.dtype, chunks=(chunk_items,),
+                                             compression="gzip", compression_opts=level, shuffle=False,
+                                             track_times=False)
+                for number, compressed in _compressed(data, chunk_items, level):
+                    stored.id.write_direct_chunk((number * chunk_items,), compressed)
+                file.create_dataset(MAP_DATASET, data=np.zeros(-(-len(data) // chunk_items), MAP_ENTRY),
+                                    track_times=False)
+                file.attrs.update(described)
             stamp(Path(temporary))
     except OSError as error:
         raise TableError(f"cannot write {path}: {error.strerror or error}") from None
 
 
-class Contents:
-    """An open table file: its attributes, checked for :data:`FORMAT` only, and its datasets.
-    ``rebuild`` is the command that rebuilds the file, for messages."""
+def stamp(path: Path) -> None:
+    """Write the chunk map and the header of the table file at ``path`` from the file as HDF5 describes
+    it: each chunk's place, size, first key and digest, the map's digest, every attribute, and the
+    digest of every byte after the header. :func:`write` ends with it; on a file changed through HDF5
+    it gives what a writer would have written."""
+    with h5py.File(path, "r+") as file:
+        dataset = next(name for name in file if name != MAP_DATASET)
+        stored = file[dataset]
+        chunk_items = int(stored.chunks[0])
+        sorted_by = file.attrs.get("sorted_by")
+        entries = np.zeros(len(file[MAP_DATASET]), MAP_ENTRY)
+        for number, entry in enumerate(entries):
+            where = stored.id.get_chunk_info_by_coord((number * chunk_items,))
+            raw = stored.id.read_direct_chunk((number * chunk_items,))[1]
+            entry["offset"], entry["size"] = where.byte_offset, where.size
+            entry["sha256"] = np.frombuffer(hashlib.sha256(raw).digest(), np.uint8)
+            if sorted_by:
+                entry["fence"] = np.frombuffer(zlib.decompress(raw), stored.dtype)[0][sorted_by]
+        file[MAP_DATASET][...] = entries
+        header = {"dataset": dataset, "dtype": _dtype_text(stored.dtype), "shape": list(stored.shape),
+                  "chunk_items": chunk_items, "map_offset": int(file[MAP_DATASET].id.get_offset()),
+                  "map_sha256": hashlib.sha256(entries.tobytes()).hexdigest(),
+                  "attributes": {name: _plain(value) for name, value in file.attrs.items()}}
+        header_bytes = int(file.userblock_size)
+    with open(path, "r+b") as raw:
+        size = os.fstat(raw.fileno()).st_size
+        header = {"size": size, "header_bytes": header_bytes, "body_sha256": _body_digest(raw, header_bytes),
+                  "metadata_sha256": _metadata_digest(raw.fileno(), entries, header_bytes, size), **header}
+        text = _header_text(header)
+        if len(text) > header_bytes:
+            raise OSError(f"the header of {path} does not fit its {header_bytes} bytes")
+        raw.seek(0)
+        raw.write(text.ljust(header_bytes, b"\0"))
 
-    def __init__(self, path: Path, file: h5py.File, rebuild: str = "") -> None:
+
+class Contents:
+    """An open table file: its attributes, as the verified header gives them, and its dataset, read a
+    verified chunk at a time. ``rebuild`` is the command that rebuilds the file, for messages. The file
+    stays open until :meth:`close` or until the object is forgotten."""
+
+    def __init__(self, path: Path, descriptor: int, header: dict[str, Any], entries: npt.NDArray[np.void],
+                 rebuild: str = "") -> None:
         self.path = path
         self.rebuild = rebuild
-        self._file = file
-        self.attributes: Attributes = dict(file.attrs)
+        self.attributes: Attributes = header["attributes"]
+        self._header = header
+        self._entries = entries
+        self._descriptor = descriptor
+        self._closer = weakref.finalize(self, os.close, descriptor)
+        self._chunks: Chunks | None = None
 
     @property
     def ours(self) -> bool:
@@ -204,28 +248,50 @@ class Contents:
         return self.attributes.get("format") == FORMAT
 
     def has(self, dataset: str) -> bool:
-        return isinstance(self._file.get(dataset), h5py.Dataset)
+        return bool(self._header["dataset"] == dataset)
 
     def damaged(self, why: str) -> TableError:
         """The error for this file, damaged as ``why`` says."""
         return damaged(self.path, why, self.rebuild)
 
-    def check_attributes(self, undigested: tuple[str, ...] = ()) -> None:
-        """Raise :class:`TableError` unless the attributes match their digest."""
-        if attributes_digest(self.attributes, undigested) != self.attributes.get("attributes_digest"):
-            raise self.damaged("its attributes do not match their digest")
+    def chunks(self, dataset: str, length: int, dtype: npt.DTypeLike) -> Chunks:
+        """The dataset, to be read a chunk at a time; :class:`TableError` unless it has ``length`` items
+        of ``dtype`` (a scalar type or a record type)."""
+        if self._chunks is None:
+            header, dtype = self._header, np.dtype(dtype)
+            if not self.has(dataset) or header["shape"] != [length] or header["dtype"] != _dtype_text(dtype):
+                raise self.damaged(f"its data has shape {header['shape']} of {header['dtype']}, not [{length}] "
+                                   f"of {_dtype_text(dtype)}")
+            chunk_items = header["chunk_items"]
+            chunk_bytes = chunk_items * dtype.itemsize
+            if chunk_items < 1 or len(self._entries) != -(-length // chunk_items) or chunk_bytes > 64 * CHUNK_BYTES \
+                    or (len(self._entries) and self._entries["size"].max() > _deflated_bound(chunk_bytes)):
+                raise self.damaged(f"its chunk map does not fit its data ({len(self._entries)} chunks of "
+                                   f"{chunk_items} items for {length})")
+            self._chunks = Chunks(self._descriptor, self._entries, length, chunk_items, dtype, self.damaged)
+        return self._chunks
 
-    def read(self, dataset: str, shape: tuple[int, ...], dtype: npt.DTypeLike) -> npt.NDArray[Any]:
-        """The dataset's array; :class:`TableError` unless it has ``shape`` and ``dtype`` (a scalar type
-        or a record type) and matches the ``digest`` attribute."""
-        stored = self._file[dataset]
-        if stored.shape != shape or stored.dtype != np.dtype(dtype):
-            raise self.damaged(f"its data has shape {stored.shape} of {stored.dtype}, not {shape} of "
-                               f"{np.dtype(dtype)}")
-        data: npt.NDArray[Any] = stored[()]
+    def read(self, dataset: str, length: int, dtype: npt.DTypeLike) -> npt.NDArray[Any]:
+        """The whole dataset as one array (see :meth:`chunks`), checked against the ``digest`` attribute
+        too."""
+        data = self.chunks(dataset, length, dtype).whole()
         if digest(data) != self.attributes.get("digest"):
             raise self.damaged("its data does not match its digest")
         return data
+
+    def check_file(self) -> int:
+        """Digest every byte after the header (the header was checked on opening) and return the file's
+        size; :class:`TableError` if they are not as written."""
+        with os.fdopen(os.dup(self._descriptor), "rb") as raw:
+            if _body_digest(raw, self._header["header_bytes"]) != self._header["body_sha256"]:
+                raise self.damaged("its contents do not match their digest")
+        return int(self._header["size"])
+
+    def close(self) -> None:
+        """Close the file (its chunks leave the cache)."""
+        if self._chunks is not None:
+            self._chunks.close()
+        self._closer()
 
 
 def damaged(path: Path, why: str, rebuild: str = "") -> TableError:
@@ -233,54 +299,194 @@ def damaged(path: Path, why: str, rebuild: str = "") -> TableError:
     return TableError(f"table {path} is damaged: {why}; " + (f"rebuild it with {rebuild}" if rebuild else "rebuild it"))
 
 
-def _verified(raw: IO[bytes], path: Path, rebuild: str) -> None:
-    """Raise :class:`TableError` unless ``raw``, the open file at ``path``, is a regular file with a
-    valid header and every byte after it matches the header's digest."""
-    if not stat.S_ISREG(os.fstat(raw.fileno()).st_mode):
-        raise TableError(f"cannot use {path}: it is not a regular file")
-    header = raw.read(HEADER_BYTES)
-    if not header.startswith(_MAGIC):
-        kind = ("an HDF5 file without the table header: another program's file, or a table written by an "
-                "older version" if header.startswith(_HDF5_SIGNATURE) else "")
-        remedy = f"; rebuild it with {rebuild}" if kind and rebuild else ""
-        raise TableError(f"{path} is not a neutreeko-solver table" + (f" ({kind}){remedy}" if kind else ""))
-    fields = header[len(_MAGIC):].split(b"\n")
-    try:
-        size = int(fields[0].removeprefix(b"size ").decode("ascii"))
-        expected = fields[1].removeprefix(b"sha256 ").decode("ascii")
-        if _header(size, expected) != header:
-            raise ValueError
-    except (ValueError, IndexError, UnicodeDecodeError):
-        raise damaged(path, "its header is not as written", rebuild) from None
-    actual_size = os.fstat(raw.fileno()).st_size
-    if actual_size < size:
-        raise damaged(path, f"it is truncated ({actual_size:,} of {size:,} bytes)", rebuild)
-    if actual_size != size:
-        raise damaged(path, f"it has {actual_size:,} bytes, not {size:,}", rebuild)
-    if _body_digest(raw) != expected:
-        raise damaged(path, "its contents do not match their digest", rebuild)
-    raw.seek(0)
-
-
-@contextmanager
-def opened(path: Path, rebuild: str = "") -> Iterator[Contents]:
-    """``path`` opened read-only as :class:`Contents`, once the whole file has been verified against its
-    header. A file that cannot be read, is not a table, is damaged, or fails to read inside the block
-    raises :class:`TableError` saying why; messages about a damaged file name ``rebuild``, the command
-    that rebuilds it."""
+def open_contents(path: Path, rebuild: str = "") -> Contents:
+    """``path`` opened read-only as :class:`Contents`, once its header and chunk map have been verified
+    (see the module docstring). A file that cannot be read, is not a table or is damaged raises
+    :class:`TableError` saying why; messages about a damaged file name ``rebuild``, the command that
+    rebuilds it."""
     try:
         descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # a FIFO must not block
     except OSError as error:
         raise TableError(f"cannot read {path}: {error.strerror or error}") from None
-    with os.fdopen(descriptor, "rb") as raw:
-        try:
-            _verified(raw, path, rebuild)
-        except OSError as error:
-            raise TableError(f"cannot read {path}: {error.strerror or error}") from None
-        try:
-            with h5py.File(raw, "r") as file:
-                yield Contents(path, file, rebuild)
-        except TableError:
-            raise
-        except Exception as error:  # whatever the HDF5 library makes of a file that passed the digest
-            raise damaged(path, f"it cannot be read ({type(error).__name__}: {error})", rebuild) from None
+    try:
+        header = _verified_header(descriptor, path, rebuild)
+        entries = _verified_map(descriptor, header, path, rebuild)
+    except OSError as error:
+        os.close(descriptor)
+        raise TableError(f"cannot read {path}: {error.strerror or error}") from None
+    except BaseException:
+        os.close(descriptor)
+        raise
+    return Contents(path, descriptor, header, entries, rebuild)
+
+
+def check_file(path: Path, rebuild: str = "") -> int:
+    """Digest the whole file at ``path`` (the header, padding included, and every byte after it) and
+    return its size; raise :class:`TableError` as :func:`open_contents` does if any byte is not as written."""
+    contents = open_contents(path, rebuild)
+    try:
+        return contents.check_file()
+    finally:
+        contents.close()
+
+
+def _verified_header(descriptor: int, path: Path, rebuild: str) -> dict[str, Any]:
+    """The header of the file open as ``descriptor``, checked (see the module docstring)."""
+    status = os.fstat(descriptor)
+    if not stat.S_ISREG(status.st_mode):
+        raise TableError(f"cannot use {path}: it is not a regular file")
+    start = os.pread(descriptor, HEADER_BYTES, 0)
+    if start.startswith(_LEGACY_MAGIC):
+        raise TableError(f"{path} is a table in the first container format; rewrite it with "
+                         f"neutreeko convert {path} (it is not solved again)")
+    if not start.startswith(_MAGIC):
+        kind = "an HDF5 file without the table header: another program's file, or a table written by an " \
+               "older version" if start.startswith(_HDF5_SIGNATURE) else ""
+        remedy = f"; rebuild it with {rebuild}" if kind and rebuild else ""
+        raise TableError(f"{path} is not a neutreeko-solver table" + (f" ({kind}){remedy}" if kind else ""))
+    try:
+        line, _, _ = start[len(_MAGIC):].partition(b"\n")
+        words = line.decode("ascii").split(" ")
+        if len(words) != 4 or words[0] != "header" or words[2] != "sha256" or not words[1].isdigit():
+            raise ValueError
+        length = int(words[1])
+        if length > _MAX_JSON:
+            raise ValueError
+        first = len(_MAGIC) + len(line) + 1
+        text = os.pread(descriptor, length + 1, first)
+        if hashlib.sha256(text[:length]).hexdigest() != words[3] or text[length:] != b"\n":
+            raise ValueError
+        header = json.loads(text[:length])
+        if not isinstance(header, dict) or header.keys() != _HEADER_FIELDS.keys() or \
+                any(type(header[name]) is not kind for name, kind in _HEADER_FIELDS.items()):
+            raise ValueError
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        raise damaged(path, "its header is not as written", rebuild) from None
+    size, header_bytes = header["size"], header["header_bytes"]
+    if status.st_size < size:
+        raise damaged(path, f"it is truncated ({status.st_size:,} of {size:,} bytes)", rebuild)
+    if status.st_size != size:
+        raise damaged(path, f"it has {status.st_size:,} bytes, not {size:,}", rebuild)
+    if header_bytes != _power_of_two(header_bytes) or not first + length < header_bytes <= header["map_offset"] \
+            or header_bytes > 4 * _MAX_JSON or any(not _plain_value(value) for value in header["attributes"].values()) \
+            or os.pread(descriptor, header_bytes - first - length - 1, first + length + 1).strip(b"\0"):
+        raise damaged(path, "its header is not as written", rebuild)
+    return header
+
+
+def _verified_map(descriptor: int, header: dict[str, Any], path: Path, rebuild: str) -> npt.NDArray[np.void]:
+    """The chunk map of the file open as ``descriptor``, checked against the header."""
+    shape, chunk_items, size = header["shape"], header["chunk_items"], header["size"]
+    if len(shape) != 1 or type(shape[0]) is not int or shape[0] < 0 or chunk_items < 1:
+        raise damaged(path, "its header is not as written", rebuild)
+    count = -(-shape[0] // chunk_items)
+    length = count * MAP_ENTRY.itemsize
+    if header["map_offset"] + length > size:
+        raise damaged(path, "its chunk map lies beyond its end", rebuild)
+    stored = os.pread(descriptor, length, header["map_offset"])
+    if hashlib.sha256(stored).hexdigest() != header["map_sha256"]:
+        raise damaged(path, "its chunk map does not match its digest", rebuild)
+    entries = np.frombuffer(stored, MAP_ENTRY)
+    offsets, sizes = entries["offset"], entries["size"]
+    if count and (offsets.min() < header["header_bytes"] or offsets.max() > size or sizes.max() > size
+                  or (offsets + sizes).max() > size):
+        raise damaged(path, "its chunk map points outside the file", rebuild)
+    if _metadata_digest(descriptor, entries, header["header_bytes"], size) != header["metadata_sha256"]:
+        raise damaged(path, "its metadata does not match its digest", rebuild)
+    return entries
+
+
+def _metadata_digest(descriptor: int, entries: npt.NDArray[np.void], start: int, end: int) -> str:
+    """SHA-256 (hex) of the bytes from ``start`` to ``end`` of the file open as ``descriptor`` that lie in no
+    chunk of ``entries``: HDF5's metadata (superblock, object headers, chunk index, attributes) and the
+    chunk map, in the order of the file."""
+    sha = hashlib.sha256()
+    at = start
+    for offset, size in sorted(zip(entries["offset"].tolist(), entries["size"].tolist())):
+        while at < offset:
+            block = os.pread(descriptor, min(offset - at, _READ_BYTES), at)
+            if not block:
+                raise OSError(f"the file ends at {at:,} bytes, before its chunk at {offset:,}")
+            sha.update(block)
+            at += len(block)
+        at = max(at, offset + size)
+    while at < end:
+        block = os.pread(descriptor, min(end - at, _READ_BYTES), at)
+        if not block:
+            break
+        sha.update(block)
+        at += len(block)
+    return sha.hexdigest()
+
+
+def _compressed(data: npt.NDArray[Any], chunk_items: int, level: int) -> Iterator[tuple[int, bytes]]:
+    """(number, compressed bytes) of each chunk of ``data`` in order, compressed a batch at a time by
+    threads. HDF5 stores an edge chunk whole: the last one is padded with zeros (the fill value)."""
+    def compress(number: int) -> bytes:
+        part = data[number * chunk_items:(number + 1) * chunk_items]
+        if len(part) < chunk_items:
+            part = np.concatenate([part, np.zeros(chunk_items - len(part), data.dtype)])
+        return zlib.compress(part.tobytes(), level)
+
+    count = -(-len(data) // chunk_items)
+    with ThreadPoolExecutor(_WORKERS) as pool:
+        for first in range(0, count, _BATCH):
+            numbers = range(first, min(first + _BATCH, count))
+            yield from zip(numbers, pool.map(compress, numbers))
+
+
+def _body_digest(file: Any, start: int) -> str:
+    """SHA-256 (hex) of the bytes of ``file`` from ``start`` on."""
+    file.seek(start)
+    sha = hashlib.sha256()
+    while block := file.read(_READ_BYTES):
+        sha.update(block)
+    return sha.hexdigest()
+
+
+def _header_text(header: dict[str, Any]) -> bytes:
+    """The header's lines for the JSON fields ``header`` (without the padding)."""
+    text = json.dumps({name: header[name] for name in _HEADER_FIELDS}, separators=(",", ":")).encode()
+    return _MAGIC + f"header {len(text)} sha256 {hashlib.sha256(text).hexdigest()}\n".encode() + text + b"\n"
+
+
+def _provenance() -> Attributes:
+    """Who wrote a table and when: the ``writer`` and ``written`` attributes."""
+    try:
+        version = metadata.version("neutreeko-solver")
+    except metadata.PackageNotFoundError:
+        version = "unknown"
+    return {"writer": f"neutreeko-solver {version}",
+            "written": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
+
+
+def _dtype_text(dtype: np.dtype[Any]) -> list[Any]:
+    """A numpy type as the header's JSON gives it: its ``descr``, lists for tuples."""
+    described: list[Any] = json.loads(json.dumps(dtype.descr))
+    return described
+
+
+def _plain(value: Any) -> Any:
+    """An attribute's value as h5py reads it, made plain Python (for the header's JSON)."""
+    if isinstance(value, np.ndarray):
+        return [_plain(item) for item in value.tolist()]
+    if isinstance(value, np.generic):
+        return value.item()
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def _plain_value(value: Any) -> bool:
+    """Is ``value`` an attribute value the header may hold: a string, number or flag, or a list of them?"""
+    if isinstance(value, list):
+        return all(isinstance(item, (str, int, float)) for item in value)
+    return isinstance(value, (str, int, float))
+
+
+def _deflated_bound(size: int) -> int:
+    """The most bytes zlib makes of ``size`` bytes (its documented worst case, rounded up)."""
+    return size + size // 1000 + 64
+
+
+def _power_of_two(size: int) -> int:
+    """The smallest power of two >= ``size`` and >= :data:`HEADER_BYTES`."""
+    return max(HEADER_BYTES, 1 << max(0, size - 1).bit_length())

@@ -5,7 +5,9 @@ What may be written over: only a regular file or a missing path. A symbolic link
 to a regular file is written through: its target is replaced atomically and the link stays. Anything
 else is refused before any work: a directory, a device (``/dev/null``, ``/dev/full``), a FIFO, a
 socket, a link leading nowhere or to one of those. An interrupt received at any time before the rename
-(see :mod:`solver.core.interrupts`) stops the rename: the previous file stays.
+(see :mod:`solver.core.interrupts`) stops the rename: the previous file stays. The file is flushed to
+disk before the rename and its directory after it, so that a file reported written survives a power
+cut.
 
 Every function raises :class:`OSError` whose ``strerror`` says why in words a user can act on; the
 callers turn it into their own one-line errors.
@@ -108,8 +110,20 @@ def replacing(path: Path | str) -> Iterator[str]:
     target = destination(path)
     with _beside(target) as temporary:
         yield temporary
+        _flush(temporary)
         interrupts.check()
         os.replace(temporary, target)
+        _flush(target.parent)
+
+
+def _flush(path: Path | str) -> None:
+    """Make a file's bytes, or a directory's entries, durable (``fsync``), so that a power cut after
+    the rename leaves the new file whole, not an empty one."""
+    descriptor = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
 
 
 def write_atomically(path: Path | str, data: bytes | str) -> None:

@@ -158,10 +158,9 @@ class Tablebase(OpenedTables[Game, Table]):
         if not positions:
             return []
         table = self.table(game)
-        rows = table.rows(canonical_keys(game.grid, [key(position) for position in positions]))
-        for position, row in zip(positions, rows):
-            if row < 0:
+        present, found = table.lookup(canonical_keys(game.grid, [key(position) for position in positions]))
+        for position, there in zip(positions, present):
+            if not there:
                 raise IllegalPositionError(f"{position.notation()} cannot be reached from the empty board "
                                            f"under {game.setting}")
-        found = table.records[rows]
         return [Evaluation(int(margin), int(turns)) for margin, turns in zip(found["margin"], found["turns"])]

@@ -3,8 +3,11 @@
 
 The dataset ``classes`` holds one record per class of positions reachable from the empty board
 (:data:`solver.necnon.solve.RECORD`: canonical key, margin, turns, number of positions), sorted by key,
-so that a position is found by binary search on its canonical key (:mod:`solver.necnon.keys`). A
-position reachable from the empty board is always there; one that is not there cannot be reached.
+so that a position is found by binary search on its canonical key (:mod:`solver.necnon.keys`): first
+over the chunks, by the first key of each that the container's chunk map keeps, then inside the one
+chunk read. A position reachable from the empty board is always there; one that is not there cannot be
+reached. Whole-table readers (:attr:`Table.records`, :attr:`Table.summary`) check that the records
+agree with the attributes.
 The attributes describe the file:
 
 =================  =============================================================================
@@ -21,14 +24,15 @@ classes, positions, black_wins, draws, green_wins, finished, value, turns, longe
                    the figures of :class:`solver.necnon.stats.Summary`; ``value`` and ``turns`` are
                    the empty board's (Black's points minus Green's under perfect play)
 best_first         the cells whose first stone keeps the empty board's value
-digest             ``"sha256:<hex>"`` of the data bytes; checked on every open
+sorted_by          ``"key"``: the records are sorted by their key
+digest             ``"sha256:<hex>"`` of the data bytes; checked by every reader of the whole table
+writer, written    the package and version that wrote the file, and when (UTC)
 solve_seconds      how long the search took (not part of the data)
-attributes_digest  ``"sha256:<hex>"`` of all the attributes but ``solve_seconds``; checked on every open
 =================  =============================================================================
 
 Tables live in :func:`solver.core.container.tables_dir`, named ``necnon-<board>-<protocol>.h5``
-(``necnon-4x4-nec.h5``). The same solve gives the same data bytes and attributes (``solve_seconds``
-apart) on every run.
+(``necnon-4x4-nec.h5``). The same solve gives the same data bytes and attributes (``solve_seconds`` and
+``written`` apart) on every run.
 """
 
 from __future__ import annotations
@@ -36,22 +40,23 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from solver.core import container
-from solver.core.container import Attributes, tables_dir
+from solver.core.chunks import Chunks
+from solver.core.container import Attributes, Contents, tables_dir
 from solver.core.errors import TableError, TableMismatchError
 from solver.necnon.keys import KEY_LAYOUT, find
 from solver.necnon.rules import Game
 from solver.necnon.solve import RECORD
-from solver.necnon.stats import Summary, summarize
+from solver.necnon.stats import COUNT_NAMES, Summary, summarize
 
 FORMAT_VERSION = 1
 GAME = "necnon"
 _DATASET = "classes"
-_UNDIGESTED = ("solve_seconds",)
 
 
 def table_path(game: Game) -> Path:
@@ -75,27 +80,72 @@ def write_table(game: Game, records: npt.NDArray[np.void], path: Path, solve_sec
         "black_protocol": game.black.value, "green_protocol": game.green.value, "key_layout": KEY_LAYOUT,
         **summary.counts(), "best_first": list(summary.best_first), "solve_seconds": float(solve_seconds),
     }
-    container.write(Path(path), _DATASET, records, attributes, _UNDIGESTED)
+    container.write(Path(path), _DATASET, records, attributes, sorted_by="key")
     return summary
 
 
-@dataclass(frozen=True)
+def convert_table(path: Path, attributes: Attributes, records: npt.NDArray[Any]) -> Game:
+    """Rewrite the table at ``path`` in today's format from its contents in the first container format,
+    ``attributes`` and ``records``, as :func:`solver.core.legacy.read` gives them verified (nothing is
+    solved again); return its game. Raises :class:`TableError` unless they are a table of NECNON."""
+    if attributes.get("game") != GAME or attributes.get("format_version") != FORMAT_VERSION:
+        raise TableError(f"{path} is not a NECNON table of format {FORMAT_VERSION}")
+    game = Game.of(str(attributes["board"]), str(attributes["protocol"]))
+    if records.dtype != RECORD:
+        raise TableError(f"{path} holds records of {records.dtype}, not of {RECORD}")
+    write_table(game, records, path, float(attributes["solve_seconds"]))
+    return game
+
+
+@dataclass(frozen=True, eq=False)
 class Table:
-    """An opened, checked table of ``game``: ``records`` sorted by canonical key."""
+    """An opened table of ``game``: its records sorted by canonical key, read a verified chunk at a time."""
 
     game: Game
     path: Path
-    records: npt.NDArray[np.void] = field(repr=False)
-    attributes: Attributes = field(repr=False)
+    chunks: Chunks = field(repr=False)
+    contents: Contents = field(repr=False)
+
+    @property
+    def attributes(self) -> Attributes:
+        return self.contents.attributes
+
+    @cached_property
+    def records(self) -> npt.NDArray[np.void]:
+        """Every record, the whole table read (checked against its digest)."""
+        return self.contents.read(_DATASET, len(self.chunks), RECORD)
 
     @cached_property
     def summary(self) -> Summary:
-        """The figures of the table (computed from its records on first use)."""
-        return summarize(self.game, self.records)
+        """The figures of the table, computed from its records on first use; :class:`TableError` unless
+        they are the ones its attributes state."""
+        records = self.records
+        if len(records) == 0 or np.any(records["key"][1:] <= records["key"][:-1]):
+            raise self.contents.damaged("its records are not sorted by key")
+        summary = summarize(self.game, records)
+        stated = {name: self.attributes.get(name) for name in COUNT_NAMES}
+        if summary.counts() != stated or list(summary.best_first) != self.attributes.get("best_first"):
+            raise self.contents.damaged("its records do not give the figures its attributes state")
+        return summary
 
-    def rows(self, keys: npt.NDArray[np.uint64]) -> npt.NDArray[np.int64]:
-        """The row of each canonical key, or -1 where it is absent (a position that cannot be reached)."""
-        return find(self.records, keys)
+    def lookup(self, keys: npt.NDArray[np.uint64]) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.void]]:
+        """For each canonical key: is it in the table (a position that can be reached), and its record
+        (meaningless where absent); reads only the chunks where the keys would be."""
+        keys = np.asarray(keys, dtype=np.uint64)
+        numbers = np.maximum(np.searchsorted(self.chunks.fences, keys, side="right") - 1, 0)
+        present = np.zeros(len(keys), dtype=bool)
+        found = np.zeros(len(keys), dtype=RECORD)
+        for number in np.unique(numbers):
+            chunk = self.chunks.chunk(int(number))
+            which = numbers == number
+            rows = find(chunk, keys[which])
+            present[which] = rows >= 0
+            found[which] = chunk[np.maximum(rows, 0)]
+        return present, found
+
+    def close(self) -> None:
+        """Close the file (its chunks leave the cache)."""
+        self.contents.close()
 
 
 def open_table(game: Game, path: Path | None = None) -> Table:
@@ -104,23 +154,30 @@ def open_table(game: Game, path: Path | None = None) -> Table:
     Raises :class:`MissingTableError` (a ``KeyError``) if there is no file, :class:`TableMismatchError`
     if it is a table of another game, board or protocol, :class:`TableError` if something other than a
     regular file is there, or the file is not a table of ours or is damaged (see
-    :mod:`solver.core.container`: the whole file is verified before it is read)."""
+    :mod:`solver.core.container`: the header and the chunk map are verified here, each chunk when it is
+    first read)."""
     path = Path(path) if path is not None else table_path(game)
     container.check_present(path, f"no table for {game} at {path} (build it with: {solve_command(game, path)})")
     rebuild = f"{solve_command(game, path)} --force"
-    with container.opened(path, rebuild) as contents:
+    contents = container.open_contents(path, rebuild)
+    try:
         attributes = contents.attributes
         if not contents.ours:
             raise TableError(f"{path} is not a neutreeko-solver table")
         if attributes.get("game") != GAME:
             raise TableMismatchError(f"{path} is a table of {attributes.get('game', 'neutreeko')}, not of necnon")
         if not contents.has(_DATASET) or attributes.get("format_version") != FORMAT_VERSION \
-                or attributes.get("key_layout") != KEY_LAYOUT:
+                or attributes.get("key_layout") != KEY_LAYOUT or attributes.get("sorted_by") != "key":
             raise TableError(f"{path} has format {attributes.get('format_version')}; this version reads necnon "
                              f"format {FORMAT_VERSION} (rebuild it with {rebuild})")
-        contents.check_attributes(_UNDIGESTED)
         if (attributes.get("board"), attributes.get("protocol")) != (str(game.grid), game.setting):
             raise TableMismatchError(f"{path} is a table for {attributes.get('board')} "
                                      f"{attributes.get('protocol')}, not {game}")
-        records = contents.read(_DATASET, (int(attributes["classes"]),), RECORD)
-    return Table(game, path, records, attributes)
+        classes = attributes.get("classes")
+        if type(classes) is not int or classes < 1:
+            raise contents.damaged(f"its classes attribute is {classes!r}, not a count")
+        chunks = contents.chunks(_DATASET, classes, RECORD)
+    except BaseException:
+        contents.close()
+        raise
+    return Table(game, path, chunks, contents)

@@ -29,7 +29,7 @@ from solver.neutreeko.game import Game
 from solver.neutreeko.position import Position
 from solver.neutreeko.probe import Line, RankedMove, Tablebase, best_moves, keeping_moves
 from solver.neutreeko.record import ply_label
-from solver.neutreeko.stats import Summary, summarize
+from solver.neutreeko.stats import Summary
 from solver.neutreeko.symmetry import canonical_indices, images
 from solver.neutreeko.table import Table
 from solver.neutreeko.values import Evaluation, Value, value_codes
@@ -78,7 +78,7 @@ def board_figures(boards: Iterable[str], rule: str = "connected",
             table = tablebase.table(game)
         except MissingTableError:
             continue
-        summary = summarize(game, table.result)
+        summary = table.summary
         start = tablebase.probe(Position.start(game))
         figures.append(BoardFigures(str(game.board), summary.legal, summary.wins, summary.draws, summary.losses,
                                     summary.longest_win,
@@ -89,7 +89,7 @@ def board_figures(boards: Iterable[str], rule: str = "connected",
 
 def longest_wins(game: Game, table: Table) -> list[Position]:
     """The positions (Black to move) won in the most plies, as :class:`~solver.neutreeko.stats.Summary` finds them."""
-    return [Position.from_index(game, i) for i in summarize(game, table.result).longest_win_indices]
+    return [Position.from_index(game, i) for i in table.summary.longest_win_indices]
 
 
 def symmetry_classes(positions: Sequence[Position]) -> int:

@@ -8,8 +8,8 @@ table, written by ``neutreeko solve --fold``: 205 kB instead of 1.5 MB on 5 x 5,
 :meth:`Table.lookup`, a folded one through the position's canonical twin. Full is the default because it is the plain per-position array
 that :attr:`Table.result` hands to statistics and checks at no cost, whereas a folded table must be
 unfolded for that (about a second on 5 x 5, half a minute on 7 x 7); folded suits shipping and probing.
-It is a container of :mod:`solver.core.container` (digests checked on every open), whose attributes make
-it self-describing:
+It is a container of :mod:`solver.core.container` (what is read is checked against digests before it is
+used), whose attributes make it self-describing:
 
 =================  =============================================================================
 attribute          meaning
@@ -21,23 +21,27 @@ index_scheme       :data:`solver.neutreeko.index.INDEX_SCHEME`
 value_encoding     :data:`solver.neutreeko.values.ENCODING`
 legal, wins, losses, draws, longest_win, longest_loss, no_move
                    the counts (see :class:`solver.neutreeko.stats.Summary`)
-digest             ``"sha256:<hex>"`` of the data bytes; checked on every open
+index_description  the index scheme in words (see ``docs/table-format.md``)
+digest             ``"sha256:<hex>"`` of the data bytes; checked by every reader of the whole table
+writer, written    the package and version that wrote the file, and when (UTC)
 folded             true for a folded table (absent or false: a full one)
 symmetries, classes
                    folded tables only: the board's symmetry count and the number of legal classes
 canonical_form     folded tables only: :data:`solver.neutreeko.symmetry.CANONICAL_FORM`
 solve_seconds      how long the analysis took (not part of the data; a finite, non-negative float,
                    checked on every open)
-attributes_digest  ``"sha256:<hex>"`` of all the attributes above but ``solve_seconds``, so that an
-                   edited attribute is caught like edited data; checked on every open
 =================  =============================================================================
+
+A probe reads the chunk that holds its answer, nothing more (:meth:`Table.lookup`); whole-table readers
+(:attr:`Table.result`, :attr:`Table.summary`) read every chunk and check that the data agrees with the
+attributes: the digest, the counts, and 255 exactly where the index has no legal position.
 
 Tables live in :func:`solver.core.container.tables_dir`. A table is named by board and rule:
 ``neutreeko-5x5.h5`` for the standard rule, ``neutreeko-5x5-centre.h5`` for another.
 
 A table is written to a temporary file beside its destination and renamed into place, so an
 interrupted write leaves the previous table, or none. The same inputs give the same data bytes and
-the same attributes (``solve_seconds`` apart) on every run.
+the same attributes (``solve_seconds`` and ``written`` apart) on every run.
 """
 
 from __future__ import annotations
@@ -51,23 +55,29 @@ import numpy as np
 import numpy.typing as npt
 
 from solver.core import container
-from solver.core.container import Attributes, check_writable, tables_dir
+from solver.core.chunks import Chunks
+from solver.core.container import Attributes, Contents, check_writable, tables_dir
 from solver.core.errors import TableError, TableMismatchError
 from solver.neutreeko import folding, index
 from solver.neutreeko.game import Game
 from solver.neutreeko.rules import DEFAULT_RULE
-from solver.neutreeko.stats import Summary, summarize
+from solver.neutreeko.stats import COUNT_NAMES, Summary, summarize
 from solver.neutreeko.symmetry import CANONICAL_FORM, symmetry_count
 from solver.neutreeko.values import ENCODING, ILLEGAL
 
-__all__ = ["FORMAT_VERSION", "Table", "check_writable", "open_table", "solve_command", "table_path", "tables_dir",
-           "write_table"]
+__all__ = ["FORMAT_VERSION", "Table", "check_writable", "convert_table", "open_table", "solve_command", "table_path",
+           "tables_dir", "write_table"]
 
 FORMAT_VERSION = 2
+INDEX_DESCRIPTION = (
+    "index = rank(mover) * C(N-3, 3) + rank(other), seen from the side to move, N the number of squares "
+    "(numbered a1 = 0, b1 = 1, ... along each rank from the first); rank(a < b < c) = C(a,1) + C(b,2) + "
+    "C(c,3) (colexicographic); the other side's squares are first renumbered 0 .. N-4 with the mover's "
+    "three squares taken out")
 _DATASET = "result"
 _FOLDED_DATASET = "class_result"
-# The one attribute that differs between runs.
-_UNDIGESTED = ("solve_seconds",)
+# Rows of the index checked at a time for the legal set (bounds the temporary arrays).
+_ROWS = 1 << 12
 
 
 def table_path(game: Game) -> Path:
@@ -87,40 +97,90 @@ def write_table(game: Game, result: npt.NDArray[np.uint8], path: Path, solve_sec
     attributes: Attributes = {
         "format_version": FORMAT_VERSION, "board": str(game.board), "rule": game.rule.name,
         "index_scheme": index.INDEX_SCHEME, "value_encoding": ENCODING, **summary.counts(),
-        "solve_seconds": float(solve_seconds), "folded": bool(fold),
+        "index_description": INDEX_DESCRIPTION, "solve_seconds": float(solve_seconds), "folded": bool(fold),
     }
     if fold:
         attributes.update(symmetries=symmetry_count(game.board), classes=len(data), canonical_form=CANONICAL_FORM)
-    container.write(Path(path), _FOLDED_DATASET if fold else _DATASET, data, attributes, _UNDIGESTED,
-                    level=9 if fold else 6)
+    container.write(Path(path), _FOLDED_DATASET if fold else _DATASET, data, attributes, level=9 if fold else 6)
     return summary
 
 
-@dataclass(frozen=True)
+def convert_table(path: Path, attributes: Attributes, data: npt.NDArray[Any]) -> Game:
+    """Rewrite the table at ``path`` in today's format from its contents in the first container format,
+    ``attributes`` and ``data``, as :func:`solver.core.legacy.read` gives them verified (nothing is
+    solved again); return its game. Raises :class:`TableError` unless they are a table of Neutreeko."""
+    if attributes.get("game", "neutreeko") != "neutreeko" or attributes.get("format_version") != FORMAT_VERSION:
+        raise TableError(f"{path} is not a Neutreeko table of format {FORMAT_VERSION}")
+    game = Game.of(str(attributes["board"]), str(attributes["rule"]))
+    folded = bool(attributes.get("folded", False))
+    if data.dtype != np.uint8 or len(data) != (folding.Classes.of(game).count if folded else game.positions):
+        raise TableError(f"{path} holds {len(data):,} values of {data.dtype}, not the table of {game}")
+    result = folding.unfold(game, data) if folded else data
+    write_table(game, result, path, float(attributes["solve_seconds"]), fold=folded)
+    return game
+
+
+@dataclass(frozen=True, eq=False)
 class Table:
-    """An opened, checked table of ``game``: ``data`` holds one result byte per index, or, if
-    ``folded``, one per legal symmetry class (see the module docstring)."""
+    """An opened table of ``game``, read a verified chunk at a time: ``chunks`` holds one result byte
+    per index, or, if ``folded``, one per legal symmetry class (see the module docstring)."""
 
     game: Game
     path: Path
-    data: npt.NDArray[np.uint8] = field(repr=False)
-    attributes: Attributes = field(repr=False)
+    chunks: Chunks = field(repr=False)
+    contents: Contents = field(repr=False)
     folded: bool = False
 
+    @property
+    def attributes(self) -> Attributes:
+        return self.contents.attributes
+
     def lookup(self, indices: Any) -> Any:
-        """Result bytes (see :mod:`solver.neutreeko.values`) of an index or an array of indices; a
-        folded table answers through each position's canonical twin, and :data:`ILLEGAL` where not
-        legal."""
+        """Result bytes (see :mod:`solver.neutreeko.values`) of an index or an array of indices, reading
+        only the chunks that hold them; a folded table answers through each position's canonical twin,
+        and :data:`ILLEGAL` where not legal."""
         if not self.folded:
-            return self.data[indices]
+            return self.chunks.take(indices)[()]
         numbers = folding.Classes.of(self.game).numbers(indices)
-        return np.where(numbers >= 0, self.data[np.maximum(numbers, 0)], np.uint8(ILLEGAL))[()]
+        return np.where(numbers >= 0, self.chunks.take(np.maximum(numbers, 0)), np.uint8(ILLEGAL))[()]
 
     @cached_property
     def result(self) -> npt.NDArray[np.uint8]:
-        """``result[index]``: the byte of every index of ``game`` (a folded table is unfolded on
-        first access, which takes about a second on 5 x 5; prefer :meth:`lookup` for probes)."""
-        return folding.unfold(self.game, self.data) if self.folded else self.data
+        """``result[index]``: the byte of every index of ``game``, the whole table read (a folded table is
+        then unfolded, which takes about a second on 5 x 5; prefer :meth:`lookup` for probes).
+
+        Raises :class:`TableError` unless the data matches its digest and holds 255 exactly where the
+        index has no legal position."""
+        dataset = _FOLDED_DATASET if self.folded else _DATASET
+        data = self.contents.read(dataset, len(self.chunks), np.uint8)
+        result = folding.unfold(self.game, data) if self.folded else data
+        _check_legal_set(self.game, result, self.contents)
+        return result
+
+    @cached_property
+    def summary(self) -> Summary:
+        """The counts of :attr:`result`; :class:`TableError` unless they are the ones the table's
+        attributes state."""
+        summary = summarize(self.game, self.result)
+        stated = {name: self.attributes.get(name) for name in COUNT_NAMES}
+        if summary.counts() != stated:
+            wrong = next(name for name in COUNT_NAMES if summary.counts()[name] != stated[name])
+            raise self.contents.damaged(f"its data has {wrong} {summary.counts()[wrong]:,}, its attributes "
+                                        f"{stated[wrong]!r}")
+        return summary
+
+    def close(self) -> None:
+        """Close the file (its chunks leave the cache)."""
+        self.contents.close()
+
+
+def _check_legal_set(game: Game, result: npt.NDArray[np.uint8], contents: Contents) -> None:
+    """Raise :class:`TableError` unless ``result`` is 255 exactly at the indices whose mover has won."""
+    rows = result.reshape(len(game.wins), -1)
+    for first in range(0, len(rows), _ROWS):
+        illegal, won = rows[first:first + _ROWS] == ILLEGAL, game.wins[first:first + _ROWS]
+        if not illegal[won].all() or illegal[~won].any():
+            raise contents.damaged("it marks as illegal a legal position, or as legal an illegal one")
 
 
 def solve_command(game: Game, path: Path | None = None) -> str:
@@ -135,38 +195,47 @@ def open_table(game: Game, path: Path | None = None) -> Table:
     Raises :class:`MissingTableError` (a ``KeyError``) if there is no file, :class:`TableMismatchError`
     if it is a table of NECNON or for another board or rule, :class:`TableError` if something other
     than a regular file is there (a link leading nowhere, a FIFO, a device, a directory), or the file is
-    not a table of ours or is damaged (see :mod:`solver.core.container`: the whole file is verified
-    before it is read)."""
+    not a table of ours or is damaged (see :mod:`solver.core.container`: the header and the chunk map are
+    verified here, each chunk when it is first read)."""
     path = Path(path) if path is not None else table_path(game)
     container.check_present(path, f"no table for {game} at {path} (build it with: {solve_command(game, path)})")
     rebuild = f"{solve_command(game, path)} --force"
-    with container.opened(path, rebuild) as contents:
-        attributes = contents.attributes
-        folded = bool(attributes.get("folded", False))
-        dataset = _FOLDED_DATASET if folded else _DATASET
-        if not contents.ours:
-            raise TableError(f"{path} is not a neutreeko-solver table")
-        if attributes.get("game", "neutreeko") != "neutreeko":  # only the other game names itself
-            raise TableMismatchError(f"{path} is a table of {attributes['game']}, not of neutreeko")
-        if not contents.has(dataset):
-            raise TableError(f"{path} is not a neutreeko-solver table")
-        if attributes.get("format_version") != FORMAT_VERSION or attributes.get("index_scheme") != index.INDEX_SCHEME:
-            raise TableError(f"{path} has format {attributes.get('format_version')}, index scheme "
-                             f"{attributes.get('index_scheme')}; this version reads format "
-                             f"{FORMAT_VERSION}, index scheme {index.INDEX_SCHEME} (rebuild it with {rebuild})")
-        contents.check_attributes(_UNDIGESTED)
-        seconds = attributes.get("solve_seconds")
-        if not isinstance(seconds, (float, np.floating)) or not 0 <= seconds < float("inf"):
-            raise contents.damaged(f"its solve_seconds is {seconds!r}, not a time in seconds")
-        if attributes.get("value_encoding") != ENCODING:
-            raise TableError(f"{path} encodes values as {attributes.get('value_encoding')!r}; this "
-                             f"version reads {ENCODING!r} (rebuild it with {rebuild})")
-        if (attributes.get("board"), attributes.get("rule")) != (str(game.board), game.rule.name):
-            raise TableMismatchError(f"{path} is a table for {attributes.get('board')} "
-                                     f"{attributes.get('rule')}, not {game}")
-        if folded and attributes.get("canonical_form") != CANONICAL_FORM:
-            raise TableError(f"{path} is folded with canonical form {attributes.get('canonical_form')!r}; "
-                             f"this version reads {CANONICAL_FORM!r} (rebuild it with {rebuild})")
+    contents = container.open_contents(path, rebuild)
+    try:
+        folded = _checked(game, path, contents, rebuild)
         expected = folding.Classes.of(game).count if folded else game.positions
-        result = contents.read(dataset, (expected,), np.uint8)
-    return Table(game, path, result, attributes, folded)
+        chunks = contents.chunks(_FOLDED_DATASET if folded else _DATASET, expected, np.uint8)
+    except BaseException:
+        contents.close()
+        raise
+    return Table(game, path, chunks, contents, folded)
+
+
+def _checked(game: Game, path: Path, contents: Contents, rebuild: str) -> bool:
+    """Is the table ``contents`` of ``game`` folded? Raises as :func:`open_table` does when its attributes
+    do not describe a table of ``game`` that this version reads."""
+    attributes = contents.attributes
+    folded = attributes.get("folded", False)
+    if not contents.ours:
+        raise TableError(f"{path} is not a neutreeko-solver table")
+    if attributes.get("game", "neutreeko") != "neutreeko":  # only the other game names itself
+        raise TableMismatchError(f"{path} is a table of {attributes['game']}, not of neutreeko")
+    if not isinstance(folded, bool) or not contents.has(_FOLDED_DATASET if folded else _DATASET):
+        raise TableError(f"{path} is not a neutreeko-solver table")
+    if attributes.get("format_version") != FORMAT_VERSION or attributes.get("index_scheme") != index.INDEX_SCHEME:
+        raise TableError(f"{path} has format {attributes.get('format_version')}, index scheme "
+                         f"{attributes.get('index_scheme')}; this version reads format "
+                         f"{FORMAT_VERSION}, index scheme {index.INDEX_SCHEME} (rebuild it with {rebuild})")
+    seconds = attributes.get("solve_seconds")
+    if not isinstance(seconds, float) or not 0 <= seconds < float("inf"):
+        raise contents.damaged(f"its solve_seconds is {seconds!r}, not a time in seconds")
+    if attributes.get("value_encoding") != ENCODING:
+        raise TableError(f"{path} encodes values as {attributes.get('value_encoding')!r}; this "
+                         f"version reads {ENCODING!r} (rebuild it with {rebuild})")
+    if (attributes.get("board"), attributes.get("rule")) != (str(game.board), game.rule.name):
+        raise TableMismatchError(f"{path} is a table for {attributes.get('board')} "
+                                 f"{attributes.get('rule')}, not {game}")
+    if folded and attributes.get("canonical_form") != CANONICAL_FORM:
+        raise TableError(f"{path} is folded with canonical form {attributes.get('canonical_form')!r}; "
+                         f"this version reads {CANONICAL_FORM!r} (rebuild it with {rebuild})")
+    return folded

@@ -10,7 +10,6 @@ import numpy as np
 from solver.neutreeko.folding import fold
 from solver.neutreeko.game import Game
 from solver.neutreeko.position import Position
-from solver.neutreeko.stats import summarize
 from solver.neutreeko.table import Table
 from solver.neutreeko.values import UNDECIDED, Evaluation
 
@@ -33,7 +32,7 @@ def _start_value(table: Table) -> str:
 
 
 def _figures(table: Table) -> dict[str, str]:
-    summary = summarize(table.game, table.result)
+    summary = table.summary
     class_results = fold(table.game, table.result)
     return {
         "legal": f"{summary.legal:,}",

@@ -1,0 +1,205 @@
+"""Reading a table's dataset a chunk at a time: each chunk read from the file with ``os.pread``,
+checked against its SHA-256 before it is decompressed, and kept in one bounded cache of the process.
+
+A probe reads the one chunk that holds its answer; a batch reads each chunk it needs once; a whole
+table is read chunk by chunk into one array. The HDF5 library takes no part in it: the container's
+header (:mod:`solver.core.container`) gives each chunk's offset, stored size and digest, and the
+chunks are zlib streams (HDF5's deflate filter), which :mod:`zlib` decompresses, bounded to the chunk's
+size. A chunk that does not match its digest, or does not decompress to exactly one chunk, raises
+:class:`~solver.core.errors.TableError` ("table X is damaged: ..."), so that nothing is answered from
+unverified bytes.
+
+The cache holds decompressed chunks of every open table, least recently used first out, up to
+:func:`cache_limit` bytes (default :data:`DEFAULT_CACHE_BYTES`; ``$NEUTREEKO_CACHE_MB`` or
+:func:`set_cache_limit` change it). It is shared by the threads of a server: a lock guards it, and
+chunks are read and decompressed outside the lock.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import threading
+import zlib
+from collections import OrderedDict
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from solver.core.errors import TableError
+
+#: The cache's default bound: 128 MB of decompressed chunks.
+DEFAULT_CACHE_BYTES = 128 << 20
+#: The entries of a chunk map: where each chunk is stored, its stored size, its first key (for a
+#: dataset sorted by a 64-bit key, 0 otherwise) and the SHA-256 of its stored bytes.
+MAP_ENTRY = np.dtype([("offset", "<u8"), ("size", "<u8"), ("fence", "<u8"), ("sha256", "u1", (32,))])
+# Threads that decompress a whole table (zlib and hashlib release the interpreter's lock).
+_WORKERS = max(1, min(4, os.cpu_count() or 1))
+
+
+class _Cache:
+    """Decompressed chunks by (reader, chunk number), least recently used evicted first beyond
+    ``limit`` bytes."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._chunks: OrderedDict[tuple[int, int], npt.NDArray[Any]] = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[int, int]) -> npt.NDArray[Any] | None:
+        with self._lock:
+            chunk = self._chunks.get(key)
+            if chunk is not None:
+                self._chunks.move_to_end(key)
+            return chunk
+
+    def put(self, key: tuple[int, int], chunk: npt.NDArray[Any]) -> None:
+        with self._lock:
+            if key in self._chunks or chunk.nbytes > self.limit:
+                return
+            self._chunks[key] = chunk
+            self._bytes += chunk.nbytes
+            self._shrink()
+
+    def forget(self, owner: int) -> None:
+        """Drop every chunk of the reader ``owner``."""
+        with self._lock:
+            for key in [key for key in self._chunks if key[0] == owner]:
+                self._bytes -= self._chunks.pop(key).nbytes
+
+    def resize(self, limit: int) -> None:
+        with self._lock:
+            self.limit = limit
+            self._shrink()
+
+    @property
+    def size(self) -> int:
+        """Bytes held."""
+        return self._bytes
+
+    def _shrink(self) -> None:
+        while self._bytes > self.limit and self._chunks:
+            self._bytes -= self._chunks.popitem(last=False)[1].nbytes
+
+
+def _default_limit() -> int:
+    text = os.environ.get("NEUTREEKO_CACHE_MB", "")
+    return int(text) << 20 if text.isdigit() else DEFAULT_CACHE_BYTES
+
+
+_CACHE = _Cache(_default_limit())
+
+
+def cache_limit() -> int:
+    """The cache's bound in bytes."""
+    return _CACHE.limit
+
+
+def cache_size() -> int:
+    """The bytes of decompressed chunks the cache holds now."""
+    return _CACHE.size
+
+
+def set_cache_limit(limit: int) -> None:
+    """Bound the cache to ``limit`` bytes (chunks beyond it are dropped at once)."""
+    _CACHE.resize(max(0, int(limit)))
+
+
+class Chunks:
+    """One dataset of an open table: ``length`` items of ``dtype`` in chunks of ``chunk_items``, stored at
+    the places ``entries`` (of :data:`MAP_ENTRY`) says in the file open as ``descriptor``.
+
+    ``damaged(why)`` makes the error raised when a chunk is not as written. The reader does not own
+    the descriptor: :class:`solver.core.container.Contents` closes it."""
+
+    def __init__(self, descriptor: int, entries: npt.NDArray[np.void], length: int, chunk_items: int,
+                 dtype: np.dtype[Any], damaged: Callable[[str], TableError]) -> None:
+        self.length = length
+        self.chunk_items = chunk_items
+        self.dtype = dtype
+        self.entries = entries
+        self._descriptor = descriptor
+        self._damaged = damaged
+        self._key = id(self)
+
+    def __len__(self) -> int:
+        return self.length
+
+    @property
+    def count(self) -> int:
+        """The number of chunks."""
+        return len(self.entries)
+
+    @property
+    def fences(self) -> npt.NDArray[np.uint64]:
+        """The first key of each chunk (for a dataset sorted by a 64-bit key)."""
+        return np.asarray(self.entries["fence"])
+
+    def chunk(self, number: int) -> npt.NDArray[Any]:
+        """The items of chunk ``number`` (the last one cut to the dataset's length), verified; read-only."""
+        cached = _CACHE.get((self._key, number))
+        if cached is not None:
+            return cached
+        chunk = self._read(number)
+        _CACHE.put((self._key, number), chunk)
+        return chunk
+
+    def take(self, positions: npt.ArrayLike) -> npt.NDArray[Any]:
+        """The items at ``positions`` (integers in ``0 .. length - 1``, any shape), each chunk read once."""
+        wanted = np.asarray(positions, dtype=np.int64)
+        flat = wanted.reshape(-1)
+        if flat.size and (flat.min() < 0 or flat.max() >= self.length):
+            raise IndexError(f"position out of range 0 .. {self.length - 1}")
+        numbers = flat // self.chunk_items
+        out = np.empty(flat.shape, dtype=self.dtype)
+        if flat.size == 1:  # a single probe: no sorting
+            out[0] = self.chunk(int(numbers[0]))[flat[0] - numbers[0] * self.chunk_items]
+            return out.reshape(wanted.shape)
+        order = np.argsort(numbers, kind="stable")
+        sorted_numbers = numbers[order]
+        bounds = np.flatnonzero(np.diff(sorted_numbers)) + 1
+        for part in np.split(order, bounds):
+            number = int(numbers[part[0]])
+            out[part] = self.chunk(number)[flat[part] - number * self.chunk_items]
+        return out.reshape(wanted.shape)
+
+    def whole(self) -> npt.NDArray[Any]:
+        """The whole dataset as one array, every chunk verified (read in parallel, not cached)."""
+        data = np.empty(self.length, dtype=self.dtype)
+
+        def place(number: int) -> None:
+            first = number * self.chunk_items
+            data[first:first + self.chunk_items] = self._read(number)
+
+        with ThreadPoolExecutor(_WORKERS) as pool:
+            for _ in pool.map(place, range(self.count)):  # re-raises a chunk's error
+                pass
+        return data
+
+    def close(self) -> None:
+        """Drop this reader's chunks from the cache."""
+        _CACHE.forget(self._key)
+
+    def _read(self, number: int) -> npt.NDArray[Any]:
+        entry = self.entries[number]
+        offset, size = int(entry["offset"]), int(entry["size"])
+        stored = os.pread(self._descriptor, size, offset)
+        if len(stored) != size:
+            raise self._damaged(f"chunk {number} is cut short")
+        if hashlib.sha256(stored).digest() != entry["sha256"].tobytes():
+            raise self._damaged(f"chunk {number} does not match its digest")
+        expected = self.chunk_items * self.dtype.itemsize
+        inflater = zlib.decompressobj()
+        try:
+            raw = inflater.decompress(stored, expected)
+        except zlib.error:
+            raise self._damaged(f"chunk {number} does not decompress") from None
+        if len(raw) != expected or not inflater.eof or inflater.unconsumed_tail:
+            raise self._damaged(f"chunk {number} does not decompress to {expected:,} bytes")
+        items = np.frombuffer(raw, dtype=self.dtype)
+        first = number * self.chunk_items
+        return items[:max(0, min(self.chunk_items, self.length - first))]
