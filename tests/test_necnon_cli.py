@@ -109,6 +109,27 @@ def test_play_against_the_search_engine_on_a_large_board(necnon_env):
     assert "the search engine plays Green" in result.stdout and "the engine's view (200 playouts" in result.stdout
 
 
+@pytest.mark.parametrize("board, iterations", [("3x3", "1"), ("3x3", "5"), ("hex6", "1"), ("hex6", "5")])
+def test_the_engine_answers_after_a_few_playouts(necnon_env, board, iterations):
+    """Fewer playouts than first stones still make a turn: each playout goes through a whole turn."""
+    result = necnon("play", "--board", board, "--as", "black", "--opponent", "mcts", "--iterations", iterations,
+                    "--seed", "1", input="b2\n")
+    assert result.exit_code == 0, result.stderr
+    assert "Green plays" in result.stdout and "game stopped (end of input)" in result.stdout
+
+
+def test_play_reads_its_input_as_utf8_whatever_the_bytes(necnon_env):
+    """As neutreeko play: a byte order mark is skipped, an undecodable byte becomes U+FFFD and its line an
+    error, and play goes on; a line of any length is refused quoting a little of it."""
+    result = necnon("play", "--board", "3x3", "--as", "black", "--opponent", "random", "--seed", "1",
+                    input=b"\xef\xbb\xbfb\xff2\n" + b"a" * 120_000 + b"\nb2\n")
+    assert result.exit_code == 0, result.stderr
+    assert "'b\\ufffd2' has '\\ufffd' (U+FFFD) at column 2" in result.stdout
+    assert "120,000 characters long" in result.stdout
+    assert max(len(line) for line in result.stdout.splitlines() if not line.startswith("Black> ")) < 200
+    assert "Black> b2\nGreen plays" in result.stdout
+
+
 def test_the_engine_plays_itself_reproducibly(necnon_env):
     args = ("play", "--board", "hex3", "--as", "none", "--opponent", "mcts", "--seed", "5", "--iterations", "60")
     first, second = necnon(*args), necnon(*args)
@@ -139,6 +160,29 @@ def test_the_engine_plays_itself_reproducibly(necnon_env):
 def test_bad_input(necnon_env, args, words):
     result = necnon(*args)
     assert_one_line_error(result, *words, code=2, program="necnon")
+
+
+LONG = "a" * 120_000
+
+
+@pytest.mark.parametrize("args, words", [
+    (("query", LONG), ["position 'aaaaaaaaaaaaaaaaa...'", "120,000 characters long", "at most 212"]),
+    (("query", "--board", LONG), ["board 'aaa", "120,000 characters long", "at most 16"]),
+    (("query", "--protocol", LONG), ["protocol 'aaa", "120,000 characters long", "at most 16"]),
+    (("query", "--board", "3x3", "--moves", LONG), ["line of turns 'aaa", "120,000 characters long"]),
+    (("query", "--board", "3x3", "--moves", "b2 " + "a" * 5000), ["turn 'aaa", "5,000 characters long"]),
+    (("show", "--board", "3x3", "--moves", LONG), ["turn 'aaa", "120,000 characters long"]),
+    (("play", "--from", LONG), ["position 'aaa", "120,000 characters long"]),
+    (("query", "a" * 200 + "/3/3", "b"), ["unexpected 'aaa", "...' in row 1"]),
+    (("query", "--board", "4\u00d74"), ["U+00D7", "column 2"]),                 # a multiplication sign
+    (("query", "--board", "3x3", "--moves", "b\u0662"), ["U+0662", "column 2"]),  # an Arabic-Indic digit
+    (("query", "--board", "3x3", "--moves", "b2\tc3"), ["U+0009"]),
+    (("query", "--protocol", "nec\u2011non"), ["U+2011"]),                      # a non-breaking hyphen
+])
+def test_long_or_foreign_input_is_refused_quoting_a_little_of_it(necnon_env, args, words):
+    """As neutreeko's: notation is printable ASCII, lengths are bounded, at most 60 characters are quoted."""
+    line = assert_one_line_error(necnon(*args), *words, code=2, program="necnon")
+    assert len(line) < 200, line
 
 
 def test_bad_input_writes_nothing(necnon_env, tmp_path):

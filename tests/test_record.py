@@ -150,6 +150,22 @@ BAD_RECORDS = [
 ]
 
 
+@pytest.mark.parametrize("separator", ["\x85", "\u2028", "\u2029", "\v", "\f", "\x1c", "\x1d", "\x1e"])
+def test_only_line_feeds_and_carriage_returns_end_a_line(separator):
+    """str.splitlines would end a line at each of these: a record refuses them, as notation does, between
+    moves or at the end of a line."""
+    for text in (f"1. C4-C3{separator}D5-D2\n", f"1. C4-C3 D5-D2{separator}\n"):
+        with pytest.raises(RecordError, match=rf"^line 1: move text .* \(U\+{ord(separator):04X}\) at column"):
+            parse_record(text)
+
+
+def test_lines_end_with_lf_crlf_or_cr():
+    record = parse_record('[Black "a"]\r\n\r1. C4-C3\rD5-D2\n2. D1-E1 B5-B2')
+    assert record.names() == ["C4-C3", "D5-D2", "D1-E1", "B5-B2"] and record.tag("Black") == "a"
+    with pytest.raises(RecordError, match="^line 4: "):
+        parse_record('[Black "a"]\r\n\r1. C4-C3\rD5-D2 Q9-Q8\n')
+
+
 @pytest.mark.parametrize("text, words", BAD_RECORDS)
 def test_bad_records_name_the_line(text, words):
     with pytest.raises(RecordError) as raised:
@@ -165,6 +181,8 @@ def test_bad_record_files_are_one_line_errors(tables_env, tmp_path):
     assert_one_line_error(invoke("annotate", str(path)), str(path), "line 2", "Q9", code=2)
     assert_one_line_error(invoke("annotate", "-", input="1. C4-C3 2. B1-C1"), "standard input, line 1",
                           "2. where 1... was expected", code=2)
+    assert_one_line_error(invoke("annotate", "-", input="C4-C3\x85D5-D2"), "standard input, line 1", "U+0085",
+                          code=2)
     assert_one_line_error(invoke("annotate", str(tmp_path / "missing.txt")), "missing.txt", "No such file", code=2)
     path.write_bytes(b"\xff\xfe1. C4-C3")
     assert_one_line_error(invoke("annotate", str(path)), "cannot read", code=2)

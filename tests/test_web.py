@@ -22,6 +22,7 @@ from solver.neutreeko.position import Position
 from solver.neutreeko.table import table_path
 from solver.web.api import Explorer
 from solver.web.assets import palette_css
+from solver.web.server import ExplorerServer
 from tests.helpers import LONGEST, START, assert_one_line_error, invoke, random_positions
 
 
@@ -242,6 +243,39 @@ def test_a_malformed_or_oversized_request_is_a_400(explorer_url, data):
     assert head.split()[1] in (b"400", b"505"), head
     assert b"Content-Type: application/json" in head and "error" in json.loads(body)
     assert b"Traceback" not in answer
+
+
+@pytest.mark.parametrize("headers, words", [
+    (b"Content-Length: 0\r\nContent-Length: 46\r\n", ["Content-Length", "more than once"]),
+    (b"Content-Length: 46\r\nContent-Length: 46\r\n", ["Content-Length", "more than once"]),
+    (b"X-Note: a\r\n folded\r\n", ["folded"]),
+    (b"X-Note: a\r\n\tfolded\r\n", ["folded"]),
+    (b"X-Note: a\n folded\n", ["folded"]),
+    (b" X-Note: a\r\n", ["Name: value"]),                          # a continuation before any header
+    (b"X-Note\r\nContent-Length: 46\r\n", ["Name: value"]),       # hides the headers after it
+])
+def test_ambiguous_framing_is_a_400_and_nothing_after_it_is_answered(explorer_url, headers, words):
+    """Request smuggling (RFC 9112): headers that a proxy could read otherwise than the server, and so
+    frame another request into the body, are refused; the connection is closed unread."""
+    smuggled = b"GET /api/games HTTP/1.1\r\nConnection: close\r\n\r\n"
+    assert len(smuggled) == 46
+    answer = raw(explorer_url, b"GET /api/games HTTP/1.1\r\n" + headers + b"\r\n" + smuggled)
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert answer.count(b"HTTP/1.") == 1 and head.split()[1] == b"400", answer[:300]
+    assert b"Connection: close" in head
+    for word in words:
+        assert word in json.loads(body)["error"], (word, body)
+
+
+@pytest.mark.parametrize("host, loopback", [("127.0.0.1", True), ("::ffff:127.0.0.1", True), ("0.0.0.0", False)])
+def test_on_loopback(tmp_path, host, loopback):
+    """An IPv4 loopback address mapped into IPv6 is loopback (``serve`` warns when not on loopback)."""
+    try:
+        server = ExplorerServer(host, 0, Explorer(tmp_path))
+    except OSError as error:
+        pytest.skip(f"cannot listen on {host}: {error}")
+    with server:
+        assert server.on_loopback is loopback
 
 
 def test_a_get_with_a_body_is_refused_and_the_connection_closed(explorer_url):

@@ -20,11 +20,13 @@ from solver import __version__
 from solver.cli import common, containers
 from solver.cli.common import (
     CommandGroup,
+    input_lines,
     out_option,
     picture_options,
     pictures_asked,
     reader_gone,
     rebuild_option,
+    standard_input,
     table_option,
     write_pictures,
     writing,
@@ -291,10 +293,11 @@ def play(board: str | None, protocol: str, table_file: Path | None, build: bool,
     has_table = table_exists(game, table_file)
     chosen = (opponent or ("perfect" if has_table else "mcts")).lower()
     tablebase = tablebase_for(table_file, build) if has_table or chosen == "perfect" else None
+    stdin = standard_input()
     match = Match.setup(begin, you.lower(), chosen, tablebase, seed, seconds, iterations,
-                        write=lambda text: click.echo(text, nl=False), echo_input=not sys.stdin.isatty())
+                        write=lambda text: click.echo(text, nl=False), echo_input=not stdin.isatty())
     try:
-        match.run(iter(sys.stdin.readline, ""))
+        match.run(input_lines(stdin))
     except BrokenPipeError:
         reader_gone()
 

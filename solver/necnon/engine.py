@@ -7,7 +7,8 @@ reward of the playouts through it, for the player whose decision led to it.
 
 **Selection.** From the root, the child of greatest ``mean + EXPLORATION * sqrt(ln(parent visits) /
 visits)`` (UCT), an unvisited child first (in an order shuffled by the engine's seed); the first
-unvisited child met is added to the tree, its turn completed at random if it is a first stone.
+unvisited child met is added to the tree, and if it is a first stone, so is an unvisited second stone
+under it: every playout goes through a whole turn, so that one playout is enough to choose one.
 
 **Evaluation.** A playout plays the game out from there with random turns (stones on allowed cells
 drawn uniformly; :mod:`solver.necnon._playout`) and scores it by the rules. Its reward for Black is
@@ -89,11 +90,15 @@ class _Node:
 
 
 class SearchEngine:
-    """Monte Carlo tree search for ``game`` (see the module docstring): ``seconds`` per turn, or exactly
-    ``iterations`` playouts if given; ``seed`` makes it reproducible."""
+    """Monte Carlo tree search for ``game`` (see the module docstring): ``seconds`` per turn (at least one
+    playout however short), or exactly ``iterations`` playouts if given; ``seed`` makes it reproducible.
+    Raises ValueError unless ``seconds`` and ``iterations`` are positive."""
 
     def __init__(self, game: Game, seed: int | None = None, seconds: float = 2.0,
                  iterations: int | None = None) -> None:
+        if seconds <= 0 or (iterations is not None and iterations < 1):
+            raise ValueError(f"the engine needs a positive time and number of playouts, not {seconds} s "
+                             f"and {iterations}")
         from solver.necnon import _playout, _rules  # numba is imported only when the engine is used
 
         self._playout, self._rules = _playout, _rules
@@ -106,7 +111,8 @@ class SearchEngine:
         self._margin = np.empty(1, dtype=np.int64)
 
     def search(self, position: Position) -> Verdict:
-        """Search from ``position`` (which must not be over) and return the engine's view."""
+        """Search from ``position`` and return the engine's view: at least one turn, the first its choice.
+        Raises ValueError if the game is over."""
         if position.over:
             raise ValueError("the game is over: there is nothing to search")
         self._playout.seed(self.rng.randrange(2**31))
@@ -116,7 +122,8 @@ class SearchEngine:
         began = time.perf_counter()
         done = 0
         while self.iterations is None or done < self.iterations:
-            if self.iterations is None and done % _CHECK_CLOCK == 0 and time.perf_counter() - began >= self.seconds:
+            if self.iterations is None and done and done % _CHECK_CLOCK == 0 and \
+                    time.perf_counter() - began >= self.seconds:
                 break
             self._iterate(root)
             done += 1
@@ -164,9 +171,9 @@ class SearchEngine:
             node = self._select(node)
             path.append(node)
         if node.untried:
-            decision = node.untried.pop()
-            node.children[decision] = node = self._child(node, decision)
-            path.append(node)
+            path.append(node := self._expand(node))
+            if node.kind == _SECOND:  # a first stone enters the tree with a second: a whole turn
+                path.append(node := self._expand(node))
         margin = self._playout_margin(node)
         reward = 0.9 * ((margin > 0) - (margin < 0)) + 0.1 * margin / len(root.board)
         for parent, child in zip(path, path[1:]):
@@ -177,6 +184,12 @@ class SearchEngine:
             child.wins += (margin > 0) if black else (margin < 0)
         root.visits += 1
 
+    def _expand(self, node: _Node) -> _Node:
+        """The child of one of ``node``'s untried decisions, added to the tree."""
+        decision = node.untried.pop()
+        node.children[decision] = child = self._child(node, decision)
+        return child
+
     def _select(self, node: _Node) -> _Node:
         """The child of greatest upper confidence bound."""
         logarithm = math.log(node.visits)
@@ -184,13 +197,9 @@ class SearchEngine:
                    key=lambda child: child.reward / child.visits + EXPLORATION * math.sqrt(logarithm / child.visits))
 
     def _playout_margin(self, node: _Node) -> int:
-        """The final margin of one random game from ``node`` (a pending second stone laid at random)."""
-        board, black_to_move, passes = node.board, node.black_to_move, node.passes
-        if node.kind == _SECOND:
-            board = board.copy()
-            board[self.rng.choice(node.allowed)] = 1 if black_to_move else 2
-            black_to_move = not black_to_move
-        self._playout.playouts(board, black_to_move, passes, self._nec, self._neighbours, 1, self._margin)
+        """The final margin of one random game from ``node``, a position's node (never a second stone's)."""
+        self._playout.playouts(node.board, node.black_to_move, node.passes, self._nec, self._neighbours, 1,
+                               self._margin)
         return int(self._margin[0])
 
     # -- the verdict --------------------------------------------------------------------------------------
@@ -202,14 +211,10 @@ class SearchEngine:
         entries = []
         for decision, child in root.children.items():
             if root.kind == _FIRST:
-                if not child.children:
-                    continue
                 second = max(child.children.items(), key=lambda item: (item[1].visits, -item[0]))[0]
                 turn = Turn(tuple(sorted((decision, second))))
             else:
                 turn = Turn(() if decision == -1 else (decision,))
             entries.append(EngineTurn(turn, turn.name(grid), child.visits, child.margins / child.visits,
                                       child.wins / child.visits))
-        if not entries:
-            raise ValueError(f"no playout in {self.seconds} s: give the engine more time")
         return tuple(sorted(entries, key=lambda entry: (-entry.visits, entry.turn)))

@@ -44,6 +44,7 @@ import numpy as np
 import numpy.typing as npt
 
 from solver.core.errors import BoardError
+from solver.core.notation import checked, quote
 
 Cell = int
 Kind = Literal["square", "hex"]
@@ -55,10 +56,13 @@ MAX_NEIGHBOURS = 6
 #: The most cells a row of any board holds (the middle row of hex6).
 MAX_ROW = max(MAX_SIDE, 2 * MAX_BASE - 1)
 LETTERS = string.ascii_lowercase
+#: :meth:`Grid.parse` refuses longer text (``hex6`` needs 4 characters).
+MAX_BOARD_LENGTH = 16
 
-_SQUARE_PATTERN = re.compile(r"\s*(\d+)\s*[xX]\s*(\d+)\s*")
-_HEX_PATTERN = re.compile(r"\s*hex\s*(\d+)\s*", re.IGNORECASE)
-_CELL_PATTERN = re.compile(r"([A-Za-z])(\d+)")
+_SQUARE_PATTERN = re.compile(r"([0-9]+) *[xX] *([0-9]+)")
+_HEX_PATTERN = re.compile(r"hex *([0-9]+)", re.IGNORECASE)
+# Two digits are more than any board needs (hex6's diagonals are numbered up to 11).
+_CELL_PATTERN = re.compile(r"([A-Za-z])([0-9]{1,2})")
 
 
 @dataclass(frozen=True)
@@ -92,17 +96,19 @@ class Grid:
 
     @classmethod
     def parse(cls, text: str) -> Grid:
-        """``WxH`` (e.g. ``4x4``, ``5x4``: files x ranks) or ``hexN`` (e.g. ``hex3``); raise
-        :class:`BoardError` otherwise.
+        """``WxH`` (e.g. ``4x4``, ``5x4``: files x ranks) or ``hexN`` (e.g. ``hex3``), spaces allowed
+        around it and its number; raise :class:`BoardError` otherwise, or for text that is not printable
+        ASCII or is longer than :data:`MAX_BOARD_LENGTH`.
 
         >>> Grid.parse("5x4"), Grid.parse("hex3").cells
         (Grid(kind='square', width=5, height=4), 19)
         """
+        text = checked(text, "board", MAX_BOARD_LENGTH, BoardError)
         if match := _SQUARE_PATTERN.fullmatch(text):
             return cls.square(int(match.group(1)), int(match.group(2)))
         if match := _HEX_PATTERN.fullmatch(text):
             return cls.hexhex(int(match.group(1)))
-        raise BoardError(f"board {text!r} is neither WIDTHxHEIGHT (e.g. 4x4) nor hexN (e.g. hex3)")
+        raise BoardError(f"board {quote(text)} is neither WIDTHxHEIGHT (e.g. 4x4) nor hexN (e.g. hex3)")
 
     @classmethod
     def of_rows(cls, lengths: list[int]) -> Grid:
@@ -157,7 +163,7 @@ class Grid:
         """The cell named ``text`` (any case); :class:`BoardError` if there is none on this board."""
         match = _CELL_PATTERN.fullmatch(text.strip())
         if not match:
-            raise BoardError(f"{text.strip()!r} is not a cell name such as c3")
+            raise BoardError(f"{quote(text.strip())} is not a cell name such as c3")
         letter, number = LETTERS.index(match.group(1).lower()), int(match.group(2)) - 1
         coordinates = (number, letter) if self.kind == "square" else (letter, number)
         if coordinates not in self._cell_at:

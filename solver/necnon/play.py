@@ -154,7 +154,7 @@ class Match:
 
     def _command(self, text: str) -> str | None:
         """Carry out a person's line; return what it was (``"turn"``, a command) or None if not understood."""
-        word = text.strip().lower()
+        word = text.strip(" ").lower()
         if not word:
             return None
         if word in COMMANDS:

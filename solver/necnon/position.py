@@ -33,7 +33,8 @@ from itertools import combinations
 from typing import Iterable, Literal, NamedTuple
 
 from solver.core.errors import BoardError, IllegalMoveError, IllegalPositionError, NotationError
-from solver.necnon.grid import MAX_ROW, Cell, Grid
+from solver.core.notation import checked, quote
+from solver.necnon.grid import MAX_BASE, MAX_ROW, MAX_SIDE, Cell, Grid
 from solver.necnon.rules import Game
 
 Colour = Literal["black", "green"]
@@ -43,6 +44,19 @@ GREEN: Colour = "green"
 LETTER = {BLACK: "b", GREEN: "g"}
 #: Consecutive passes just made, as the notation writes them after the side to move.
 PASS_MARKS = ("", "p", "pp")
+
+#: The longest position on the largest boards: at most a character per cell, the slashes between the
+#: rows, the side to move and two passes (106 characters on hex6).
+_LONGEST_POSITION = max(grid.cells + len(grid.rows) - 1 for grid in (Grid.square(MAX_SIDE, MAX_SIDE),
+                                                                     Grid.hexhex(MAX_BASE))) + len(" b pp")
+#: :meth:`Position.parse` refuses longer text: twice the longest position, so that spacing never matters.
+MAX_POSITION_LENGTH = 2 * _LONGEST_POSITION
+#: :meth:`Position.parse_turn` refuses longer text: three times the longest turn (two cell names and a
+#: comma), so that a turn slightly wrong still gets a message saying what is wrong with it.
+MAX_TURN_LENGTH = 3 * (2 * (1 + len(str(MAX_ROW))) + 1)
+#: :meth:`Position.play_line` refuses longer text: far more than the longest game (hex6: fewer than
+#: 200 turns of at most 8 characters with their space).
+MAX_LINE_LENGTH = 10_000
 
 _ROW_TOKEN = re.compile(r"\d+|[bg]")
 
@@ -152,29 +166,30 @@ class Position:
     @classmethod
     def parse(cls, text: str, game: Game) -> Position:
         """Read the notation (or ``empty``) of a position of ``game``; raise
-        :class:`~solver.core.errors.NotationError` naming the offending part, or
+        :class:`~solver.core.errors.NotationError` naming the offending part (or for text that is not
+        printable ASCII or is longer than :data:`MAX_POSITION_LENGTH`), or
         :class:`~solver.core.errors.IllegalPositionError` for one that cannot occur.
 
         >>> print(Position.parse("2b1/g3/4/4 b", Game.of("4x4")).notation())
         2b1/g3/4/4 b
         """
-        text = text.strip()
+        text = checked(text, "position", MAX_POSITION_LENGTH)
         if text.lower() == "empty":
             return cls.empty(game)
         fields = text.split()
         if len(fields) not in (2, 3):
-            raise NotationError(f"position {text!r} needs the rows, a space and the side to move (b or g), "
+            raise NotationError(f"position {quote(text)} needs the rows, a space and the side to move (b or g), "
                                 f"then p or pp after a pass")
         placement, side = fields[0], fields[1].lower()
         passes = fields[2].lower() if len(fields) == 3 else ""
         if side not in ("b", "g"):
-            raise NotationError(f"side to move {fields[1]!r} is not b or g")
+            raise NotationError(f"side to move {quote(fields[1])} is not b or g")
         if passes not in PASS_MARKS:
-            raise NotationError(f"{fields[2]!r} after the side to move is not p (a pass) or pp (two passes)")
+            raise NotationError(f"{quote(fields[2])} after the side to move is not p (a pass) or pp (two passes)")
         rows = [_parse_row(row, number) for number, row in enumerate(placement.split("/"), 1)]
         grid = _grid_of(placement, rows)
         if grid != game.grid:
-            raise NotationError(f"position {placement!r} is on a {grid} board, not {game.grid} "
+            raise NotationError(f"position {quote(placement)} is on a {grid} board, not {game.grid} "
                                 f"(give --board {grid})")
         cells = [cell for row in grid.rows for cell in row]
         stones = [stone for row in rows for stone in row]
@@ -268,10 +283,11 @@ class Position:
         """Read ``c3,d4``, ``c3`` or ``pass`` and check it against the rules; raise
         :class:`IllegalMoveError` saying what is wrong (a forbidden or occupied cell, one stone when
         two were possible, a pass when a cell is allowed, a turn after the end), or
-        :class:`NotationError` if it does not parse."""
-        grid, text = self.game.grid, text.strip()
+        :class:`NotationError` if it does not parse (or is not printable ASCII, or is longer than
+        :data:`MAX_TURN_LENGTH`)."""
+        grid, text = self.game.grid, checked(text, "turn", MAX_TURN_LENGTH)
         if self.over:
-            raise IllegalMoveError(f"the game is over in {self.notation()}: no turn {text!r} can be made")
+            raise IllegalMoveError(f"the game is over in {self.notation()}: no turn {quote(text)} can be made")
         allowed = self.allowed()
         if text.lower() == "pass":
             if allowed:
@@ -280,13 +296,13 @@ class Position:
             return PASS
         names = text.split(",")
         if not 1 <= len(names) <= 2 or not all(name.strip() for name in names):
-            raise NotationError(f"turn {text!r} is not c3,d4 (two stones), c3 (one) or pass")
+            raise NotationError(f"turn {quote(text)} is not c3,d4 (two stones), c3 (one) or pass")
         try:
             cells = tuple(sorted(grid.parse_cell(name) for name in names))
         except BoardError as error:
-            raise NotationError(f"turn {text!r}: {error}") from None
+            raise NotationError(f"turn {quote(text)}: {error}") from None
         if len(set(cells)) != len(cells):
-            raise IllegalMoveError(f"turn {text!r} lays two stones on one cell")
+            raise IllegalMoveError(f"turn {quote(text)} lays two stones on one cell")
         if not allowed:
             raise IllegalMoveError(f"{self.side_to_move.capitalize()} has no allowed cell and must pass")
         for cell in cells:
@@ -305,9 +321,11 @@ class Position:
         return Turn(cells)  # two stones on allowed cells: two were allowed
 
     def play_line(self, text: str) -> Position:
-        """The position after the turns of ``text``, separated by spaces (``"c3 a1,d4 pass"``), each checked."""
+        """The position after the turns of ``text``, separated by spaces (``"c3 a1,d4 pass"``), each checked
+        (:meth:`parse_turn`); :class:`NotationError` for text longer than :data:`MAX_LINE_LENGTH` or
+        not printable ASCII."""
         position = self
-        for word in text.split():
+        for word in checked(text, "line of turns", MAX_LINE_LENGTH).split():
             position = position.play(position.parse_turn(word))
         return position
 
@@ -395,12 +413,13 @@ def _parse_row(text: str, number: int) -> list[str]:
         at = token.end()
         if token.group().isdigit():
             if len(token.group()) > 2 or int(token.group()) > MAX_ROW:  # refuse before expanding
-                raise NotationError(f"{token.group()!r} empty cells in row {number} {text!r} are more than any row holds")
+                raise NotationError(f"{quote(token.group())} empty cells in row {number} {quote(text)} are more "
+                                    f"than any row holds")
             cells.extend([""] * int(token.group()))
         else:
             cells.append(token.group())
     if at != len(text) or not text:
-        raise NotationError(f"unexpected {text[at:]!r} in row {number} {text!r}" if text else f"row {number} is empty")
+        raise NotationError(f"unexpected {quote(text[at:])} in row {number} {quote(text)}" if text else f"row {number} is empty")
     return cells
 
 
@@ -409,17 +428,18 @@ def _grid_of(placement: str, rows: list[list[str]]) -> Grid:
     try:
         return Grid.of_rows([len(row) for row in rows])
     except BoardError as error:
-        raise NotationError(f"position {placement!r}: {error}") from None
+        raise NotationError(f"position {quote(placement)}: {error}") from None
 
 
 def notation_grid(text: str) -> Grid | None:
     """The board a position's notation is written on (from its rows), or None for ``empty``, which
-    is on any board. Raises :class:`NotationError` if the rows do not parse or make no board.
+    is on any board. Raises :class:`NotationError` if the rows do not parse or make no board (or as
+    :meth:`Position.parse` does for text that is not printable ASCII or too long).
 
     >>> print(notation_grid("3/4/2b2/4/3 g"), notation_grid("empty"))
     hex3 None
     """
-    text = text.strip()
+    text = checked(text, "position", MAX_POSITION_LENGTH)
     if text.lower() == "empty" or not text:
         return None
     placement = text.split()[0]

@@ -29,6 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from solver.core.errors import InputError
+from solver.core.notation import checked, quote
 from solver.necnon.grid import Grid
 
 
@@ -63,18 +64,23 @@ SETTINGS: dict[str, tuple[Protocol, Protocol]] = {
     "non-nec": (Protocol.NON, Protocol.NEC),
 }
 
+#: :func:`protocols` refuses longer text (``nec-non`` needs 7 characters).
+MAX_PROTOCOL_LENGTH = 16
+
 
 def protocols(setting: str) -> tuple[Protocol, Protocol]:
     """Black's and Green's protocols of a ``--protocol`` setting (any case; ``nec-nec`` is ``nec``);
-    :class:`ProtocolError` for an unknown one.
+    :class:`ProtocolError` for an unknown one, or for text that is not printable ASCII or is longer
+    than :data:`MAX_PROTOCOL_LENGTH`.
 
     >>> protocols("NON-nec")
     (<Protocol.NON: 'non'>, <Protocol.NEC: 'nec'>)
     """
-    names = setting.strip().lower().split("-")
+    text = checked(setting, "protocol", MAX_PROTOCOL_LENGTH, ProtocolError)
+    names = text.lower().split("-")
     known = {protocol.value: protocol for protocol in Protocol}
     if not 1 <= len(names) <= 2 or not all(name in known for name in names):
-        raise ProtocolError(f"unknown protocol {setting.strip()!r}; known: {', '.join(SETTINGS)}")
+        raise ProtocolError(f"unknown protocol {quote(text)}; known: {', '.join(SETTINGS)}")
     return known[names[0]], known[names[-1]]
 
 

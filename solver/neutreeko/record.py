@@ -14,9 +14,10 @@ Tags are ``[Name "value"]``, one a line, a ``"`` or ``\\`` in a value escaped wi
 (default ``5x5``) and ``Rule`` (default ``connected``) name the game; ``Start`` is the position the game
 began from, in notation, written only when it is not the board's standard start; ``Result`` is
 ``black wins``, ``white wins``, ``draw by repetition`` or ``*`` (not over), and must be what the moves
-lead to. ``Black``, ``White`` and any other tags (``Event``, ``Date``, ...) are kept as they are. Blank
-lines and lines starting with ``#`` are ignored. Every tag is optional: a bare list of moves is a record
-of a game from the standard start.
+lead to. ``Black``, ``White`` and any other tags (``Event``, ``Date``, ...) are kept as they are. Lines
+end with ``\\n``, ``\\r\\n`` or ``\\r`` (no other character ends a line); spaces around a line are
+ignored; blank lines and lines starting with ``#`` are ignored. Every tag is optional: a bare list of
+moves is a record of a game from the standard start.
 
 **Move text** (the part after the tags, and what ``--moves`` takes everywhere) is moves ``FROM-TO``
 separated by spaces or line breaks, optionally numbered: ``1. C4-C3 D5-D2 2. D1-E1`` (``1... D5-D2``
@@ -55,6 +56,9 @@ WIDTH = 78
 
 _TAG = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]')
 _NUMBER = re.compile(r"([0-9]+)(\.+)(.*)")
+# A record's line ends: not str.splitlines's, which also ends lines at U+0085, U+2028, \v, \f and others
+# that notation refuses.
+_LINE_END = re.compile(r"\r\n?|\n")
 #: :func:`read_moves` refuses longer move text: room for a thousand moves with their numbers.
 MAX_MOVE_TEXT_LENGTH = 10_000
 #: A record longer than this is refused unread (a thousand moves take about 10 kB).
@@ -262,8 +266,8 @@ def parse_record(text: str) -> GameRecord:
     lead to."""
     tags: dict[str, tuple[int, str]] = {}
     moves: list[tuple[int, str]] = []
-    for number, line in enumerate(text.splitlines(), 1):
-        stripped = line.strip()
+    for number, line in enumerate(_LINE_END.split(text), 1):
+        stripped = line.strip(" ")
         if not stripped or stripped.startswith("#"):
             continue
         if stripped.startswith("["):

@@ -8,7 +8,9 @@ add a dependency and nothing else. What it adds to the standard server:
 - every error is a JSON object ``{"error": "..."}`` naming the problem, never an HTML or traceback
   page: 400 for a bad or oversized request (a URL longer than :data:`MAX_URL` characters, a header
   line over 64 KiB, a parameter given twice, a value that is not UTF-8, a body but to
-  ``POST /api/annotate``, a body over :data:`MAX_BODY` bytes or without its length), 404 for an unknown
+  ``POST /api/annotate``, a body over :data:`MAX_BODY` bytes or without its length), and, as RFC 9112
+  requires of a request whose framing is in doubt, for a header line folded onto the next (obsolete
+  line folding), a header line without a colon or a ``Content-Length`` given twice; 404 for an unknown
   path, 405 for another method than GET or HEAD (or POST to ``/api/annotate``), 500 for a damaged
   table or a fault of the server (logged on the server's standard error, with its traceback);
 - only the files of :func:`solver.web.assets.assets` are served, looked up by exact path;
@@ -25,6 +27,7 @@ import socket
 import sys
 import traceback
 from collections.abc import Callable
+from email.message import Message
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -77,8 +80,11 @@ class ExplorerServer(ThreadingHTTPServer):
 
     @property
     def on_loopback(self) -> bool:
-        """Is it listening on this machine only?"""
-        return ipaddress.ip_address(self.host).is_loopback
+        """Is it listening on this machine only? (An IPv4 loopback address mapped into IPv6,
+        ``::ffff:127.0.0.1``, is loopback too.)"""
+        address = ipaddress.ip_address(self.host)
+        mapped = address.ipv4_mapped if isinstance(address, ipaddress.IPv6Address) else None
+        return (mapped or address).is_loopback
 
     @property
     def url(self) -> str:
@@ -213,6 +219,10 @@ class _Handler(BaseHTTPRequestHandler):
         if self.request_version == "HTTP/0.9":  # a bare "GET /": its answer would have no status line
             self.send_error(HTTPStatus.BAD_REQUEST, "HTTP/0.9 requests are not answered")
             return False
+        problem = _framing_problem(self.headers)
+        if problem is not None:
+            self.send_error(HTTPStatus.BAD_REQUEST, problem)
+            return False
         return True
 
     def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
@@ -234,6 +244,20 @@ class _Handler(BaseHTTPRequestHandler):
         server's ``log`` if it has one."""
         if self.server.log is not None:
             self.server.log(f"{self.address_string()} {format % args}")
+
+
+def _framing_problem(headers: Message) -> str | None:
+    """What makes the headers ambiguous, so that a proxy in front could read another request into them
+    than this server does (request smuggling), or None. The standard server reads a folded line as part
+    of the header above it, drops every header from a line without a colon on, and answers the first
+    ``Content-Length`` of several."""
+    if headers.defects:  # a continuation line before any header, or a line without a colon
+        return "a header line is not Name: value"
+    if any("\r" in value or "\n" in value for value in headers.values()):
+        return "a header line is folded onto the next (obsolete line folding is not accepted)"
+    if len(headers.get_all("Content-Length", [])) > 1:
+        return "Content-Length is given more than once"
+    return None
 
 
 def _parameters(query: str) -> dict[str, str]:
