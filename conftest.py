@@ -9,7 +9,7 @@ the solve."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -123,13 +123,26 @@ def _doctest_tables(request):
 
 
 @pytest.fixture(scope="session")
-def explorer_url(tables_5x5) -> Iterator[str]:
-    """The address of an explorer server (``neutreeko serve``) on an ephemeral loopback port, reading
-    :func:`tables_5x5`, running for the session."""
-    server = ExplorerServer("127.0.0.1", 0, Explorer(tables_5x5))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield server.url
-    server.shutdown()
-    server.server_close()
-    thread.join()
+def serve_tables() -> Iterator[Callable[[Path], str]]:
+    """A function starting an explorer server (``neutreeko serve``) on an ephemeral loopback port, reading
+    the tables of a directory, and returning its address; every server runs to the session's end."""
+    running: list[tuple[ExplorerServer, threading.Thread]] = []
+
+    def start(directory: Path) -> str:
+        server = ExplorerServer("127.0.0.1", 0, Explorer(directory))
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        running.append((server, thread))
+        return server.url
+
+    yield start
+    for server, thread in running:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+@pytest.fixture(scope="session")
+def explorer_url(tables_5x5, serve_tables) -> str:
+    """The address of an explorer server reading :func:`tables_5x5`, running for the session."""
+    return serve_tables(tables_5x5)

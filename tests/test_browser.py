@@ -7,12 +7,19 @@ Without the browser the tests are skipped with the reason, except under CI (``$C
 
 from __future__ import annotations
 
+import json
 import os
+import re
+from contextlib import contextmanager
 from pathlib import Path
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, quote, urlencode, urlsplit
+from urllib.request import urlopen
 
 import pytest
 
+from solver.neutreeko.game import Game
+from solver.neutreeko.solve import solve
+from solver.neutreeko.table import table_path, write_table
 from tests.helpers import LONGEST
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -55,6 +62,29 @@ def browser(tmp_path_factory):
     driver.quit()
 
 
+@pytest.fixture(scope="module")
+def wide_url(serve_tables, tmp_path_factory) -> str:
+    """The address of an explorer server reading the tables of 9 x 3 and 3 x 9 (a second or so each)."""
+    directory = tmp_path_factory.mktemp("tables-9x3")
+    for board in ("9x3", "3x9"):
+        game = Game.of(board)
+        solved = solve(game)
+        write_table(game, solved.result, directory / table_path(game).name, solved.seconds)
+    return serve_tables(directory)
+
+
+@contextmanager
+def viewport(driver, width: int, height: int, mobile: bool = False):
+    """The page laid out, for the block, on a screen of ``width`` x ``height`` CSS pixels (a phone's if
+    ``mobile``: the page's viewport tag is honoured)."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile})
+    try:
+        yield
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
 def wait_until(driver, condition, message: str):
     """The first true value of ``condition()`` within 10 s; fails with ``message`` otherwise."""
     from selenium.webdriver.support.wait import WebDriverWait
@@ -76,6 +106,13 @@ def square(driver, name: str):
     from selenium.webdriver.common.by import By
 
     return driver.find_element(By.CSS_SELECTOR, f'#board rect.square[data-square="{name}"]')
+
+
+def box(driver, selector: str) -> dict[str, float]:
+    """The box of the element ``selector`` finds, in the viewport, CSS pixels: top, bottom, left, right,
+    width, height."""
+    return driver.execute_script("return document.querySelector(arguments[0]).getBoundingClientRect().toJSON()",
+                                 selector)
 
 
 def test_click_a_move_go_back_and_paste_a_position(browser, explorer_url, tmp_path):
@@ -160,3 +197,294 @@ def test_marks_drag_perfect_reply_line_and_keys(browser, explorer_url):
     wait_until(browser, lambda: "B5-A4" in text_of(browser, "game"), "the record is loaded")
     assert query_of(browser)["moves"] == ["B1-C1 C2-C3 C1-A3 B5-A4"] and "start" not in query_of(browser)
     assert browser.find_element(By.CSS_SELECTOR, '#game .ply[data-ply="4"] .mark').text == "?"  # a draw lost
+
+
+# -- every board ----------------------------------------------------------------------------------------
+
+def test_every_board_names_labels_and_plays_all_its_squares(browser, wide_url):
+    """On 9 x 3 the files run A to I: every square named and labelled, the pieces on H3 and I3 drawn and
+    moved by clicks; the labels keep their size; 3 x 9, as tall as 9 x 3 is wide, fits the window."""
+    from selenium.webdriver.common.by import By
+
+    browser.get(wide_url + "?board=9x3")
+    wait_until(browser, lambda: "Black to move" in text_of(browser, "status"), "the 9x3 start is shown")
+    names = {rect.get_attribute("data-square") for rect in browser.find_elements(By.CSS_SELECTOR, "#board rect.square")}
+    assert names == {f"{file}{rank}" for file in "ABCDEFGHI" for rank in (1, 2, 3)}
+    labels = browser.find_elements(By.CSS_SELECTOR, "#board .label")
+    assert [label.get_attribute("textContent") for label in labels] == [*"ABCDEFGHI", "1", "2", "3"]
+    assert min(label.rect["height"] for label in labels) >= 12  # as legible as on 5 x 5
+    pieces = browser.find_elements(By.CSS_SELECTOR, "#board circle.piece")
+    assert sorted(piece.get_attribute("data-square") for piece in pieces) == ["A1", "B1", "C1", "G3", "H3", "I3"]
+
+    square(browser, "H3").click()
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#board .dot")) == 3  # H3-F1, H3-I2, H3-H1
+    square(browser, "I2").click()
+    wait_until(browser, lambda: "H3-I2" in text_of(browser, "game"), "H3-I2 is played by clicks")
+    reply = browser.find_element(By.CSS_SELECTOR, '#moves .move[data-move^="I3-"]').get_attribute("data-move")
+    for name in reply.split("-"):
+        square(browser, name).click()
+    wait_until(browser, lambda: reply in text_of(browser, "game"), "White's piece on I3 is moved by clicks")
+    assert query_of(browser)["moves"] == [f"H3-I2 {reply}"]
+
+    browser.get(wide_url + "?board=3x9")
+    wait_until(browser, lambda: "Black to move" in text_of(browser, "status"), "the 3x9 start is shown")
+    assert box(browser, "#first")["bottom"] <= browser.execute_script("return innerHeight")  # board and buttons
+    corner = square(browser, "A1").rect
+    assert abs(corner["width"] - corner["height"]) < 0.5 and corner["width"] >= 40
+    assert min(label.rect["height"] for label in browser.find_elements(By.CSS_SELECTOR, "#board .label")) >= 12
+
+
+# -- layout: a move never scrolls the window ------------------------------------------------------------
+
+def perfect_line(url: str, position: str) -> list[str]:
+    """The moves of the perfect line from ``position``, as the server at ``url`` gives it."""
+    with urlopen(f"{url}api/line?position={quote(position)}") as answer:
+        return [step["move"] for step in json.load(answer)["moves"]]
+
+
+@pytest.mark.parametrize("width, height, mobile", [(390, 844, True), (1024, 768, False)], ids=["phone", "desktop"])
+def test_a_move_never_scrolls_the_window(browser, explorer_url, width, height, mobile):
+    """A shared link of 30 plies opens with the board and the step buttons in view and its last move shown
+    inside the game list; five moves on the board and a message move neither the window nor the board."""
+    from selenium.webdriver.common.by import By
+
+    moves = perfect_line(explorer_url, LONGEST)[:30]
+    with viewport(browser, width, height, mobile):
+        browser.get(explorer_url + "?" + urlencode({"start": LONGEST, "moves": " ".join(moves)}))
+        wait_until(browser, lambda: "ply 30 of 30" in text_of(browser, "status"), "the link is shown")
+        assert browser.execute_script("return scrollY") == 0
+        board = box(browser, "#board")
+        assert board["top"] >= 0 and box(browser, "#first")["bottom"] <= height
+        game, played = box(browser, "#game"), box(browser, "#game .ply.current")
+        assert browser.execute_script("return document.getElementById('game').scrollTop") > 0
+        assert game["top"] <= played["top"] and played["bottom"] <= game["bottom"] + 0.5
+
+        for ply in range(31, 36):
+            move = browser.find_element(By.CSS_SELECTOR, "#moves .move").get_attribute("data-move")
+            for name in move.split("-"):
+                square(browser, name).click()
+            wait_until(browser, lambda: f"ply {ply} of {ply}" in text_of(browser, "status"), f"move {ply} is played")
+            assert browser.execute_script("return scrollY") == 0 and box(browser, "#board") == board
+
+        browser.find_element(By.ID, "line-button").click()
+        wait_until(browser, lambda: "perfect line" in text_of(browser, "message"), "the line's note is shown")
+        assert browser.execute_script("return scrollY") == 0 and box(browser, "#board") == board
+        assert box(browser, "#first")["bottom"] <= height
+
+
+# -- keyboard focus -------------------------------------------------------------------------------------
+
+def test_keyboard_focus_stays_where_play_continues(browser, explorer_url):
+    """Enter on a move plays it and leaves the focus on the first move of the new list, drawn with a ring
+    of 3:1 against the button and the panel; Enter on a move of the game leaves it on that move."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    browser.get(explorer_url)
+    wait_until(browser, lambda: "ply 0 of 0" in text_of(browser, "status"), "the start is shown")
+    browser.execute_script("document.querySelector('#moves .move').focus()")
+    for ply in (1, 2):
+        ActionChains(browser).send_keys(Keys.ENTER).perform()
+        wait_until(browser, lambda: f"ply {ply} of {ply}" in text_of(browser, "status"), f"Enter plays move {ply}")
+        focused = browser.switch_to.active_element
+        assert focused == browser.find_element(By.CSS_SELECTOR, "#moves .move")
+    ring = browser.execute_script(FOCUS_RING_JS)
+    assert ring["visible"] and ring["style"] != "none" and ring["width"] >= 2, ring
+    for background in ring["backgrounds"]:
+        assert contrast(colour(ring["colour"]), composite(background)) >= 3, ring
+
+    browser.execute_script("document.querySelector('#game .ply[data-ply=\"1\"]').focus()")
+    ActionChains(browser).send_keys(Keys.ENTER).perform()
+    wait_until(browser, lambda: "ply 1 of 2" in text_of(browser, "status"), "Enter goes to the game's move")
+    assert browser.switch_to.active_element == browser.find_element(By.CSS_SELECTOR, '#game .ply.current[data-ply="1"]')
+
+
+#: The focused element's outline, and the backgrounds it is seen against: its own and its parent's.
+FOCUS_RING_JS = """
+const focused = document.activeElement, style = getComputedStyle(focused);
+const layers = node => { const colours = []; for (; node; node = node.parentElement) colours.push(getComputedStyle(node).backgroundColor); return colours; };
+return {style: style.outlineStyle, width: parseFloat(style.outlineWidth), colour: style.outlineColor,
+        visible: focused.matches(":focus-visible"), backgrounds: [layers(focused), layers(focused.parentElement)]};
+"""
+
+
+# -- contrast -------------------------------------------------------------------------------------------
+
+#: Every visible text of the page (own text, ::before content, a select's choice, a placeholder), with
+#: its colour (the fill of SVG text), its size on the screen, its weight, the background colours from its
+#: element up to the page and the product of their opacities. Disabled controls are left out (WCAG
+#: exempts them), and so are shapes behind an SVG text (the chart's rows: its labels are in full ink).
+TEXTS_JS = """
+const texts = [];
+const add = (element, text, style) => {
+  const svg = element instanceof SVGElement;
+  const backgrounds = []; let opacity = 1;
+  for (let node = element; node; node = node.parentElement) {
+    const layer = getComputedStyle(node);
+    backgrounds.push(layer.backgroundColor);
+    opacity *= Number(layer.opacity);
+  }
+  texts.push({text: text.slice(0, 40), where: `${element.tagName.toLowerCase()}.${element.getAttribute("class") || ""}`,
+              colour: svg ? style.fill : style.color, size: parseFloat(style.fontSize) * (svg ? element.getScreenCTM().a : 1),
+              weight: Number(style.fontWeight), backgrounds, opacity});
+};
+for (const element of document.body.querySelectorAll("*")) {
+  if (!element.checkVisibility({visibilityProperty: true}) || !element.getClientRects().length || element.closest(":disabled")) continue;
+  const own = [...element.childNodes].filter(node => node.nodeType === Node.TEXT_NODE).map(node => node.data).join("").trim();
+  if (own) add(element, own, getComputedStyle(element));
+  const before = getComputedStyle(element, "::before");
+  if (!["none", "normal", '""'].includes(before.content)) add(element, before.content, before);
+  if (element.tagName === "SELECT" && element.selectedOptions.length) add(element, element.selectedOptions[0].text, getComputedStyle(element));
+  if (element.placeholder && !element.value) add(element, element.placeholder, getComputedStyle(element, "::placeholder"));
+}
+return texts;
+"""
+
+_COLOUR = re.compile(r"(rgba?|color)\((?:srgb )?([^)]*)\)")
+
+
+def colour(text: str) -> tuple[float, float, float, float]:
+    """A computed CSS colour (``rgb(r, g, b)``, ``rgba(r, g, b, a)`` or ``color(srgb r g b / a)``) as red,
+    green and blue from 0 to 1, and alpha."""
+    kind, body = _COLOUR.fullmatch(text).groups()
+    numbers = [float(number) for number in re.split(r"[\s,/]+", body.strip())]
+    red, green, blue = numbers[:3] if kind == "color" else [number / 255 for number in numbers[:3]]
+    return red, green, blue, numbers[3] if len(numbers) > 3 else 1.0
+
+
+def over(top: tuple[float, ...], bottom: tuple[float, ...]) -> tuple[float, float, float, float]:
+    """``top`` painted over the opaque ``bottom``."""
+    alpha = top[3]
+    red, green, blue = (alpha * upper + (1 - alpha) * lower for upper, lower in zip(top[:3], bottom[:3]))
+    return red, green, blue, 1.0
+
+
+def composite(backgrounds: list[str]) -> tuple[float, float, float, float]:
+    """The colour seen through the layers ``backgrounds`` (the nearest first) down to the first opaque
+    one, or to the white canvas."""
+    layers = []
+    for text in backgrounds:
+        layers.append(colour(text))
+        if layers[-1][3] == 1:
+            break
+    else:
+        layers.append((1.0, 1.0, 1.0, 1.0))
+    seen = layers.pop()
+    for layer in reversed(layers):
+        seen = over(layer, seen)
+    return seen
+
+
+def contrast(first: tuple[float, ...], second: tuple[float, ...]) -> float:
+    """The WCAG contrast ratio of two opaque colours, from 1 to 21."""
+    def luminance(rgb: tuple[float, ...]) -> float:
+        linear = [value / 12.92 if value <= 0.04045 else ((value + 0.055) / 1.055) ** 2.4 for value in rgb[:3]]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    lighter, darker = sorted((luminance(first), luminance(second)), reverse=True)
+    return (lighter + 0.05) / (darker + 0.05)
+
+
+def contrast_failures(driver) -> list[str]:
+    """Every visible text of the page whose contrast falls short of WCAG AA: 4.5:1, or 3:1 for large
+    text (24 px, or 18.66 px bold)."""
+    failures = []
+    for text in driver.execute_script(TEXTS_JS):
+        background = composite(text["backgrounds"])
+        red, green, blue, alpha = colour(text["colour"])
+        ratio = contrast(over((red, green, blue, alpha * text["opacity"]), background), background)
+        large = text["size"] >= 24 or (text["size"] >= 18.66 and text["weight"] >= 700)
+        if ratio < (3 if large else 4.5):
+            failures.append(f"{text['text']!r} in {text['where']}: {ratio:.2f}:1")
+    return failures
+
+
+def test_every_text_meets_the_aa_contrast(browser, explorer_url):
+    """Every text, in every state of a game with an inaccuracy, a mistake and a blunder (each the current
+    move in turn), with an error and a note shown, has at least the AA contrast."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    browser.get(explorer_url + "?moves=B1-B4+C2-B1+C4-A2+A1-A9")  # the last move is refused: an error
+    wait_until(browser, lambda: "ply 3 of 3" in text_of(browser, "status") and text_of(browser, "message"),
+               "the game and the error are shown")
+    assert [mark.text for mark in browser.find_elements(By.CSS_SELECTOR, "#game .mark")] == ["?", "??", "?!"]
+    body = browser.find_element(By.TAG_NAME, "body")
+    for ply in (3, 2, 1, 0):
+        assert f"ply {ply} of 3" in text_of(browser, "status")
+        failures = contrast_failures(browser)
+        assert not failures, f"at ply {ply}:\n" + "\n".join(failures)
+        body.send_keys(Keys.ARROW_LEFT)
+    browser.find_element(By.ID, "line-button").click()
+    wait_until(browser, lambda: "perfect line" in text_of(browser, "message"), "the line's note is shown")
+    failures = contrast_failures(browser)
+    assert not failures, "with the note:\n" + "\n".join(failures)
+
+
+# -- counts, links, the chart, the settings, the messages -----------------------------------------------
+
+def test_one_ply_is_one_ply(browser, explorer_url):
+    from selenium.webdriver.common.by import By
+
+    browser.get(explorer_url + "?moves=B1-C1")
+    wait_until(browser, lambda: text_of(browser, "game-caption"), "the game's caption is shown")
+    assert re.match(r"1 ply\b", text_of(browser, "game-caption"))
+    browser.get(explorer_url + "?moves=C4-C3+D5-D2+B1-C1")  # White to move wins in 1
+    wait_until(browser, lambda: "ply 3 of 3" in text_of(browser, "status"), "the game is shown")
+    browser.find_element(By.ID, "line-button").click()
+    wait_until(browser, lambda: "perfect line" in text_of(browser, "message"), "the line's note is shown")
+    assert "from here: 1 ply, white wins" in text_of(browser, "message")
+
+
+def test_a_link_with_a_bad_move_keeps_the_moves_before_it(browser, explorer_url):
+    """The moves before the refused one are shown, the message names it, and the link stays as it was."""
+    from selenium.webdriver.common.by import By
+
+    link = explorer_url + "?board=5x5&rule=connected&moves=B1-C1+B5-A5+C4-C9+D1-D2"
+    browser.get(link)
+    wait_until(browser, lambda: "C4-C9" in text_of(browser, "message"), "the refused move is named")
+    assert "ply 2 of 2" in text_of(browser, "status")
+    assert [ply.get_attribute("data-ply") for ply in browser.find_elements(By.CSS_SELECTOR, "#game .ply")] == ["1", "2"]
+    assert query_of(browser)["moves"] == ["B1-C1 B5-A5 C4-C9 D1-D2"]
+    assert "Ply 3" in text_of(browser, "message")
+    assert browser.current_url == link
+
+
+def test_a_click_on_the_chart_hits_the_row_under_lines_and_labels(browser, explorer_url):
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+
+    browser.get(explorer_url + "?moves=B1-B4+C2-B1+C4-A2")
+    wait_until(browser, lambda: "ply 3 of 3" in text_of(browser, "status"), "the game is shown")
+    hit = """const {x, y, width, height} = arguments[0].getBoundingClientRect();
+             const target = document.elementFromPoint(x + width / 2, y + height / 2);
+             return target.matches('#chart rect.row') ? target.dataset.ply : target.outerHTML;"""
+    for cover in browser.find_elements(By.CSS_SELECTOR, "#chart .move-label, #chart .link"):
+        assert browser.execute_script(hit, cover) in ("0", "1", "2", "3")
+    label = browser.find_elements(By.CSS_SELECTOR, "#chart .move-label")[1]  # C2-B1, on the row of ply 1
+    ActionChains(browser).move_to_element(label).click().perform()
+    wait_until(browser, lambda: "ply 1 of 3" in text_of(browser, "status"), "the click goes to ply 1")
+
+
+def test_the_perfect_reply_setting_is_kept(browser, explorer_url):
+    from selenium.webdriver.common.by import By
+
+    browser.get(explorer_url)
+    toggle = wait_until(browser, lambda: browser.find_element(By.ID, "reply-toggle"), "the page is shown")
+    assert not toggle.is_selected()
+    toggle.click()
+    try:
+        browser.get(explorer_url)
+        wait_until(browser, lambda: "ply 0 of 0" in text_of(browser, "status"), "the page is shown again")
+        assert browser.find_element(By.ID, "reply-toggle").is_selected()
+    finally:
+        browser.execute_script("localStorage.clear()")
+
+
+def test_a_missing_table_is_named_without_the_server_s_paths(browser, explorer_url, tables_5x5):
+    browser.get(explorer_url + "?board=6x6")
+    wait_until(browser, lambda: "no table" in text_of(browser, "message"), "the missing table is said")
+    message = text_of(browser, "message")
+    assert "neutreeko solve --board 6x6" in message
+    assert str(tables_5x5) not in message and ".h5" not in message

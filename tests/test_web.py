@@ -313,8 +313,9 @@ def test_a_missing_5x5_table_is_built_once_on_first_use(tmp_path, solved_5x5):
     assert (directory / table_path(game).name).is_file()
     assert len(messages) == 2 and "building the 5x5 centre table" in messages[0] and "built" in messages[1]
     assert len(answers) == 2 and answers[0] == answers[1] and answers[0]["position"] == Position.start(game).fen()
-    with pytest.raises(MissingTableError, match="neutreeko solve --board 5x6"):
+    with pytest.raises(MissingTableError, match="neutreeko solve --board 5x6") as refused:
         explorer.answer("/api/position", {"board": "5x6"})
+    assert str(directory) not in str(refused.value)  # the page is not told where the server keeps its tables
     assert sorted(path.name for path in directory.iterdir()) == [table_path(game).name]
 
 

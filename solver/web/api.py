@@ -41,7 +41,7 @@ from collections.abc import Callable, Mapping
 from functools import lru_cache
 from pathlib import Path
 
-from solver.core.errors import InputError
+from solver.core.errors import InputError, MissingTableError
 from solver.neutreeko import report
 from solver.neutreeko.annotate import annotate, annotation_object
 from solver.neutreeko.board import MAX_SIDE, MIN_SIDE
@@ -52,7 +52,7 @@ from solver.neutreeko.probe import Tablebase
 from solver.neutreeko.record import after_moves, parse_record, read_moves
 from solver.neutreeko.report import JSONObject
 from solver.neutreeko.rules import DEFAULT_RULE, RULES, RuleError
-from solver.neutreeko.table import Table, open_table, table_path
+from solver.neutreeko.table import Table, open_table, solve_command, table_path
 
 #: The most plies ``/api/line`` answers with: its lines stop there ("stopped").
 MAX_LINE_PLIES = 1000
@@ -149,7 +149,11 @@ class Explorer:
     def _open(self, game: Game) -> Table:
         path = self._path(game)
         if is_large(game):
-            return open_table(game, path)  # if missing: MissingTableError saying how to build it
+            try:
+                return open_table(game, path)
+            except MissingTableError:  # said to the page: how to build it, not where the server keeps it
+                raise MissingTableError(f"no table for {game} on this server (build it with: "
+                                        f"{solve_command(game)})") from None
         began: list[float] = []
 
         def building(path: Path) -> None:

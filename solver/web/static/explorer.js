@@ -19,9 +19,11 @@
   const SVG = "http://www.w3.org/2000/svg";
   const VALUES = ["win", "draw", "loss"];  // best first, for the side they belong to
   const GROUPS = {win: "Winning", draw: "Drawing", loss: "Losing"};
-  const FILES = "ABCDEFG";
-  // Board geometry in SVG units: a square, and the margins for the rank and file labels.
-  const CELL = 100, LEFT = 30, TOP = 6, RIGHT = 6, BOTTOM = 30;
+  // Board geometry in SVG units: a square is CELL; the margins hold the rank and file labels, and are
+  // MARGINS on a 5 x 5 board. Every board is drawn in the same square on the page (its longer side fills
+  // it), so margins and labels grow with the board's longer side to keep their size on the screen.
+  const CELL = 100;
+  const MARGINS = {left: 30, top: 6, right: 6, bottom: 30, label: 17};
   const REPLY_DELAY = 450;  // ms before the perfect reply is played
   const MARKS = {  // the marks of /api/annotate
     inaccuracy: {symbol: "?!", plural: "inaccuracies", words: "Inaccuracy: keeps the value, but a slower win or a quicker loss"},
@@ -53,7 +55,12 @@
     (value === "draw" ? "draw" : `${value === "win" ? "wins" : "loses"} in ${plies}`);
   const sameValue = (a, b) => a.value === b.value && a.plies === b.plies;
   const dimensions = board => board.split("x").map(Number);  // [files, ranks]
-  const squareName = (file, rank) => `${FILES[file]}${rank + 1}`;
+  /** The letter of the file numbered ``file`` from 0: A, B, ... up to the board's width. */
+  const fileLetter = file => String.fromCharCode(65 + file);
+  const fileNumber = letter => letter.charCodeAt(0) - 65;
+  const squareName = (file, rank) => `${fileLetter(file)}${rank + 1}`;
+  /** "1 ply", "2 plies": a count of plies. */
+  const plyCount = count => `${count} ${count === 1 ? "ply" : "plies"}`;
   const squaresOf = move => move.split("-");
   /** A URL query of [name, value] pairs, a space as "+" and "/" as it is, so that positions read well. */
   const queryText = pairs => pairs.map(([name, value]) =>
@@ -85,13 +92,12 @@
     const box = $("message");
     box.textContent = text;
     box.className = `message ${kind === "note" ? "note" : ""}`;
-    box.hidden = false;
     clearTimeout(messageTimer);
-    if (kind === "note") messageTimer = setTimeout(() => { box.hidden = true; }, 8000);
+    if (kind === "note") messageTimer = setTimeout(quiet, 8000);
   }
 
   function quiet() {
-    $("message").hidden = true;
+    $("message").textContent = "";  // its line stays, empty (explorer.css)
   }
 
   // -- the server -----------------------------------------------------------------------------------
@@ -179,13 +185,18 @@
     return "?" + queryText(parts);
   }
 
+  /** The words of move text, its move numbers left out: "1. B1-C1 B5-A5", "1.B1-C1", "12... B5-A5". */
+  const moveTokens = text => text.split(/[\s,]+/)
+    .map(token => token.replace(/^\d+\.+/, ""))
+    .filter(token => token && !/^(\.\.\.|\u2026)$/.test(token));
+
   function viewOf(parameters) {
     const ply = parameters.get("ply");
     return {
       board: parameters.get("board") || defaults.board,
       rule: parameters.get("rule") || defaults.rule,
       start: parameters.get("start") || "start",
-      moves: (parameters.get("moves") || "").split(/[\s,]+/).filter(Boolean),
+      moves: moveTokens(parameters.get("moves") || ""),
       ply: ply === null || !/^\d+$/.test(ply) ? null : Number(ply),
     };
   }
@@ -199,41 +210,45 @@
   }
 
   /**
-   * The game of a view: its nodes, ply by ply. The server checks the whole view first (its message
-   * names a bad board, rule, position or move); a game that ends before its last move is refused,
-   * or, with ``cut``, cut there.
+   * The game of a view, {game, refused}: its nodes, ply by ply, and why a move of the view could not be
+   * played, or null. The server checks the board, the rule and the start (its message names a bad one);
+   * the moves are played while the position lists them, and the game stops at the first it does not
+   * (or that would follow the game's end).
    */
-  async function gameOf(view, cut = false) {
-    const checked = await api("position", {position: view.start, board: view.board, rule: view.rule,
-                                           moves: view.moves.join(" ")});
-    const board = checked.board;
-    const nodes = [await positionAnswer(board, view.rule, view.start)];
+  async function gameOf(view) {
+    const nodes = [await positionAnswer(view.board, view.rule, view.start)];
+    const board = nodes[0].board;
     const standard = await positionAnswer(board, view.rule, "start");
     const start = standard.position === nodes[0].position ? "start" : view.start;
     const moves = [];
+    let refused = null;
     for (const name of view.moves) {
-      const end = ending(nodes.length - 1, nodes);
-      if (end) {
-        if (cut) break;
-        throw new Error(`the game is over after ${moves.length} plies (${end.text.toLowerCase()}): ` +
-                        `${name} cannot follow`);
+      const node = nodes[nodes.length - 1], end = ending(nodes.length - 1, nodes);
+      const entry = end ? null : node.moves.find(option => option.move === name.toUpperCase());
+      if (!entry) {
+        refused = `ply ${moves.length + 1}, ${name}, cannot be played: ` +
+                  (end ? `the game is over (${end.text.toLowerCase()})` : `it is not a legal move in ${node.position}`);
+        break;
       }
-      const entry = nodes[nodes.length - 1].moves.find(option => option.move === name.toUpperCase());
       moves.push(entry.move);
       nodes.push(await positionAnswer(board, view.rule, entry.position));
     }
     const game = {board, rule: view.rule, start, moves, nodes};
     game.annotation = await annotationOf(game);
-    return game;
+    return {game, refused};
   }
 
-  /** Show ``view`` (its ply: the end of its moves if null), recorded in the URL as ``how`` says. */
+  /**
+   * Show ``view`` (its ply: the end of its moves if null), recorded in the URL as ``how`` says; returns
+   * why one of its moves was refused (the moves before it are shown), or null. A refused link keeps its
+   * URL ("replace" records nothing then): it stays the link that was shared.
+   */
   async function show(view, how) {
     const entry = games.find(game => game.board === view.board && game.rule === view.rule);
     if (entry && entry.table === "on demand") {
       say(`Building the ${view.board} ${view.rule} table (first use: a few seconds) ...`, "note");
     }
-    const game = await gameOf(view, view.cut);
+    const {game, refused} = await gameOf(view);
     if (entry && entry.table === "on demand") {
       entry.table = "ready";
       quiet();
@@ -241,8 +256,16 @@
     Object.assign(state, game);
     state.ply = view.ply === null || view.ply > game.moves.length ? game.moves.length : view.ply;
     selected = null;
-    if (how) record(how);
+    if (how === "push" || (how === "replace" && !refused)) record(how);
     render();
+    return refused;
+  }
+
+  /** Show the view of a link or of pasted text, saying which of its moves was refused, if one was. */
+  async function showAsked(view, how) {
+    const refused = await show(view, how);
+    if (refused) say(`${capitalise(refused)}; the moves before it are shown.`);
+    return refused;
   }
 
   // Every change of the view runs in turn, so that a click arriving while an answer is awaited waits.
@@ -295,12 +318,30 @@
   // -- rendering ------------------------------------------------------------------------------------
 
   function render() {
+    const focused = focusedList();
     renderStatus();
     renderBoard();
     renderMoves();
     renderGame();
     renderChart();
     renderControls();
+    refocus(focused);
+  }
+
+  /** The list holding the keyboard's focus ("moves" or "game"), whose buttons a render replaces, or null. */
+  function focusedList() {
+    return ["moves", "game"].find(id => $(id).contains(document.activeElement)) || null;
+  }
+
+  /**
+   * Put the focus back where play continues after a render replaced the focused button (it would fall
+   * to the page): on the first move of the new position, or the game's current move; without scrolling.
+   */
+  function refocus(list) {
+    if (!list || document.activeElement !== document.body) return;
+    const first = $("moves").querySelector(".move"), shown = $("game").querySelector(".ply.current");
+    const target = list === "moves" ? first || shown : shown || $("game").querySelector(".ply") || first;
+    if (target) target.focus({preventScroll: true});
   }
 
   function pieceIcon(colour) {
@@ -327,11 +368,17 @@
     document.title = `${terse(node)} · ${node.position} · Neutreeko explorer`;
   }
 
+  /** The margins and the label size of the board shown, in board units (see MARGINS). */
+  function margins() {
+    const scale = Math.max(...dimensions(state.board)) / 5;
+    return Object.fromEntries(Object.entries(MARGINS).map(([name, size]) => [name, size * scale]));
+  }
+
   /** Centre of a square in board units. */
   function centre(square) {
-    const [, height] = dimensions(state.board);
-    const file = FILES.indexOf(square[0]), rank = Number(square.slice(1)) - 1;
-    return {x: LEFT + (file + 0.5) * CELL, y: TOP + (height - rank - 0.5) * CELL};
+    const [, height] = dimensions(state.board), {left, top} = margins();
+    const file = fileNumber(square[0]), rank = Number(square.slice(1)) - 1;
+    return {x: left + (file + 0.5) * CELL, y: top + (height - rank - 0.5) * CELL};
   }
 
   /** The moves of the piece on ``square`` that the position shown allows, by target square. */
@@ -350,9 +397,11 @@
   }
 
   function renderBoard() {
-    const [width, height] = dimensions(state.board);
+    const [width, height] = dimensions(state.board), {left, top, right, bottom, label} = margins();
     const node = current(), end = ending(state.ply);
-    boardSvg.setAttribute("viewBox", `0 0 ${LEFT + width * CELL + RIGHT} ${TOP + height * CELL + BOTTOM}`);
+    const across = left + width * CELL + right, down = top + height * CELL + bottom;
+    boardSvg.setAttribute("viewBox", `0 0 ${across} ${down}`);
+    boardSvg.style.width = `${100 * across / Math.max(across, down)}%`;  // a tall board narrower, not taller
     boardSvg.setAttribute("aria-label", `Board ${node.position}`);
     const targets = targetsOf(selected);
     const layers = ["squares", "marks", "pieces", "arrows", "lifted"].map(name => element("g", {class: name}));
@@ -364,18 +413,18 @@
         const classes = ["square", light ? "light" : "dark"];
         if (targets.has(name)) classes.push("target");
         else if (movable(name)) classes.push("movable");
-        squares.append(element("rect", {x: LEFT + file * CELL, y: TOP + (height - 1 - rank) * CELL, width: CELL,
+        squares.append(element("rect", {x: left + file * CELL, y: top + (height - 1 - rank) * CELL, width: CELL,
                                         height: CELL, class: classes.join(" "), "data-square": name}));
       }
     }
-    squares.append(element("rect", {x: LEFT, y: TOP, width: width * CELL, height: height * CELL, class: "edge"}));
+    squares.append(element("rect", {x: left, y: top, width: width * CELL, height: height * CELL, class: "edge"}));
     for (let file = 0; file < width; file += 1) {
-      squares.append(element("text", {x: LEFT + (file + 0.5) * CELL, y: TOP + height * CELL + BOTTOM / 2 + 1,
-                                      class: "label"}, FILES[file]));
+      squares.append(element("text", {x: left + (file + 0.5) * CELL, y: top + height * CELL + bottom / 2 + 1,
+                                      class: "label", "font-size": label}, fileLetter(file)));
     }
     for (let rank = 0; rank < height; rank += 1) {
-      squares.append(element("text", {x: LEFT / 2, y: TOP + (height - rank - 0.5) * CELL, class: "label"},
-                             String(rank + 1)));
+      squares.append(element("text", {x: left / 2, y: top + (height - rank - 0.5) * CELL, class: "label",
+                                      "font-size": label}, String(rank + 1)));
     }
     if (state.ply > 0) {
       for (const square of squaresOf(state.moves[state.ply - 1])) {
@@ -453,7 +502,9 @@
                                        title: `${entry.move} ${moveText(entry)}${isBest ? " (best)" : ""}`});
         button.append(html("span", {class: "name"}, entry.move), pill(entry));
         button.addEventListener("mouseenter", () => showArrow(entry));
-        button.addEventListener("focus", () => showArrow(entry));
+        // Focus from the keyboard draws the arrow, as hovering does; focus from a click (or put back after
+        // one) does not, so that the arrow of a move the pointer is not on does not stay drawn.
+        button.addEventListener("focus", () => { if (button.matches(":focus-visible")) showArrow(entry); });
         button.addEventListener("mouseleave", () => showArrow(null));
         button.addEventListener("blur", () => showArrow(null));
         button.addEventListener("click", () => act(() => play(entry.move)));
@@ -508,10 +559,20 @@
       .map(([kind, count]) => `${count} ${count > 1 ? MARKS[kind].plural : kind}`);
     const first = state.annotation.first_error;
     $("game-caption").textContent = state.moves.length
-      ? `${state.moves.length} plies${counts.length ? "; " + counts.join(", ") : ""}` +
+      ? `${plyCount(state.moves.length)}${counts.length ? "; " + counts.join(", ") : ""}` +
         (first ? `; first decisive error ${judged(first).number} ${judged(first).move}` : "") : "";
     const currentButton = list.querySelector(".current");
-    if (currentButton) currentButton.scrollIntoView({block: "nearest"});
+    if (currentButton) scrollWithin(list, currentButton);
+  }
+
+  /**
+   * Scroll ``frame`` so that ``item``, inside it, is in view. Only the frame scrolls: scrollIntoView would
+   * scroll the window too, and move the board away on a small screen.
+   */
+  function scrollWithin(frame, item) {
+    const box = frame.getBoundingClientRect(), {top, bottom} = item.getBoundingClientRect();
+    if (top < box.top) frame.scrollTop -= box.top - top;
+    else if (bottom > box.bottom) frame.scrollTop += bottom - box.bottom;
   }
 
   /**
@@ -602,8 +663,8 @@
 
   function squareAt(point) {
     if (!point) return null;
-    const [width, height] = dimensions(state.board);
-    const file = Math.floor((point.x - LEFT) / CELL), row = Math.floor((point.y - TOP) / CELL);
+    const [width, height] = dimensions(state.board), {left, top} = margins();
+    const file = Math.floor((point.x - left) / CELL), row = Math.floor((point.y - top) / CELL);
     if (file < 0 || file >= width || row < 0 || row >= height) return null;
     return squareName(file, height - 1 - row);
   }
@@ -682,9 +743,10 @@
     if (ending(state.ply)) return;
     const line = await api("line", {position: node.position, board: state.board, rule: state.rule});
     const names = line.moves.map(step => step.move);
-    await show({board: state.board, rule: state.rule, start: state.start, cut: true,
+    // A drawn line goes on past the third repetition, where the page ends the game: it is cut there.
+    await show({board: state.board, rule: state.rule, start: state.start,
                 moves: state.moves.slice(0, state.ply).concat(names), ply: state.ply}, "push");
-    say(`The perfect line from here: ${names.length} plies, ${line.result}. ` +
+    say(`The perfect line from here: ${plyCount(names.length)}, ${line.result}. ` +
         "Step through it with \u25B6 or the right arrow key.", "note");
   }));
 
@@ -714,9 +776,7 @@
       const view = viewOf(new URL(text, location.href).searchParams);
       return view;
     }
-    const tokens = text.split(/[\s,]+/)
-      .map(token => token.replace(/^\d+\.+/, ""))   // move numbers: "1." "12..." "1.B1-C1"
-      .filter(token => token && !/^(\.\.\.|\u2026)$/.test(token));
+    const tokens = moveTokens(text);
     if (tokens.length && tokens[0].includes("/")) {
       return {board: null, rule: state.rule, start: tokens.slice(0, 2).join(" "), moves: tokens.slice(2), ply: null};
     }
@@ -743,7 +803,7 @@
     const text = $("paste-input").value;
     if (!text.trim()) return;
     act(async () => {
-      await show(await pastedView(text), "push");
+      if (await showAsked(await pastedView(text), "push")) return;  // the text stays, to be mended
       quiet();
       $("paste-input").value = "";
       $("paste-input").rows = 1;
@@ -785,7 +845,19 @@
     act(() => show({board: state.board, rule: $("rule-select").value, start: "start", moves: [], ply: null}, "push"));
   });
 
-  window.addEventListener("popstate", () => act(() => show(viewOf(new URLSearchParams(location.search)), null)));
+  window.addEventListener("popstate", () => act(() => showAsked(viewOf(new URLSearchParams(location.search)), null)));
+
+  // The perfect-reply setting is kept across visits. Storage may be refused (a browser's privacy
+  // settings): the setting then lasts as long as the page.
+  const REPLY_SETTING = "neutreeko-explorer.reply";
+  try {
+    $("reply-toggle").checked = localStorage.getItem(REPLY_SETTING) === "on";
+  } catch (error) { /* refused: the box starts unticked */ }
+  $("reply-toggle").addEventListener("change", () => {
+    try {
+      localStorage.setItem(REPLY_SETTING, $("reply-toggle").checked ? "on" : "off");
+    } catch (error) { /* refused: kept for this page only */ }
+  });
 
   // -- start ----------------------------------------------------------------------------------------
 
@@ -796,7 +868,7 @@
     fillBoards();
     const asked = viewOf(new URLSearchParams(location.search));
     try {
-      await show(asked, "replace");
+      await showAsked(asked, "replace");
     } catch (error) {
       await show({...asked, moves: [], ply: null}, "replace")
         .catch(() => show({...defaults, start: "start", moves: [], ply: null}, "replace"));
