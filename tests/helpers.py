@@ -16,6 +16,7 @@ from click.testing import CliRunner, Result
 
 import solver.neutreeko.position
 from solver.cli import cli
+from solver.core.chunks import MAP_ENTRY
 from solver.core.container import stamp
 from solver.neutreeko.board import Board
 from solver.neutreeko.game import Game
@@ -129,3 +130,30 @@ def write_first_format(path: Path, table) -> None:
     header = f"neutreeko-solver table container 1\nsize {512 + len(body)}\nsha256 {hashlib.sha256(body).hexdigest()}\n"
     with open(path, "r+b") as raw:
         raw.write(header.encode().ljust(512, b"\0"))
+
+
+def restamp(path: Path) -> None:
+    """Recompute every digest of the table file at ``path`` as a forger who knows the format would,
+    without the HDF5 library: each chunk's where the map says it is, the map's, the metadata region's,
+    the body's and the header's (see ``docs/table-format.md``). The header's other fields stay."""
+    data = bytearray(path.read_bytes())
+    start = data.index(b"\n", data.index(b"\n") + 1) + 1
+    header = json.loads(data[start:data.index(b"\n", start)])
+    count = -(-header["shape"][0] // header["chunk_items"])
+    entries = np.frombuffer(bytes(data[header["map_offset"]:header["map_offset"] + 56 * count]), MAP_ENTRY).copy()
+    for entry in entries:
+        stored = bytes(data[int(entry["offset"]):int(entry["offset"] + entry["size"])])
+        entry["sha256"] = np.frombuffer(hashlib.sha256(stored).digest(), np.uint8)
+    data[header["map_offset"]:header["map_offset"] + entries.nbytes] = entries.tobytes()
+    covered = np.zeros(len(data), dtype=bool)
+    for entry in entries:
+        covered[int(entry["offset"]):int(entry["offset"] + entry["size"])] = True
+    covered[:header["header_bytes"]] = True
+    header.update(map_sha256=hashlib.sha256(entries.tobytes()).hexdigest(),
+                  metadata_sha256=hashlib.sha256(np.frombuffer(bytes(data), np.uint8)[~covered].tobytes()).hexdigest(),
+                  body_sha256=hashlib.sha256(bytes(data[header["header_bytes"]:])).hexdigest())
+    text = json.dumps(header, separators=(",", ":")).encode()
+    lines = (b"neutreeko-solver table container 2\n" + f"header {len(text)} sha256 ".encode()
+             + hashlib.sha256(text).hexdigest().encode() + b"\n" + text + b"\n")
+    data[:header["header_bytes"]] = lines.ljust(header["header_bytes"], b"\0")
+    path.write_bytes(bytes(data))

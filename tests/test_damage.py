@@ -8,12 +8,13 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from solver.core.container import HEADER_BYTES
 from solver.neutreeko.game import Game
 from solver.neutreeko.solve import solve
-from solver.neutreeko.table import write_table
+from solver.neutreeko.table import open_table, write_table
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The whole run's bound: about 10,000 commands at a few milliseconds each.
@@ -77,3 +78,54 @@ def test_damaged_default_table_is_not_rebuilt_silently(tmp_path, monkeypatch):
         f"neutreeko: error: table {path} is damaged: its metadata does not match its digest; "
         f"rebuild it with neutreeko solve --board 3x3 --rule connected --force"]
     assert path.read_bytes() == damaged and os.listdir(directory) == [path.name]
+
+
+def query_each_forgery(path: str) -> None:
+    """In the child: for each byte of the 3 x 3 table at ``path`` after its header and outside its
+    chunk, flip its lowest bit and re-stamp the file (every digest recomputed), then run the command on
+    it; print a JSON object: how many forgeries, and those not answered rightly or refused in one line
+    within a second."""
+    from solver.cli import cli
+    from tests.helpers import restamp, runner
+
+    original = Path(path).read_bytes()
+    run = runner()
+    truth = run.invoke(cli, [*ARGS, path]).stdout
+    table = open_table(Game.of("3x3"), Path(path))
+    (entry,) = table.chunks.entries
+    table.close()
+    chunk = range(int(entry["offset"]), int(entry["offset"] + entry["size"]))
+    wrong = []
+    hdf5 = original.index(b"\x89HDF\r\n\x1a\n")  # the end of the header
+    offsets = [offset for offset in range(hdf5, len(original)) if offset not in chunk]
+    for offset in offsets:
+        forged = bytearray(original)
+        forged[offset] ^= 0x01
+        Path(path).write_bytes(forged)
+        restamp(Path(path))
+        began = time.perf_counter()
+        result = run.invoke(cli, [*ARGS, path])
+        seconds = time.perf_counter() - began
+        lines = result.stderr.splitlines()
+        answered = result.exit_code == 0 and result.stdout == truth
+        refused = result.exit_code == 1 and len(lines) == 1 and "is damaged" in lines[0]
+        if not (answered or refused) or seconds > 1:
+            wrong.append([offset, result.exit_code, round(seconds, 2), result.stderr[-300:]])
+    Path(path).write_bytes(original)
+    print(json.dumps({"forgeries": len(offsets), "wrong": wrong}))
+
+
+def test_a_forged_table_never_hangs_the_reader(tmp_path):
+    """A forger who recomputes every digest after changing HDF5's metadata or the chunk map: the HDF5
+    library never parses those bytes, so each forgery is answered as the intact table answers, or
+    refused in one line, at once."""
+    game = Game.of("3x3")
+    path = tmp_path / "neutreeko-3x3.h5"
+    write_table(game, solve(game).result, path, 0.5)
+    done = subprocess.run([sys.executable, "-c", f"from tests.test_damage import query_each_forgery; "
+                                                 f"query_each_forgery({str(path)!r})"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=TIMEOUT)
+    assert done.returncode == 0, done.stderr[-2000:]
+    outcome = json.loads(done.stdout)
+    assert outcome["forgeries"] > 3_000
+    assert outcome["wrong"] == []

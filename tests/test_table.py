@@ -16,11 +16,14 @@ from solver.core.errors import MissingTableError, TableError, TableMismatchError
 from solver.neutreeko import index
 from solver.neutreeko.build import TableExistsError, build_table
 from solver.neutreeko.game import Game
+from solver.neutreeko.position import Position
 from solver.neutreeko.solve import solve
 from solver.neutreeko.table import FORMAT_VERSION, convert_table, open_table, table_path, tables_dir, write_table
 from solver.neutreeko.values import ENCODING
 from tests.helpers import (
+    assert_one_line_error,
     edit_data,
+    invoke,
     overwrite_with_text,
     replace_with_foreign_hdf5,
     stamped,
@@ -285,3 +288,45 @@ def test_missing_table_is_a_key_error(tmp_path):
 def test_directory_is_not_a_table(tmp_path):
     with pytest.raises(TableError, match="is a directory"):
         open_table(GAME, tmp_path)
+
+
+# -- invented data behind intact digests -------------------------------------------------------------
+
+
+def _all_illegal(result: np.ndarray) -> np.ndarray:
+    return np.full_like(result, 255)
+
+
+def _start_illegal(result: np.ndarray) -> np.ndarray:
+    changed = result.copy()
+    changed[Position.start(GAME).index()] = 255
+    return changed
+
+
+def _all_drawn(result: np.ndarray) -> np.ndarray:
+    return np.where(result == 255, result, 0).astype(np.uint8)
+
+
+def _random_bytes(result: np.ndarray) -> np.ndarray:
+    return np.random.default_rng(0).integers(0, 256, len(result), dtype=np.uint8)
+
+
+INVENTED = {"every byte 255": _all_illegal, "the start's byte 255": _start_illegal,
+            "every legal position drawn": _all_drawn, "random bytes": _random_bytes}
+
+
+@pytest.mark.parametrize("invent", INVENTED, ids=list(INVENTED))
+@pytest.mark.parametrize("command", [["stats"], ["verify"], ["starts", "--count", "2"], ["check"]])
+def test_invented_data_with_the_original_attributes_is_damaged(table_5x5, tmp_path, monkeypatch, invent, command):
+    """Data rewritten through the container with the original attributes, so that every digest holds:
+    the counts and the legal set of the index still give it away, to every reader of the whole table."""
+    intact = open_table(GAME, table_5x5)
+    attributes = {name: value for name, value in intact.attributes.items()
+                  if name not in ("format", "digest", "writer", "written")}
+    monkeypatch.setenv("NEUTREEKO_TABLES", str(tmp_path))
+    path = tmp_path / "neutreeko-5x5.h5"
+    solver.core.container.write(path, "result", INVENTED[invent](intact.result), attributes)
+    if command == ["verify"]:  # verify reads the 4 x 4 table too
+        write_table(Game.of("4x4"), solve(Game.of("4x4")).result, tmp_path / "neutreeko-4x4.h5", 0.0)
+    result = invoke(*command)
+    assert_one_line_error(result, f"table {path} is damaged", code=1)

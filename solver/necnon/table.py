@@ -110,23 +110,27 @@ class Table:
     def attributes(self) -> Attributes:
         return self.contents.attributes
 
-    @cached_property
+    @property
     def records(self) -> npt.NDArray[np.void]:
-        """Every record, the whole table read (checked against its digest)."""
-        return self.contents.read(_DATASET, len(self.chunks), RECORD)
+        """Every record, the whole table read; :class:`TableError` unless they match their digest, are
+        sorted by key and give the figures the attributes state."""
+        return self._checked[0]
+
+    @property
+    def summary(self) -> Summary:
+        """The figures of the table, computed from its records (checked as they are)."""
+        return self._checked[1]
 
     @cached_property
-    def summary(self) -> Summary:
-        """The figures of the table, computed from its records on first use; :class:`TableError` unless
-        they are the ones its attributes state."""
-        records = self.records
+    def _checked(self) -> tuple[npt.NDArray[np.void], Summary]:
+        records = self.contents.read(_DATASET, len(self.chunks), RECORD)
         if len(records) == 0 or np.any(records["key"][1:] <= records["key"][:-1]):
             raise self.contents.damaged("its records are not sorted by key")
         summary = summarize(self.game, records)
         stated = {name: self.attributes.get(name) for name in COUNT_NAMES}
         if summary.counts() != stated or list(summary.best_first) != self.attributes.get("best_first"):
             raise self.contents.damaged("its records do not give the figures its attributes state")
-        return summary
+        return records, summary
 
     def lookup(self, keys: npt.NDArray[np.uint64]) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.void]]:
         """For each canonical key: is it in the table (a position that can be reached), and its record

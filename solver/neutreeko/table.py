@@ -144,30 +144,33 @@ class Table:
         numbers = folding.Classes.of(self.game).numbers(indices)
         return np.where(numbers >= 0, self.chunks.take(np.maximum(numbers, 0)), np.uint8(ILLEGAL))[()]
 
-    @cached_property
+    @property
     def result(self) -> npt.NDArray[np.uint8]:
         """``result[index]``: the byte of every index of ``game``, the whole table read (a folded table is
         then unfolded, which takes about a second on 5 x 5; prefer :meth:`lookup` for probes).
 
-        Raises :class:`TableError` unless the data matches its digest and holds 255 exactly where the
-        index has no legal position."""
+        Raises :class:`TableError` unless the data matches its digest, holds 255 exactly where the index
+        has no legal position, and gives the counts the attributes state."""
+        return self._checked[0]
+
+    @property
+    def summary(self) -> Summary:
+        """The counts of :attr:`result` (checked as it is)."""
+        return self._checked[1]
+
+    @cached_property
+    def _checked(self) -> tuple[npt.NDArray[np.uint8], Summary]:
         dataset = _FOLDED_DATASET if self.folded else _DATASET
         data = self.contents.read(dataset, len(self.chunks), np.uint8)
         result = folding.unfold(self.game, data) if self.folded else data
         _check_legal_set(self.game, result, self.contents)
-        return result
-
-    @cached_property
-    def summary(self) -> Summary:
-        """The counts of :attr:`result`; :class:`TableError` unless they are the ones the table's
-        attributes state."""
-        summary = summarize(self.game, self.result)
+        summary = summarize(self.game, result)
         stated = {name: self.attributes.get(name) for name in COUNT_NAMES}
         if summary.counts() != stated:
             wrong = next(name for name in COUNT_NAMES if summary.counts()[name] != stated[name])
             raise self.contents.damaged(f"its data has {wrong} {summary.counts()[wrong]:,}, its attributes "
                                         f"{stated[wrong]!r}")
-        return summary
+        return result, summary
 
     def close(self) -> None:
         """Close the file (its chunks leave the cache)."""
