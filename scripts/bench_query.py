@@ -1,17 +1,24 @@
 """Benchmark of the query path, end to end, as a user runs it.
 
-(a) ``neutreeko query start``: wall time of the whole process (interpreter start, imports, opening the
-    table, the answer), the median of ``--runs`` runs.
-(b) ``neutreeko query -``: positions per second for ``--positions`` random legal positions (uniform over
-    the index and the side to move) piped through standard input, the median of ``--bulk-runs`` runs.
-(c) ``neutreeko query - --with-moves`` (every move ranked too) on the first ``--moves-positions`` of them.
+(a) ``neutreeko query start --board B``: wall time of the whole process (interpreter start, imports,
+    opening the table, the answer), the median of ``--runs`` runs.
+(b) ``neutreeko query - --board B``: positions per second for ``--positions`` random legal positions
+    (uniform over the index and the side to move) piped through standard input, the median of
+    ``--bulk-runs`` runs; with ``--with-moves`` too (every move ranked), on ``--moves-positions`` of them.
+(c) one probe in a warm process (the library, the table open and the chunk cached): the median over
+    ``--probes`` random positions, each probed once to fill the cache and then timed.
+(d) with ``--necnon BOARD:PROTOCOL`` (repeatable), ``necnon query empty --board BOARD --protocol P``,
+    cold, as (a).
 
 Each line also gives the peak resident memory of the process (the largest of the runs). Output goes to
-/dev/null, so writing it costs the formatting but no terminal.
+/dev/null, so writing it costs the formatting but no terminal. With ``--baseline DIR`` (a checkout of
+another version) and ``--baseline-tables DIR`` (tables that version reads), every command of (a) and
+(b) runs alternately with that version too, and the line gives both and their ratio, so that the
+machine's noise falls on both alike.
 
 Usage: ``python scripts/bench_query.py [--board 5x5] [--runs 9] [--positions 200000] [--bulk-runs 3]``.
-The table is read from where ``neutreeko`` reads it (``$NEUTREEKO_TABLES`` or the default place) and
-built first if it is missing, so that no run includes a build.
+The tables are read from where ``neutreeko`` reads them (``$NEUTREEKO_TABLES`` or the default place);
+a missing table is built first (up to 7 x 7), so that no run includes a build.
 """
 
 from __future__ import annotations
@@ -28,12 +35,7 @@ from typing import NamedTuple
 
 from solver.neutreeko.game import Game
 from solver.neutreeko.position import random_positions
-
-
-def command() -> list[str]:
-    """The ``neutreeko`` console script beside this interpreter, or ``python -m solver``."""
-    script = Path(sys.executable).with_name("neutreeko")
-    return [str(script)] if script.is_file() else [sys.executable, "-m", "solver"]
+from solver.neutreeko.probe import Tablebase
 
 
 class Run(NamedTuple):
@@ -42,10 +44,36 @@ class Run(NamedTuple):
     peak: int  # peak resident memory, bytes
 
 
-def timed(arguments: list[str], stdin=None) -> Run:
-    """One run of ``arguments``, measured; raises if it fails."""
+class Version(NamedTuple):
+    """A version to run: its command line (``neutreeko`` or ``necnon``) and its environment."""
+
+    name: str
+    program: list[str]
+    environment: dict[str, str]
+    directory: str | None
+
+
+def this_version(program: str) -> Version:
+    """The ``program`` console script (``neutreeko`` or ``necnon``) beside this interpreter, or the
+    same through ``python -c``."""
+    script = Path(sys.executable).with_name(program)
+    entry = "main" if program == "neutreeko" else program
+    arguments = [str(script)] if script.is_file() else [sys.executable, "-c",
+                                                         f"from solver.__main__ import {entry}; {entry}()"]
+    return Version("this", arguments, dict(os.environ), None)
+
+
+def baseline_version(checkout: Path, tables: Path) -> Version:
+    """The version in ``checkout``, run from there (so that its ``solver`` is imported), on ``tables``."""
+    return Version("baseline", [sys.executable, "-m", "solver"], {**os.environ, "NEUTREEKO_TABLES": str(tables)},
+                   str(checkout))
+
+
+def timed(version: Version, arguments: list[str], stdin=None) -> Run:
+    """One run of ``arguments`` of ``version``, measured; raises if it fails."""
     began = time.perf_counter()
-    with subprocess.Popen(arguments, stdin=stdin, stdout=subprocess.DEVNULL) as process:
+    with subprocess.Popen([*version.program, *arguments], stdin=stdin, stdout=subprocess.DEVNULL,
+                          env=version.environment, cwd=version.directory) as process:
         _, status, usage = os.wait4(process.pid, 0)
         process.returncode = os.waitstatus_to_exitcode(status)
     wall = time.perf_counter() - began
@@ -60,6 +88,50 @@ def medians(runs: list[Run]) -> tuple[float, float, int]:
             max(run.peak for run in runs))
 
 
+def alternating(versions: list[Version], arguments: list[str], runs: int, stdin: Path | None = None) \
+        -> dict[str, list[Run]]:
+    """``runs`` runs of ``arguments`` by each version, taking turns."""
+    measured: dict[str, list[Run]] = {version.name: [] for version in versions}
+    for _ in range(runs):
+        for version in versions:
+            if stdin is None:
+                measured[version.name].append(timed(version, arguments))
+            else:
+                with stdin.open("rb") as stream:
+                    measured[version.name].append(timed(version, arguments, stream))
+    return measured
+
+
+def describe(measured: dict[str, list[Run]], count: int | None = None) -> str:
+    """Each version's median wall and CPU time (and rate, for ``count`` positions) and peak memory;
+    the ratio of the baseline's wall time to this one's."""
+    parts = []
+    for name, runs in measured.items():
+        wall, cpu, peak = medians(runs)
+        rate = f" = {count / wall:,.0f} positions/s" if count else ""
+        parts.append(f"{name}: median {wall:.3f} s wall{rate}, {cpu:.3f} s CPU (wall {min(r.wall for r in runs):.3f}"
+                     f"-{max(r.wall for r in runs):.3f}, {len(runs)} runs), peak {peak / 2**20:.0f} MB")
+    if "baseline" in measured:
+        ratio = medians(measured["baseline"])[0] / medians(measured["this"])[0]
+        parts.append(f"baseline / this {ratio:.2f}")
+    return "; ".join(parts)
+
+
+def warm_probe(game: Game, probes: int, seed: int) -> str:
+    """The median time of one probe in this process, the table open and its chunk cached."""
+    positions = random_positions(game, probes, seed)
+    times = []
+    with Tablebase() as tablebase:
+        for position in positions:
+            tablebase.probe(position)
+        for position in positions:
+            began = time.perf_counter()
+            tablebase.probe(position)
+            times.append(time.perf_counter() - began)
+    return (f"warm probe: median {statistics.median(times) * 1e6:.1f} us, 90th percentile "
+            f"{statistics.quantiles(times, n=10)[-1] * 1e6:.1f} us ({probes:,} positions, each cached)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--board", default="5x5")
@@ -67,30 +139,42 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=200_000, help="positions for `query -`")
     parser.add_argument("--bulk-runs", type=int, default=3, help="runs of `query -` (default 3)")
     parser.add_argument("--moves-positions", type=int, default=200_000, help="positions for `query - --with-moves`")
+    parser.add_argument("--probes", type=int, default=10_000, help="positions for the warm probe")
+    parser.add_argument("--necnon", action="append", default=[], metavar="BOARD:PROTOCOL")
+    parser.add_argument("--baseline", type=Path, help="a checkout of another version to compare with")
+    parser.add_argument("--baseline-tables", type=Path, help="the tables directory of --baseline")
     parser.add_argument("--seed", type=int, default=0)
     options = parser.parse_args()
-    neutreeko = command()
+    neutreeko = this_version("neutreeko")
+    versions = [neutreeko]
+    if options.baseline:
+        versions.append(baseline_version(options.baseline, options.baseline_tables or Path("tables")))
     game = Game.of(options.board)
+    board = ["--board", options.board]
 
-    subprocess.run([*neutreeko, "query", "start", "--board", options.board], stdout=subprocess.DEVNULL, check=True)
-    starts = [timed([*neutreeko, "query", "start", "--board", options.board]) for _ in range(options.runs)]
-    wall, cpu, peak = medians(starts)
-    print(f"query start: median {wall:.3f} s wall, {cpu:.3f} s CPU (wall min {min(run.wall for run in starts):.3f}, "
-          f"max {max(run.wall for run in starts):.3f}; {options.runs} runs); peak memory {peak / 2**20:.0f} MB")
+    for version in versions:
+        timed(version, ["query", "start", *board, *(["--build"] if version is neutreeko else [])])
+    print(f"query start {options.board}: {describe(alternating(versions, ['query', 'start', *board], options.runs))}")
 
     fens = [position.fen() for position in random_positions(game, options.positions, options.seed)]
     for flags, count in (([], len(fens)), (["--with-moves"], min(options.moves_positions, len(fens)))):
+        if not count:
+            continue
         with tempfile.TemporaryDirectory() as directory:
             path = Path(directory) / "positions.txt"
             path.write_text("\n".join(fens[:count]) + "\n")
-            runs = []
-            for _ in range(options.bulk_runs):
-                with path.open("rb") as stdin:
-                    runs.append(timed([*neutreeko, "query", "-", "--board", options.board, *flags], stdin))
-        wall, cpu, peak = medians(runs)
-        print(f"query - {' '.join(flags)}: {count:,} positions in a median {wall:.2f} s wall = "
-              f"{count / wall:,.0f} positions/s ({cpu:.2f} s CPU = {count / cpu:,.0f}/s; process start "
-              f"included; {options.bulk_runs} runs); peak memory {peak / 2**20:.0f} MB")
+            measured = alternating(versions, ["query", "-", *board, *flags], options.bulk_runs, path)
+        print(f"query - {' '.join(flags)} {options.board}, {count:,} random positions (process start included): "
+              f"{describe(measured, count)}")
+
+    print(f"{options.board} {warm_probe(game, options.probes, options.seed)}")
+
+    necnon = this_version("necnon")
+    for text in options.necnon:
+        necnon_board, protocol = text.split(":")
+        arguments = ["query", "empty", "--board", necnon_board, "--protocol", protocol]
+        timed(necnon, arguments)
+        print(f"necnon query empty {text}: {describe(alternating([necnon], arguments, options.runs))}")
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ import click
 
 from solver.cli.common import fail
 from solver.cli.neutreeko import cli
+from solver.core import chunks
 from solver.web.api import Explorer
 from solver.web.server import ExplorerServer
 
@@ -35,7 +36,10 @@ def _open_browser(url: str) -> None:
               help="Port to listen on (0: any free port).")
 @click.option("--open", "open_browser", is_flag=True, help="Open the explorer in the web browser.")
 @click.option("--quiet", is_flag=True, help="Do not log each request on standard error.")
-def serve(host: str, port: int, open_browser: bool, quiet: bool) -> None:
+@click.option("--cache-mb", type=click.IntRange(1, 1 << 20), default=chunks.DEFAULT_CACHE_BYTES >> 20,
+              show_default=True, help="Bound on the table chunks kept in memory, in MiB, over every table "
+                                      "(also $NEUTREEKO_CACHE_MB for every command).")
+def serve(host: str, port: int, open_browser: bool, quiet: bool, cache_mb: int) -> None:
     """Explore the tables in a web browser: a page and a JSON API.
 
     \b
@@ -47,13 +51,16 @@ def serve(host: str, port: int, open_browser: bool, quiet: bool) -> None:
       GET /api/annotate?position=...   (the same; or POST a game record)
       GET /api/games               (every board and rule, and its table)
     Every board and rule whose table exists is served; a missing table of
-    a board up to 5 x 5 is built on first use. Ctrl-C stops it (exit 0).
+    a board up to 5 x 5 is built on first use. A probe reads only the
+    chunks of a table it needs; at most --cache-mb of them stay in memory,
+    whatever the tables' sizes. Ctrl-C stops it (exit 0).
 
     \b
     Example (open the explorer in the browser, then ask the API):
       neutreeko serve --open
       curl 'http://127.0.0.1:8000/api/position?moves=C4-C3'
     """
+    chunks.set_cache_limit(cache_mb << 20)
     explorer = Explorer(announce=_say)
     try:
         server = ExplorerServer(host, port, explorer, None if quiet else _log)
