@@ -114,17 +114,17 @@ def stamped(change: Callable[[Path], None]) -> Callable[[Path], None]:
     return change_and_stamp
 
 
-def write_first_format(path: Path, table) -> None:
-    """Write ``table`` (an open Neutreeko table) as the first container format wrote tables: a
-    512-byte header with the file's size and the SHA-256 of every byte after it, then HDF5 whose
-    attributes carry the digests of the data and of the other attributes but ``solve_seconds``."""
-    attributes = {name: value for name, value in table.attributes.items() if name not in ("writer", "written")}
+def write_first_format(path: Path, dataset: str, data: np.ndarray, attributes: dict) -> None:
+    """Write a table as the first container format wrote them: a 512-byte header with the file's size
+    and the SHA-256 of every byte after it, then HDF5 holding ``data`` as ``dataset`` and ``attributes``
+    (a table's, as read today), with the digests of the data and of the other attributes but
+    ``solve_seconds``."""
+    attributes = {name: value for name, value in attributes.items() if name not in ("writer", "written", "sorted_by")}
     digested = {name: value for name, value in attributes.items() if name != "solve_seconds"}
     text = json.dumps(digested, sort_keys=True, separators=(",", ":"), default=str)
     attributes["attributes_digest"] = "sha256:" + hashlib.sha256(text.encode()).hexdigest()
     with h5py.File(path, "w", track_order=True, userblock_size=512) as file:
-        file.create_dataset("class_result" if table.folded else "result", data=table.chunks.whole(),
-                            chunks=(1 << 18,), compression="gzip")
+        file.create_dataset(dataset, data=data, chunks=(min(len(data), 1 << 18),), compression="gzip")
         file.attrs.update(attributes)
     body = path.read_bytes()[512:]
     header = f"neutreeko-solver table container 1\nsize {512 + len(body)}\nsha256 {hashlib.sha256(body).hexdigest()}\n"

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import solver.core.container
+from solver.core import legacy
 from solver.core.container import FORMAT, check_file, digest
 from solver.core.errors import MissingTableError, TableError, TableMismatchError
 from solver.neutreeko import index
@@ -263,11 +264,12 @@ def test_check_file_passes_an_intact_table(table_5x5):
 
 def test_a_table_of_the_first_format_is_refused_with_the_command_that_converts_it(table_5x5, tmp_path):
     path = tmp_path / "old.h5"
-    write_first_format(path, open_table(GAME, table_5x5))
+    intact = open_table(GAME, table_5x5)
+    write_first_format(path, "result", intact.result, intact.attributes)
     with pytest.raises(TableError, match=f"{path} is a table in the first container format; rewrite it with "
                                          f"neutreeko convert {path}"):
         open_table(GAME, path)
-    assert convert_table(path) == GAME
+    assert convert_table(path, *legacy.read(path)) == GAME
     table = open_table(GAME, path)
     assert table.attributes["digest"] == open_table(GAME, table_5x5).attributes["digest"]
     assert table.summary.draws == 104_660
