@@ -29,6 +29,7 @@ from tests.helpers import (
     overwrite_with_text,
     replace_with_foreign_hdf5,
     truncate,
+    write_first_format,
 )
 
 GAME = Game.of("5x5")
@@ -442,9 +443,13 @@ def test_every_command_has_an_example_that_runs(tables, tmp_path, monkeypatch):
             if name == "serve":  # a server runs until it is stopped: tests/test_web.py starts and stops it
                 assert args[1:] in (["--open"], [])
                 continue
+            if name == "convert":  # it needs a table of the first format
+                (tmp_path / "old").mkdir()
+                table = open_table(Game.of("5x5"))
+                write_first_format(tmp_path / args[1], "result", table.result, table.attributes)
             result = invoke(*args, input=feed or "")
             assert result.exit_code == 0, (args, result.stderr)
-    assert sorted(path.name for path in tmp_path.iterdir()) == ["longest.html", "reply.png", "tables"]
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["longest.html", "old", "reply.png", "tables"]
 
 
 @pytest.mark.parametrize("name", ["query", "line", "show"])

@@ -23,7 +23,7 @@ def check_file_command(tables: tuple[Path, ...]) -> None:
 
     \b
     Example:
-      neutreeko check-file tables/neutreeko-9x9.h5
+      neutreeko check-file tables/neutreeko-5x5.h5
     """
     for path in tables:
         container.check_present(path, f"no table at {path}")
@@ -38,7 +38,7 @@ def convert(tables: tuple[Path, ...]) -> None:
 
     \b
     Example:
-      neutreeko convert tables/neutreeko-8x8.h5
+      neutreeko convert old/neutreeko-5x5.h5
     """
     for path in tables:
         container.check_present(path, f"no table at {path}")

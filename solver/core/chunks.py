@@ -17,6 +17,7 @@ chunks are read and decompressed outside the lock.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import threading
@@ -36,8 +37,10 @@ DEFAULT_CACHE_BYTES = 128 << 20
 #: The entries of a chunk map: where each chunk is stored, its stored size, its first key (for a
 #: dataset sorted by a 64-bit key, 0 otherwise) and the SHA-256 of its stored bytes.
 MAP_ENTRY = np.dtype([("offset", "<u8"), ("size", "<u8"), ("fence", "<u8"), ("sha256", "u1", (32,))])
-# Threads that decompress a whole table (zlib and hashlib release the interpreter's lock).
+# Threads that read and decompress chunks (zlib and hashlib release the interpreter's lock), and the
+# chunks a batch asks of them at a time (which bounds the decompressed chunks held outside the cache).
 _WORKERS = max(1, min(4, os.cpu_count() or 1))
+_BATCH = 16
 
 
 class _Cache:
@@ -92,6 +95,12 @@ def _default_limit() -> int:
 
 
 _CACHE = _Cache(_default_limit())
+
+
+@functools.lru_cache(maxsize=1)
+def _pool() -> ThreadPoolExecutor:
+    """The threads that read chunks, started on first use."""
+    return ThreadPoolExecutor(_WORKERS, thread_name_prefix="chunks")
 
 
 def cache_limit() -> int:
@@ -160,12 +169,22 @@ class Chunks:
             out[0] = self.chunk(int(numbers[0]))[flat[0] - numbers[0] * self.chunk_items]
             return out.reshape(wanted.shape)
         order = np.argsort(numbers, kind="stable")
-        sorted_numbers = numbers[order]
-        bounds = np.flatnonzero(np.diff(sorted_numbers)) + 1
-        for part in np.split(order, bounds):
-            number = int(numbers[part[0]])
-            out[part] = self.chunk(number)[flat[part] - number * self.chunk_items]
+        parts = np.split(order, np.flatnonzero(np.diff(numbers[order])) + 1)
+        for first in range(0, len(parts), _BATCH):
+            batch = parts[first:first + _BATCH]
+            batch_numbers = [int(numbers[part[0]]) for part in batch]
+            for number, part, chunk in zip(batch_numbers, batch, self._chunks(batch_numbers)):
+                out[part] = chunk[flat[part] - number * self.chunk_items]
         return out.reshape(wanted.shape)
+
+    def _chunks(self, numbers: list[int]) -> list[npt.NDArray[Any]]:
+        """The chunks ``numbers``, from the cache or read (several at once by threads), then cached."""
+        found = [_CACHE.get((self._key, number)) for number in numbers]
+        missing = [number for number, chunk in zip(numbers, found) if chunk is None]
+        read = dict(zip(missing, _pool().map(self._read, missing) if len(missing) > 1 else map(self._read, missing)))
+        for number, chunk in read.items():
+            _CACHE.put((self._key, number), chunk)
+        return [chunk if chunk is not None else read[number] for number, chunk in zip(numbers, found)]
 
     def whole(self) -> npt.NDArray[Any]:
         """The whole dataset as one array, every chunk verified (read in parallel, not cached)."""
@@ -175,9 +194,8 @@ class Chunks:
             first = number * self.chunk_items
             data[first:first + self.chunk_items] = self._read(number)
 
-        with ThreadPoolExecutor(_WORKERS) as pool:
-            for _ in pool.map(place, range(self.count)):  # re-raises a chunk's error
-                pass
+        for _ in _pool().map(place, range(self.count)):  # re-raises a chunk's error
+            pass
         return data
 
     def close(self) -> None:
