@@ -9,6 +9,10 @@
 (c) connections: ``--connections`` clients (default 200) each open a connection, wait until all are
     open, then ask one position at once; the errors and the slowest answer, over ``--runs`` runs.
 The server's peak resident memory (VmHWM) is read at the end.
+(d) with ``--boards 5x5,8x8,9x9``: a fresh server asked ``--spread`` random positions on each of those
+    boards in turn (every table opened, chunks all over each read), ``--spread`` more on the first
+    board again; its peak resident memory then, and after the whole run, against its chunk cache's
+    bound (``--cache-mb``).
 
 Usage: ``python scripts/bench_serve.py [--clients 8] [--requests 300] [--connections 200] [--runs 5]``.
 The table is built first if it is missing, so that no run includes a build. The clients run in this
@@ -44,10 +48,10 @@ def command() -> list[str]:
 class Server:
     """``neutreeko serve --port 0 --quiet`` running; ``port`` once it has printed its address."""
 
-    def __init__(self) -> None:
+    def __init__(self, *options: str) -> None:
         self.began = time.perf_counter()
-        self.process = subprocess.Popen([*command(), "serve", "--port", "0", "--quiet"], stdout=subprocess.PIPE,
-                                        stderr=subprocess.PIPE, text=True)
+        self.process = subprocess.Popen([*command(), "serve", "--port", "0", "--quiet", *options],
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         assert self.process.stdout is not None
         line = self.process.stdout.readline()
         self.printed = time.perf_counter() - self.began
@@ -71,8 +75,8 @@ class Server:
             print(errors, file=sys.stderr, end="")
 
 
-def path_of(fen: str) -> str:
-    return f"/api/position?position={quote(fen)}&board=5x5&rule=connected"
+def path_of(fen: str, board: str = "5x5") -> str:
+    return f"/api/position?position={quote(fen)}&board={board}&rule=connected"
 
 
 def ask(connection: http.client.HTTPConnection, path: str) -> float:
@@ -158,6 +162,25 @@ def connections_run(port: int, paths: list[str]) -> tuple[int, float]:
     return errors[0], slowest[0]
 
 
+def memory_run(boards: list[str], spread: int, cache_mb: int, seed: int) -> None:
+    """(d): one server, ``spread`` random positions on each board, then on the first again; its memory."""
+    server = Server("--cache-mb", str(cache_mb))
+    try:
+        connection = http.client.HTTPConnection(HOST, server.port, timeout=DEADLINE)
+        seconds = {}
+        for label, board in [*zip(boards, boards), (f"{boards[0]} again", boards[0])]:
+            began = time.perf_counter()
+            for position in random_positions(Game.of(board), spread, seed + len(seconds)):
+                ask(connection, path_of(position.fen(), board))
+            seconds[label] = (time.perf_counter() - began) / spread
+        connection.close()
+        print(f"memory: {spread} random positions on each of {', '.join(boards)} (then {boards[0]} again): "
+              f"server peak resident memory {server.peak_memory_mb():.0f} MB with a {cache_mb} MB chunk cache; "
+              f"mean time per position " + ", ".join(f"{board} {time * 1000:.1f} ms" for board, time in seconds.items()))
+    finally:
+        server.stop()
+
+
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
@@ -171,7 +194,12 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--starts", type=int, default=5, help="server launches timed (default 5)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--boards", default="", help="boards for (d), comma-separated (their tables present)")
+    parser.add_argument("--spread", type=int, default=500, help="positions per board in (d) (default 500)")
+    parser.add_argument("--cache-mb", type=int, default=128, help="the server's chunk cache in (d) (default 128)")
     options = parser.parse_args()
+    if options.boards:
+        memory_run(options.boards.split(","), options.spread, options.cache_mb, options.seed)
     subprocess.run([*command(), "query", "start"], stdout=subprocess.DEVNULL, check=True)  # built if missing
     fens = [position.fen() for position in
             random_positions(Game.of("5x5"), options.clients * options.requests + options.connections, options.seed)]
