@@ -7,9 +7,11 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
+from solver.neutreeko.build import build_table
 from solver.neutreeko.bulk import answer_lines
 from solver.neutreeko.children import children
 from solver.neutreeko.game import Game
@@ -50,10 +52,18 @@ def awkward_lines(game: Game) -> list[str]:
         if str(game.board) == "5x5" else ["start"]
 
 
-@pytest.mark.parametrize("board", ["5x5", "4x4"])
-def test_bulk_with_moves_equals_single_queries(board, tablebase, tables_4x4):
+@pytest.fixture(scope="module")
+def tables_9x3(tmp_path_factory) -> Path:
+    """A directory holding ``neutreeko-9x3.h5``: ranks of nine files, whose text takes over 8 bytes."""
+    directory = tmp_path_factory.mktemp("tables-9x3")
+    build_table(Game.of("9x3"), directory / "neutreeko-9x3.h5")
+    return directory
+
+
+@pytest.mark.parametrize("board", ["5x5", "4x4", "9x3"])
+def test_bulk_with_moves_equals_single_queries(board, tablebase, tables_4x4, tables_9x3):
     game = Game.of(board)
-    base = tablebase if board == "5x5" else Tablebase(tables_4x4)
+    base = {"5x5": tablebase, "4x4": Tablebase(tables_4x4), "9x3": Tablebase(tables_9x3)}[board]
     lines = [position.fen() for position in random_positions(game, 1500, seed=11)] + awkward_lines(game)
     answers = answer_lines(lines, base, game, with_moves=True)
     assert answers.errors == 0

@@ -291,7 +291,7 @@ class _Templates:
     game: Game
     head: np.ndarray  # by origin and target: '{"move": "B1-C1", "value": "'
     move_value: np.ndarray  # by the result byte after the move: 'loss", "plies": 4, "position": "'
-    ranks: np.ndarray  # by rank code: "/1b1w1", a slash and the placement of the rank, in 8 bytes
+    ranks: np.ndarray  # by rank code: "/1b1w1", a slash and the placement of the rank, in 8 or 16 bytes
     tail: np.ndarray  # by 2 * (Black to move after the move) + (last move): ' w"}, ', ' w"}', ' b"}, ', ' b"}'
     order: np.ndarray  # by result byte after a move: the move's place in the value order
     name_order: np.ndarray  # by origin and target: the place of the move's name in alphabetical order
@@ -311,8 +311,9 @@ class _Templates:
         ranks = ["/" + text for text in _rank_texts(board.width)]
         files = np.array([board.file_of(square) for square in range(size)])
         rank_numbers = np.array([board.rank_of(square) for square in range(size)])
-        names_order = (files[:, None] * 8 + rank_numbers[:, None]) * 64 + files[None, :] * 8 + rank_numbers[None, :]
-        return cls(game, _padded(names).reshape(size, size, -1), _padded(moves), _padded(ranks, 8),
+        alphabetical = files * board.height + rank_numbers  # a square's place in the order of its names
+        names_order = alphabetical[:, None] * size + alphabetical[None, :]
+        return cls(game, _padded(names).reshape(size, size, -1), _padded(moves), _padded(ranks, 8 * -(-(board.width + 1) // 8)),
                    _padded([' w"}, ', ' w"}', ' b"}, ', ' b"}']), np.array(order, dtype=np.int64), names_order)
 
     def moved(self, regular: _Regular, row: np.ndarray, origin: np.ndarray, target: np.ndarray) -> np.ndarray:
@@ -328,9 +329,10 @@ class _Templates:
 
     def placement(self, codes: np.ndarray) -> np.ndarray:
         """The placement part of the notation (the top rank first, ``/`` between ranks) of positions
-        given by their rank ``codes``, as padded bytes ``(n, 8 * height)``."""
-        # Each rank's padded text is 8 bytes, gathered as one 64-bit number.
-        text: np.ndarray = self.ranks.view(np.uint64)[codes[:, ::-1], 0].view(np.uint8).reshape(len(codes), -1).copy()
+        given by their rank ``codes``, as padded bytes ``(n, 8 * height)`` (16 a rank on boards 8 or 9
+        files wide)."""
+        # Each rank's padded text is gathered as one or two 64-bit numbers.
+        text: np.ndarray = self.ranks.view(np.uint64)[codes[:, ::-1]].view(np.uint8).reshape(len(codes), -1).copy()
         text[:, 0] = 0  # the slash before the top rank
         return text
 
