@@ -6,7 +6,8 @@
     (uniform over the index and the side to move) piped through standard input, the median of
     ``--bulk-runs`` runs; with ``--with-moves`` too (every move ranked), on ``--moves-positions`` of them.
 (c) one probe in a warm process (the library, the table open and the chunk cached): the median over
-    ``--probes`` random positions, each probed once to fill the cache and then timed.
+    ``--probes`` random positions (300: their chunks fit the default cache), each probed once to fill
+    the cache and then ``--rounds`` times, timed.
 (d) with ``--necnon BOARD:PROTOCOL`` (repeatable), ``necnon query empty --board BOARD --protocol P``,
     cold, as (a).
 
@@ -117,19 +118,23 @@ def describe(measured: dict[str, list[Run]], count: int | None = None) -> str:
     return "; ".join(parts)
 
 
-def warm_probe(game: Game, probes: int, seed: int) -> str:
-    """The median time of one probe in this process, the table open and its chunk cached."""
+def warm_probe(game: Game, probes: int, rounds: int, seed: int) -> str:
+    """The median time of one probe in this process, the table open and the probe's chunk cached:
+    ``probes`` random positions (few enough that the cache holds all their chunks), probed once to
+    fill the cache, then ``rounds`` times each, timed."""
     positions = random_positions(game, probes, seed)
     times = []
     with Tablebase() as tablebase:
         for position in positions:
             tablebase.probe(position)
-        for position in positions:
-            began = time.perf_counter()
-            tablebase.probe(position)
-            times.append(time.perf_counter() - began)
+        for _ in range(rounds):
+            for position in positions:
+                began = time.perf_counter()
+                tablebase.probe(position)
+                times.append(time.perf_counter() - began)
     return (f"warm probe: median {statistics.median(times) * 1e6:.1f} us, 90th percentile "
-            f"{statistics.quantiles(times, n=10)[-1] * 1e6:.1f} us ({probes:,} positions, each cached)")
+            f"{statistics.quantiles(times, n=10)[-1] * 1e6:.1f} us ({probes:,} positions, their chunks cached, "
+            f"{rounds} rounds)")
 
 
 def main() -> None:
@@ -139,7 +144,8 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=200_000, help="positions for `query -`")
     parser.add_argument("--bulk-runs", type=int, default=3, help="runs of `query -` (default 3)")
     parser.add_argument("--moves-positions", type=int, default=200_000, help="positions for `query - --with-moves`")
-    parser.add_argument("--probes", type=int, default=10_000, help="positions for the warm probe")
+    parser.add_argument("--probes", type=int, default=300, help="positions for the warm probe (default 300)")
+    parser.add_argument("--rounds", type=int, default=10, help="rounds of the warm probe (default 10)")
     parser.add_argument("--necnon", action="append", default=[], metavar="BOARD:PROTOCOL")
     parser.add_argument("--baseline", type=Path, help="a checkout of another version to compare with")
     parser.add_argument("--baseline-tables", type=Path, help="the tables directory of --baseline")
@@ -167,7 +173,7 @@ def main() -> None:
         print(f"query - {' '.join(flags)} {options.board}, {count:,} random positions (process start included): "
               f"{describe(measured, count)}")
 
-    print(f"{options.board} {warm_probe(game, options.probes, options.seed)}")
+    print(f"{options.board} {warm_probe(game, options.probes, options.rounds, options.seed)}")
 
     necnon = this_version("necnon")
     for text in options.necnon:

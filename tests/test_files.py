@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from solver.core import files
@@ -63,3 +65,27 @@ def test_unwritable_places_say_why(tmp_path, where, reason):
     with pytest.raises(OSError):
         files.write_atomically(path, b"x")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
+
+
+def test_a_written_file_is_flushed_before_the_rename_and_its_directory_after(tmp_path, monkeypatch):
+    """So that a power cut after the rename leaves the new file whole: fsync of the file, the rename,
+    fsync of the directory, in that order."""
+    events: list[tuple[str, str]] = []
+    real_fsync, real_replace = os.fsync, os.replace
+
+    def fsync(descriptor: int) -> None:
+        events.append(("fsync", os.readlink(f"/proc/self/fd/{descriptor}")))
+        real_fsync(descriptor)
+
+    def replace(source: str, target: str) -> None:
+        events.append(("rename", str(target)))
+        real_replace(source, target)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    monkeypatch.setattr(os, "replace", replace)
+    path = tmp_path / "out.txt"
+    files.write_atomically(path, "kept")
+    assert [kind for kind, _ in events] == ["fsync", "rename", "fsync"]
+    assert events[0][1].startswith(str(tmp_path / ".out.txt.")) and events[1:] == [
+        ("rename", str(path)), ("fsync", str(tmp_path))]
+    assert path.read_text() == "kept"
