@@ -21,6 +21,7 @@ import functools
 import hashlib
 import os
 import threading
+import weakref
 import zlib
 from collections import OrderedDict
 from collections.abc import Callable
@@ -118,20 +119,35 @@ def set_cache_limit(limit: int) -> None:
     _CACHE.resize(max(0, int(limit)))
 
 
+class OpenFile:
+    """A file open for reading, closed by :meth:`close` or when the last reference to it goes (the
+    chunk reader and the table's contents share one)."""
+
+    def __init__(self, descriptor: int) -> None:
+        self.descriptor = descriptor
+        self._closer = weakref.finalize(self, os.close, descriptor)
+
+    def read(self, length: int, offset: int) -> bytes:
+        """Up to ``length`` bytes from ``offset`` (fewer at the end of the file)."""
+        return os.pread(self.descriptor, length, offset)
+
+    def close(self) -> None:
+        self._closer()
+
+
 class Chunks:
     """One dataset of an open table: ``length`` items of ``dtype`` in chunks of ``chunk_items``, stored at
-    the places ``entries`` (of :data:`MAP_ENTRY`) says in the file open as ``descriptor``.
+    the places ``entries`` (of :data:`MAP_ENTRY`) says in ``file``.
 
-    ``damaged(why)`` makes the error raised when a chunk is not as written. The reader does not own
-    the descriptor: :class:`solver.core.container.Contents` closes it."""
+    ``damaged(why)`` makes the error raised when a chunk is not as written."""
 
-    def __init__(self, descriptor: int, entries: npt.NDArray[np.void], length: int, chunk_items: int,
+    def __init__(self, file: OpenFile, entries: npt.NDArray[np.void], length: int, chunk_items: int,
                  dtype: np.dtype[Any], damaged: Callable[[str], TableError]) -> None:
         self.length = length
         self.chunk_items = chunk_items
         self.dtype = dtype
         self.entries = entries
-        self._descriptor = descriptor
+        self._file = file
         self._damaged = damaged
         self._key = id(self)
 
@@ -205,7 +221,7 @@ class Chunks:
     def _read(self, number: int) -> npt.NDArray[Any]:
         entry = self.entries[number]
         offset, size = int(entry["offset"]), int(entry["size"])
-        stored = os.pread(self._descriptor, size, offset)
+        stored = self._file.read(size, offset)
         if len(stored) != size:
             raise self._damaged(f"chunk {number} is cut short")
         if hashlib.sha256(stored).digest() != entry["sha256"].tobytes():

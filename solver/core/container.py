@@ -51,7 +51,6 @@ import hashlib
 import json
 import os
 import stat
-import weakref
 import zlib
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -65,7 +64,7 @@ import numpy as np
 import numpy.typing as npt
 
 from solver.core import files
-from solver.core.chunks import MAP_ENTRY, Chunks
+from solver.core.chunks import MAP_ENTRY, Chunks, OpenFile
 from solver.core.errors import MissingTableError, TableError, TableExistsError
 
 #: The ``format`` attribute of every table of this project.
@@ -231,15 +230,14 @@ class Contents:
     verified chunk at a time. ``rebuild`` is the command that rebuilds the file, for messages. The file
     stays open until :meth:`close` or until the object is forgotten."""
 
-    def __init__(self, path: Path, descriptor: int, header: dict[str, Any], entries: npt.NDArray[np.void],
+    def __init__(self, path: Path, file: OpenFile, header: dict[str, Any], entries: npt.NDArray[np.void],
                  rebuild: str = "") -> None:
         self.path = path
         self.rebuild = rebuild
         self.attributes: Attributes = header["attributes"]
         self._header = header
         self._entries = entries
-        self._descriptor = descriptor
-        self._closer = weakref.finalize(self, os.close, descriptor)
+        self._file = file
         self._chunks: Chunks | None = None
 
     @property
@@ -268,7 +266,7 @@ class Contents:
                     or (len(self._entries) and self._entries["size"].max() > _deflated_bound(chunk_bytes)):
                 raise self.damaged(f"its chunk map does not fit its data ({len(self._entries)} chunks of "
                                    f"{chunk_items} items for {length})")
-            self._chunks = Chunks(self._descriptor, self._entries, length, chunk_items, dtype, self.damaged)
+            self._chunks = Chunks(self._file, self._entries, length, chunk_items, dtype, self.damaged)
         return self._chunks
 
     def read(self, dataset: str, length: int, dtype: npt.DTypeLike) -> npt.NDArray[Any]:
@@ -282,7 +280,7 @@ class Contents:
     def check_file(self) -> int:
         """Digest every byte after the header (the header was checked on opening) and return the file's
         size; :class:`TableError` if they are not as written."""
-        with os.fdopen(os.dup(self._descriptor), "rb") as raw:
+        with os.fdopen(os.dup(self._file.descriptor), "rb") as raw:
             if _body_digest(raw, self._header["header_bytes"]) != self._header["body_sha256"]:
                 raise self.damaged("its contents do not match their digest")
         return int(self._header["size"])
@@ -291,7 +289,7 @@ class Contents:
         """Close the file (its chunks leave the cache)."""
         if self._chunks is not None:
             self._chunks.close()
-        self._closer()
+        self._file.close()
 
 
 def damaged(path: Path, why: str, rebuild: str = "") -> TableError:
@@ -308,16 +306,17 @@ def open_contents(path: Path, rebuild: str = "") -> Contents:
         descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # a FIFO must not block
     except OSError as error:
         raise TableError(f"cannot read {path}: {error.strerror or error}") from None
+    file = OpenFile(descriptor)
     try:
         header = _verified_header(descriptor, path, rebuild)
         entries = _verified_map(descriptor, header, path, rebuild)
     except OSError as error:
-        os.close(descriptor)
+        file.close()
         raise TableError(f"cannot read {path}: {error.strerror or error}") from None
     except BaseException:
-        os.close(descriptor)
+        file.close()
         raise
-    return Contents(path, descriptor, header, entries, rebuild)
+    return Contents(path, file, header, entries, rebuild)
 
 
 def check_file(path: Path, rebuild: str = "") -> int:
