@@ -72,3 +72,5 @@ def serve(host: str, port: int, open_browser: bool, quiet: bool) -> None:
             server.serve_forever()
         except KeyboardInterrupt:  # Ctrl-C, or SIGTERM (solver.core.interrupts): the server's usual end
             _say("stopped")
+        finally:
+            explorer.close()  # a build under way is killed and what it wrote removed
