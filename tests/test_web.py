@@ -23,6 +23,7 @@ from solver.neutreeko.table import table_path
 from solver.web.api import Explorer
 from solver.web.assets import palette_css
 from solver.web.server import ExplorerServer
+from solver.web.tables import BuildLimits
 from tests.helpers import LONGEST, START, assert_one_line_error, invoke, random_positions
 
 
@@ -302,7 +303,8 @@ def test_a_missing_5x5_table_is_built_once_on_first_use(tmp_path, solved_5x5):
     """Two first requests at once: one build, announced, then both answered from the new table; a
     missing table of a board larger than 5 x 5 is not built."""
     directory, messages, answers = tmp_path / "tables", [], []
-    explorer = Explorer(directory, announce=messages.append)
+    # A loaded machine may take longer than a request's usual wait for the build's child process.
+    explorer = Explorer(directory, announce=messages.append, limits=BuildLimits(wait_seconds=120))
     threads = [threading.Thread(target=lambda: answers.append(explorer.answer("/api/position", {"rule": "centre"})))
                for _ in range(2)]
     for thread in threads:

@@ -79,3 +79,5 @@ def serve(host: str, port: int, open_browser: bool, quiet: bool, cache_mb: int) 
             server.serve_forever()
         except KeyboardInterrupt:  # Ctrl-C, or SIGTERM (solver.core.interrupts): the server's usual end
             _say("stopped")
+        finally:
+            explorer.close()  # a build under way is killed and what it wrote removed

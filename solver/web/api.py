@@ -27,25 +27,28 @@ written on (5 x 5 for ``start``) and R to ``connected``. The board and the rule 
 known ones before any file is touched.
 
 A request that cannot be answered raises :class:`ApiError` (HTTP 400, 404 for an unknown endpoint) or
-an :class:`~solver.core.errors.InputError` naming the problem (400); a damaged table raises
-:class:`~solver.core.errors.TableError` (the server's fault: 500). :class:`Explorer` is safe to call from
-several threads at once.
+an :class:`~solver.core.errors.InputError` naming the problem (400); a damaged table, or one that could
+not be built, raises :class:`~solver.core.errors.TableError` (the server's fault: 500), and a table being
+built :class:`~solver.web.tables.BusyError` (503). :class:`Explorer` is safe to call from several threads
+at once.
+
+Run as ``python -m solver.web.api BOARD RULE OUT``, the module is the child process that builds a table
+on demand (see :mod:`solver.web.tables`): it writes the table of BOARD and RULE to OUT.
 """
 
 from __future__ import annotations
 
 import re
-import threading
-import time
+import sys
 from collections.abc import Callable, Mapping
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 
 from solver.core.errors import InputError, MissingTableError
 from solver.neutreeko import report
 from solver.neutreeko.annotate import annotate, annotation_object
 from solver.neutreeko.board import MAX_SIDE, MIN_SIDE
-from solver.neutreeko.build import ensure_table, is_large
+from solver.neutreeko.build import build_table, is_large
 from solver.neutreeko.game import Game
 from solver.neutreeko.position import Position
 from solver.neutreeko.probe import Tablebase
@@ -53,6 +56,7 @@ from solver.neutreeko.record import after_moves, parse_record, read_moves
 from solver.neutreeko.report import JSONObject
 from solver.neutreeko.rules import DEFAULT_RULE, RULES, RuleError
 from solver.neutreeko.table import Table, open_table, solve_command, table_path
+from solver.web.tables import BuildLimits, LiveTables, run_child
 
 #: The most plies ``/api/line`` answers with: its lines stop there ("stopped").
 MAX_LINE_PLIES = 1000
@@ -78,15 +82,15 @@ class ApiError(InputError):
 
 class Explorer:
     """Answers the API's requests from the tables in ``directory`` (default: the tables directory).
-    A missing table of a board of at most 25 squares (5 x 5) is built on first use, as every command
-    builds it (:func:`~solver.neutreeko.build.ensure_table`); ``announce`` is told, in words, when a
-    build starts and ends. A request for another game waits while a table is opened or built."""
+    A missing table of a board of at most 25 squares (5 x 5) is built on first use, in a child process,
+    one at a time, within ``limits`` (see :mod:`solver.web.tables`); ``announce`` is told, in words, when
+    a build starts, ends or fails. A table replaced or deleted on disk is noticed at the next request.
+    A request for a ready table never waits for a build. :meth:`close` stops a build under way."""
 
-    def __init__(self, directory: Path | None = None, announce: Callable[[str], None] = lambda message: None) -> None:
+    def __init__(self, directory: Path | None = None, announce: Callable[[str], None] = lambda message: None,
+                 limits: BuildLimits = BuildLimits()) -> None:
         self._directory = directory
-        self._announce = announce
-        self._tablebase = Tablebase(opener=self._open)
-        self._opening = threading.Lock()
+        self._tables: LiveTables[Table] = LiveTables(announce, limits)
 
     def answer(self, endpoint: str, parameters: Mapping[str, str]) -> JSONObject:
         """The JSON object ``endpoint`` answers with for ``parameters`` (see the module docstring)."""
@@ -101,23 +105,21 @@ class Explorer:
         if endpoint == "/api/annotate":
             start = read_start(parameters)
             moves = read_moves(start, _move_text(parameters))
-            self._ready(start.game)
-            return annotation_object(annotate(self._tablebase, start, moves))
+            return annotation_object(annotate(self._tablebase(start.game), start, moves))
         position = read_position(parameters)
-        self._ready(position.game)
+        tablebase = self._tablebase(position.game)
         if endpoint == "/api/line":
             plies = parameters.get("max_plies", str(MAX_LINE_PLIES))
             if not _PLIES.fullmatch(plies) or int(plies) > MAX_LINE_PLIES:
                 raise ApiError(f"max_plies {plies[:20]!r} is not a whole number from 0 to {MAX_LINE_PLIES}")
-            return report.line_object(self._tablebase.line(position, int(plies)))
-        return report.query_object(position, self._tablebase.probe(position), self._tablebase.moves(position))
+            return report.line_object(tablebase.line(position, int(plies)))
+        return report.query_object(position, tablebase.probe(position), tablebase.moves(position))
 
     def annotate_record(self, text: str) -> JSONObject:
         """The annotation object (as ``/api/annotate`` answers) of the game record ``text``; raises
         :class:`~solver.neutreeko.record.RecordError` naming the line of a record that cannot be read."""
         record = parse_record(text)
-        self._ready(record.start.game)
-        return annotation_object(annotate(self._tablebase, record.start, record.moves))
+        return annotation_object(annotate(self._tablebase(record.start.game), record.start, record.moves))
 
     def games(self) -> JSONObject:
         """Every board and rule the explorer knows, with the state of its table."""
@@ -133,6 +135,10 @@ class Explorer:
         return {"games": games, "default": {"board": str(Game.of().board), "rule": DEFAULT_RULE},
                 "max_line_plies": MAX_LINE_PLIES}
 
+    def close(self) -> None:
+        """Stop the build under way, if any, removing what it wrote; build nothing more."""
+        self._tables.close()
+
     def _table_state(self, game: Game) -> str:
         if self._path(game).is_file():
             return "ready"
@@ -141,29 +147,34 @@ class Explorer:
     def _path(self, game: Game) -> Path:
         return table_path(game) if self._directory is None else self._directory / table_path(game).name
 
-    def _ready(self, game: Game) -> None:
-        """Open ``game``'s table (building it if it may be) once, whichever thread asks first."""
-        with self._opening:
-            self._tablebase.table(game)
+    def _tablebase(self, game: Game) -> Tablebase:
+        """A tablebase for one request, ``game``'s table already at hand (opened, reopened or built
+        now): so that a request is answered from one file, and an error is raised before any work."""
+        tablebase = Tablebase(opener=self._table)
+        tablebase.table(game)
+        return tablebase
 
-    def _open(self, game: Game) -> Table:
-        path = self._path(game)
-        if is_large(game):
-            try:
-                return open_table(game, path)
-            except MissingTableError:  # said to the page: how to build it, not where the server keeps it
-                raise MissingTableError(f"no table for {game} on this server (build it with: "
-                                        f"{solve_command(game)})") from None
-        began: list[float] = []
+    def _table(self, game: Game) -> Table:
+        """``game``'s table as it is on disk now (see :class:`~solver.web.tables.LiveTables`); a missing
+        large table is said to the page by how to build it, not by where the server keeps it."""
+        build = None if is_large(game) else partial(_build_command, game)
+        try:
+            return self._tables.get(str(game), self._path(game), partial(open_table, game), build)
+        except MissingTableError:
+            if build is not None:
+                raise
+            raise MissingTableError(f"no table for {game} on this server (build it with: "
+                                    f"{solve_command(game)})") from None
 
-        def building(path: Path) -> None:
-            began.append(time.perf_counter())
-            self._announce(f"building the {game} table at {path} (first use) ...")
 
-        table = ensure_table(game, path, on_build=building)
-        if began:
-            self._announce(f"built the {game} table in {time.perf_counter() - began[0]:.1f} s")
-        return table
+def _build_command(game: Game, out: Path) -> list[str]:
+    """The child process that writes ``game``'s table to ``out``: this module run as a program."""
+    return [sys.executable, "-m", "solver.web.api", str(game.board), game.rule.name, str(out)]
+
+
+def build_into(board: str, rule: str, out: str) -> None:
+    """Write the table of ``board`` and ``rule`` to ``out`` (the work of a build's child process)."""
+    build_table(Game.of(board, rule), Path(out))
 
 
 @lru_cache(maxsize=64)
@@ -188,3 +199,7 @@ def read_position(parameters: Mapping[str, str]) -> Position:
 
 def _move_text(parameters: Mapping[str, str]) -> str:
     return parameters.get("moves", "").replace(",", " ")
+
+
+if __name__ == "__main__":
+    run_child(build_into, sys.argv[1:])

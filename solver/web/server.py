@@ -6,27 +6,46 @@ position in about a millisecond, and needs no routing, templates or sessions, so
 add a dependency and nothing else. What it adds to the standard server:
 
 - every error is a JSON object ``{"error": "..."}`` naming the problem, never an HTML or traceback
-  page: 400 for a bad or oversized request (a URL longer than :data:`MAX_URL` characters, a header
-  line over 64 KiB, a parameter given twice, a value that is not UTF-8, a body but to
-  ``POST /api/annotate``, a body over :data:`MAX_BODY` bytes or without its length), and, as RFC 9112
-  requires of a request whose framing is in doubt, for a header line folded onto the next (obsolete
-  line folding), a header line without a colon or a ``Content-Length`` given twice; 404 for an unknown
-  path, 405 for another method than GET or HEAD (or POST to ``/api/annotate``), 500 for a damaged
-  table or a fault of the server (logged on the server's standard error, with its traceback);
+  page: 400 for a bad or oversized request (a URL longer than :data:`MAX_URL` characters, header lines
+  over :data:`MAX_HEADER_BYTES` bytes in all, a parameter given twice, a value that is not UTF-8, a
+  body but to ``POST /api/annotate``, a body over :data:`MAX_BODY` bytes or without its length), and,
+  as RFC 9112 requires of a request whose framing is in doubt, for a header line folded onto the next
+  (obsolete line folding), a header line without a colon, or a ``Content-Length`` or ``Host`` given
+  twice; 404 for an unknown path, 405 for another method than GET or HEAD (or POST to
+  ``/api/annotate``), 421 for another host (below), 500 for a damaged table, a table that could not be
+  built or a fault of the server (logged on the server's standard error, with its traceback), 503
+  while a table is being built (see :mod:`solver.web.tables`) or all connections are taken;
+- what clients may hold is bounded (:class:`Limits`): at most :data:`MAX_CONNECTIONS` connections are
+  open at once (one more is answered 503 at once and closed, no thread started for it); a connection
+  waiting :data:`IDLE_SECONDS` for its next request is closed, and so is one whose request (its line,
+  headers and body) has not all arrived :data:`REQUEST_SECONDS` after its first byte, so that a client
+  sending a byte now and then holds no thread for long; when the process is out of file descriptors,
+  accepting pauses for :data:`ACCEPT_PAUSE` instead of spinning; up to 512 connections may wait in
+  the system's queue to be accepted (each is then answered or refused at once);
+- a request whose ``Host`` header names another host than this server is answered 421, so that a web
+  page elsewhere cannot drive a server on loopback through a name of its own made to resolve to
+  127.0.0.1 (DNS rebinding): the names allowed are ``localhost``, ``127.0.0.1``, ``[::1]``, the address
+  listened on and the host it was given, with this server's port or none, and, when listening on every
+  address (``0.0.0.0``, ``::``), any IP address (a rebinding page sends a name, never an address); a
+  request without ``Host`` (HTTP/1.0) is answered;
 - only the files of :func:`solver.web.assets.assets` are served, looked up by exact path;
-- responses say ``nosniff`` and carry a content security policy that allows the page's own files only;
-- a connection idle for :data:`IDLE_SECONDS` is closed, and up to 512 connections may wait to be
-  accepted, so that a burst of hundreds of clients waits instead of being refused.
+- responses say ``nosniff`` and carry a content security policy that allows the page's own files only.
 """
 
 from __future__ import annotations
 
+import errno
+import http.client
+import io
 import ipaddress
 import json
 import socket
 import sys
+import threading
+import time
 import traceback
 from collections.abc import Callable
+from dataclasses import dataclass
 from email.message import Message
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -37,6 +56,7 @@ from solver import __version__
 from solver.core.errors import InputError, MissingTableError, TableError
 from solver.web.api import ApiError, Explorer
 from solver.web.assets import assets
+from solver.web.tables import BusyError
 
 #: The longest request URL answered (a position with a few hundred moves fits).
 MAX_URL = 8192
@@ -44,8 +64,19 @@ MAX_URL = 8192
 MAX_BODY = 64 * 1024
 #: The one path that takes a POST.
 POSTED = "/api/annotate"
-#: Seconds a kept-alive connection may stay idle before it is closed.
+#: Connections open at once; one more is answered 503 and closed.
+MAX_CONNECTIONS = 64
+#: Seconds a kept-alive connection may wait for its next request before it is closed.
 IDLE_SECONDS = 30
+#: Seconds from a request's first byte by which all of it (line, headers, body) must have arrived.
+REQUEST_SECONDS = 10
+#: Bytes of a request's header lines in all (the request line apart); more is a 400.
+MAX_HEADER_BYTES = 64 * 1024
+#: Seconds the accept loop pauses when the process is out of file descriptors (or memory for sockets).
+ACCEPT_PAUSE = 0.1
+#: Seconds a client is asked to wait (``Retry-After``) before asking again after a 503.
+RETRY_SECONDS = 2
+_OUT_OF_RESOURCES = {errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM}
 _MAX_PARAMETERS = 16
 _HEADERS = {
     "X-Content-Type-Options": "nosniff",
@@ -54,24 +85,41 @@ _HEADERS = {
                                "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
 }
 # Errors the standard server raises itself, all about a request too large: answered as bad requests.
-_TOO_LARGE = (HTTPStatus.REQUEST_URI_TOO_LONG, HTTPStatus.REQUEST_HEADER_FIELDS_TOO_LARGE,
-              HTTPStatus.REQUEST_ENTITY_TOO_LARGE)
+_TOO_LARGE = {HTTPStatus.REQUEST_URI_TOO_LONG: "its request line is over 65,536 bytes",
+              HTTPStatus.REQUEST_HEADER_FIELDS_TOO_LARGE: f"its header lines are over {MAX_HEADER_BYTES:,} bytes in "
+                                                          f"all, or more than 100",
+              HTTPStatus.REQUEST_ENTITY_TOO_LARGE: "request entity too large"}
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What the clients of a server may hold of it (see the module docstring); the defaults are the
+    module's constants."""
+
+    connections: int = MAX_CONNECTIONS
+    idle_seconds: float = IDLE_SECONDS
+    request_seconds: float = REQUEST_SECONDS
 
 
 class ExplorerServer(ThreadingHTTPServer):
     """The explorer on ``host``:``port`` (port 0: any free port; see :attr:`url`), answering from
-    ``explorer``; ``log`` receives one line per request (None: none). A fault of the server (a bug) is
-    written to standard error with its traceback in any case."""
+    ``explorer`` within ``limits``; ``log`` receives one line per request (None: none). A fault of the
+    server (a bug) is written to standard error with its traceback in any case."""
 
     daemon_threads = True
     request_queue_size = 512
 
-    def __init__(self, host: str, port: int, explorer: Explorer, log: Callable[[str], None] | None = None) -> None:
+    def __init__(self, host: str, port: int, explorer: Explorer, log: Callable[[str], None] | None = None,
+                 limits: Limits = Limits()) -> None:
         self.address_family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
         self.explorer = explorer
         self.log = log
+        self.limits = limits
         self.assets = assets()
+        self._connections = threading.BoundedSemaphore(limits.connections)
         super().__init__((host, port), _Handler)
+        self._host_names = {_bracketed(name).lower() for name in ("localhost", "127.0.0.1", "::1", self.host, host)}
+        self._busy = _busy_answer(limits.connections)
 
     @property
     def host(self) -> str:
@@ -91,6 +139,49 @@ class ExplorerServer(ThreadingHTTPServer):
         """The address to open in a browser, e.g. ``http://127.0.0.1:8000/``."""
         return f"http://{f'[{self.host}]' if ':' in self.host else self.host}:{self.server_address[1]}/"
 
+    def allows_host(self, value: str | None) -> bool:
+        """May a request whose ``Host`` header is ``value`` (None: none) be answered? Yes for none, and
+        for a name of this server (see the module docstring) with this server's port or none."""
+        if value is None:
+            return True
+        name, port = _split_host(value)
+        if port not in ("", str(self.server_address[1])):
+            return False
+        return name in self._host_names or (self._on_every_address and _is_address(name))
+
+    @property
+    def _on_every_address(self) -> bool:
+        return ipaddress.ip_address(self.host).is_unspecified
+
+    def get_request(self) -> tuple[socket.socket, Any]:
+        """The next connection; when the process is out of file descriptors, a pause first: the
+        listening socket stays readable, and the loop would try again at once, forever."""
+        try:
+            return super().get_request()
+        except OSError as error:
+            if error.errno in _OUT_OF_RESOURCES:
+                time.sleep(ACCEPT_PAUSE)
+            raise
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        """Answer ``request`` in a thread of its own, or, if :attr:`Limits.connections` are open, with a 503
+        at once, and close it."""
+        if not self._connections.acquire(blocking=False):
+            _refuse(request, self._busy)
+            self.shutdown_request(request)
+            return
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            self._connections.release()
+            raise
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self._connections.release()
+
     def handle_error(self, request: Any, client_address: Any) -> None:
         """A connection that failed outside a request's answer (the client went away): one line, not a
         traceback, unless it is a fault of ours."""
@@ -104,14 +195,121 @@ def _log_fault(what: str) -> None:
     print(f"neutreeko serve: {what}:\n{traceback.format_exc()}", file=sys.stderr, flush=True)
 
 
+def _bracketed(name: str) -> str:
+    """A host as a ``Host`` header writes it: an IPv6 address in brackets."""
+    return f"[{name}]" if ":" in name and not name.startswith("[") else name
+
+
+def _split_host(value: str) -> tuple[str, str]:
+    """A ``Host`` header's name and port (``""`` if none), in lower case: ``[::1]:8000`` is
+    (``[::1]``, ``8000``)."""
+    value = value.lower()
+    if value.startswith("["):
+        name, _, rest = value.partition("]")
+        return f"{name}]", rest.removeprefix(":")
+    name, colon, port = value.rpartition(":")
+    return (name, port) if colon else (value, "")
+
+
+def _is_address(name: str) -> bool:
+    """Is the host ``name`` an IP address (an IPv6 one in brackets), not a name that a DNS server could
+    make anything of?"""
+    try:
+        ipaddress.ip_address(name[1:-1] if name.startswith("[") else name)
+    except ValueError:
+        return False
+    return True
+
+
+def _busy_answer(connections: int) -> bytes:
+    """The whole 503 answer to a connection beyond the bound, made once."""
+    body = json.dumps({"error": f"the server is busy: it has {connections} connections open, as many as it takes; "
+                                f"try again in a moment"}).encode()
+    head = [f"HTTP/1.1 503 {HTTPStatus.SERVICE_UNAVAILABLE.phrase}", *(f"{name}: {value}" for name, value in
+            {**_HEADERS, "Content-Type": "application/json", "Content-Length": len(body),
+             "Retry-After": RETRY_SECONDS, "Connection": "close"}.items())]
+    return "\r\n".join(head).encode() + b"\r\n\r\n" + body
+
+
+def _refuse(request: socket.socket, answer: bytes) -> None:
+    """Send ``answer`` without waiting (a new connection's buffer takes it whole) and read what the
+    client sent already, so that closing the connection does not reset it before the answer is read."""
+    try:
+        request.setblocking(False)
+        request.send(answer)
+        request.recv(1 << 16)
+    except OSError:  # nothing to read yet, or the client has gone
+        pass
+
+
+class _Incoming(io.RawIOBase):
+    """A connection's incoming bytes: each read waits at most ``idle_seconds``, and none goes on past
+    :attr:`deadline` (a :func:`time.monotonic` time, or None), raising :class:`TimeoutError`."""
+
+    def __init__(self, connection: socket.socket, idle_seconds: float) -> None:
+        super().__init__()
+        self._connection = connection
+        self._idle_seconds = idle_seconds
+        self.deadline: float | None = None
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        wait = self._idle_seconds if self.deadline is None else min(self._idle_seconds,
+                                                                     self.deadline - time.monotonic())
+        if wait <= 0:
+            raise TimeoutError("the request did not arrive in time")
+        self._connection.settimeout(wait)
+        return self._connection.recv_into(buffer)
+
+
+class _Bounded:
+    """The ``readline`` of ``stream``, giving at most ``budget`` bytes in all, for the standard server's
+    header parser: past them it raises what that parser raises for a line too long."""
+
+    def __init__(self, stream: io.BufferedIOBase, budget: int) -> None:
+        self._stream = stream
+        self._budget = budget
+
+    def readline(self, limit: int = -1) -> bytes:
+        line = self._stream.readline(self._budget + 1 if limit < 0 else min(limit, self._budget + 1))
+        self._budget -= len(line)
+        if self._budget < 0:
+            raise http.client.LineTooLong(f"headers over {MAX_HEADER_BYTES:,} bytes")
+        return line
+
+
 class _Handler(BaseHTTPRequestHandler):
     server: ExplorerServer
     protocol_version = "HTTP/1.1"
-    timeout = IDLE_SECONDS
     # An answer leaves in one write, at once: a kept-alive connection would otherwise wait for the
     # client's delayed acknowledgement (40 ms) between the headers and the body.
     wbufsize = 1 << 16
     disable_nagle_algorithm = True
+
+    def setup(self) -> None:
+        """The standard setup, its reader replaced by one that keeps each request's deadline (and so sets
+        the socket's timeout before each read; :meth:`_send` sets it for writing)."""
+        super().setup()
+        self.rfile.close()  # the socket's own reader: it would keep the socket open
+        self._incoming = _Incoming(self.connection, self.server.limits.idle_seconds)
+        self.rfile = io.BufferedReader(self._incoming)
+
+    def handle_one_request(self) -> None:
+        """Wait up to :attr:`Limits.idle_seconds` for a request's first byte, then answer the request if
+        it arrives within :attr:`Limits.request_seconds`; otherwise close the connection."""
+        self._incoming.deadline = None
+        try:
+            waiting = self.rfile.peek(1)  # type: ignore[attr-defined]
+        except TimeoutError as error:
+            self.log_error("Request timed out: %r", error)
+            waiting = b""
+        if not waiting:
+            self.close_connection = True
+            return
+        self._incoming.deadline = time.monotonic() + self.server.limits.request_seconds
+        super().handle_one_request()
 
     def version_string(self) -> str:
         return f"neutreeko-explorer/{__version__}"
@@ -145,6 +343,8 @@ class _Handler(BaseHTTPRequestHandler):
             status, body, media_type = route()
         except ApiError as error:
             self._send_json(error.status, {"error": str(error)})
+        except BusyError as error:
+            self._send_json(HTTPStatus.SERVICE_UNAVAILABLE, {"error": str(error)}, {"Retry-After": str(RETRY_SECONDS)})
         except MissingTableError as error:
             self._send_json(HTTPStatus.BAD_REQUEST, {"error": str(error)})
         except TableError as error:
@@ -204,6 +404,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _send(self, status: int, body: bytes, media_type: str, headers: dict[str, str] | None = None) -> None:
         """One answer; the connection is then closed if :attr:`close_connection` was set."""
+        self.connection.settimeout(self.server.limits.idle_seconds)  # a client that does not read is let go
         self.send_response(status)
         closing = {"Connection": "close"} if self.close_connection else {}
         for name, value in {**_HEADERS, "Content-Type": media_type, "Content-Length": str(len(body)),
@@ -214,14 +415,25 @@ class _Handler(BaseHTTPRequestHandler):
             self.wfile.write(body)
 
     def parse_request(self) -> bool:
-        if not super().parse_request():
-            return False
+        """The standard parser, its headers read :data:`MAX_HEADER_BYTES` at most; then HTTP/0.9, ambiguous
+        framing and a ``Host`` that is not this server's are refused."""
+        stream, self.rfile = self.rfile, _Bounded(self.rfile, MAX_HEADER_BYTES)  # type: ignore[assignment]
+        try:
+            if not super().parse_request():
+                return False
+        finally:
+            self.rfile = stream
         if self.request_version == "HTTP/0.9":  # a bare "GET /": its answer would have no status line
             self.send_error(HTTPStatus.BAD_REQUEST, "HTTP/0.9 requests are not answered")
             return False
         problem = _framing_problem(self.headers)
         if problem is not None:
             self.send_error(HTTPStatus.BAD_REQUEST, problem)
+            return False
+        host = self.headers.get("Host")
+        if not self.server.allows_host(host):
+            self.send_error(HTTPStatus.MISDIRECTED_REQUEST, f"this server does not answer for the host "
+                                                            f"{str(host)[:100]!r}; open {self.server.url}")
             return False
         return True
 
@@ -232,7 +444,7 @@ class _Handler(BaseHTTPRequestHandler):
         if self.request_version == "HTTP/0.9":
             self.request_version = "HTTP/1.0"
         if code in _TOO_LARGE:
-            code, message = HTTPStatus.BAD_REQUEST, f"request too large: {HTTPStatus(code).phrase.lower()}"
+            code, message = HTTPStatus.BAD_REQUEST, f"request too large: {_TOO_LARGE[HTTPStatus(code)]}"
         elif code == HTTPStatus.NOT_IMPLEMENTED:
             code = HTTPStatus.METHOD_NOT_ALLOWED
         self.log_error("code %d, message %s", code, message)
@@ -250,13 +462,14 @@ def _framing_problem(headers: Message) -> str | None:
     """What makes the headers ambiguous, so that a proxy in front could read another request into them
     than this server does (request smuggling), or None. The standard server reads a folded line as part
     of the header above it, drops every header from a line without a colon on, and answers the first
-    ``Content-Length`` of several."""
+    ``Content-Length`` or ``Host`` of several."""
     if headers.defects:  # a continuation line before any header, or a line without a colon
         return "a header line is not Name: value"
     if any("\r" in value or "\n" in value for value in headers.values()):
         return "a header line is folded onto the next (obsolete line folding is not accepted)"
-    if len(headers.get_all("Content-Length", [])) > 1:
-        return "Content-Length is given more than once"
+    for name in ("Content-Length", "Host"):
+        if len(headers.get_all(name, [])) > 1:
+            return f"{name} is given more than once"
     return None
 
 
