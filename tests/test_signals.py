@@ -84,6 +84,76 @@ def test_signal_during_the_final_write(table_5x5, tmp_path, name):
     assert os.listdir(tmp_path) == ["previous.h5"]
 
 
+# -- every moment, from the first to the last ----------------------------------------------------------
+
+#: Milliseconds after a moment at which a signal is sent, one process each.
+DELAYS = (0, 1, 2, 5, 10, 20, 40)
+
+
+def _command() -> list[str]:
+    """The ``neutreeko`` command as users start it: the console script beside the interpreter, or
+    ``python -m solver`` where there is none."""
+    script = Path(sys.executable).with_name("neutreeko")
+    return [str(script)] if script.is_file() else [sys.executable, "-m", "solver"]
+
+
+def _handles(pid: int, number: int) -> bool:
+    """Has process ``pid`` a handler for signal ``number`` (``SigCgt`` in its /proc status)?"""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    caught = next(line for line in status.splitlines() if line.startswith("SigCgt:"))
+    return bool(int(caught.split()[1], 16) >> (number - 1) & 1)
+
+
+def test_only_the_signal_handling_is_imported_before_it_is_installed():
+    """A signal that arrives before the command installs its handlers gets Python's traceback, so the
+    console script's import of :mod:`solver.__main__` loads nothing but what installs them: no typing,
+    no click, no numpy. (What comes before, the interpreter's start and the script's own imports, is
+    Python's: there a signal kills the process, as a shell's exit status 130 or 143 says.)"""
+    code = "import sys; before = set(sys.modules); import solver.__main__; print(*set(sys.modules) - before)"
+    imported = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=TIMEOUT)
+    assert imported.returncode == 0, imported.stderr
+    assert set(imported.stdout.split()) <= {"solver", "solver.__main__", "solver.core", "solver.core.interrupts",
+                                            "signal", "importlib"}
+
+
+@pytest.mark.parametrize("name", SIGNALS)
+def test_a_signal_just_after_the_handlers_are_installed(tmp_path, name):
+    """From the moment the handlers are there (SIGTERM caught, which Python alone does not), through
+    the imports of the command line: one line, the signal's code."""
+    number, code, message = SIGNALS[name]
+    for delay in DELAYS:
+        process = subprocess.Popen([*_command(), "solve", "--board", "3x3", "--out", str(tmp_path / "t.h5")],
+                                   stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        _wait_for(lambda: _handles(process.pid, signal.SIGTERM), process, "handlers")
+        time.sleep(delay / 1000)
+        process.send_signal(number)
+        _ended(process, code, message)
+    assert os.listdir(tmp_path) == []
+
+
+@pytest.mark.parametrize("name", SIGNALS)
+def test_a_signal_as_the_command_exits(tmp_path, name):
+    """Once the table is written and the command has said so: exit 0 and nothing on standard error,
+    or, if the signal came before the command had ended, its one line and code; never a death by the
+    signal without a word (Python gives back the default action as it exits) or a traceback."""
+    number, code, message = SIGNALS[name]
+    out = tmp_path / "t.h5"
+    for delay in DELAYS:
+        process = subprocess.Popen([*_command(), "solve", "--board", "3x3", "--force", "--out", str(out)],
+                                   stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        said = process.stdout.readline()
+        time.sleep(delay / 1000)
+        process.send_signal(number)
+        stdout, stderr = process.communicate(timeout=TIMEOUT)
+        assert said.startswith(b"solved 3x3 connected") and stdout == b"", said
+        assert (process.returncode, stderr.decode()) in {(0, ""), (code, f"neutreeko: error: {message}\n")}, \
+            (delay, process.returncode, stderr.decode())
+        assert os.listdir(tmp_path) == ["t.h5"]
+
+
 # -- an interrupt Python swallows -------------------------------------------------------------------
 
 
@@ -91,7 +161,8 @@ def test_signal_during_the_final_write(table_5x5, tmp_path, name):
 def handled_signals(monkeypatch):
     """The command line's signal handling, installed for the test and taken back after it."""
     previous = {number: signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM)}
-    monkeypatch.setattr(interrupts, "_received", None)
+    for state, value in (("_received", None), ("_installed", False), ("_settled", False)):
+        monkeypatch.setattr(interrupts, state, value)
     monkeypatch.setattr(sys, "unraisablehook", sys.unraisablehook)
     interrupts.install()
     yield

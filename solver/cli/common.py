@@ -134,7 +134,9 @@ def _discard_output() -> None:
 
 def fail(message: object, code: int, program: str | None = None) -> NoReturn:
     """Print ``<program>: error: <message>`` on standard error (on one line) and exit with ``code``; the
-    program is the running command's unless given."""
+    program is the running command's unless given. Signals are settled first
+    (:func:`~solver.core.interrupts.settle`): one arriving now would add a second line."""
+    interrupts.settle()
     if program is None:
         context = click.get_current_context(silent=True)
         program = (context.find_root().info_name if context else None) or "solver"

@@ -48,12 +48,14 @@ package runs from; otherwise (an installed package) ``$XDG_DATA_HOME/neutreeko-s
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import os
 import stat
 import zlib
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from datetime import datetime, timezone
 from importlib import metadata
 from pathlib import Path
@@ -161,31 +163,36 @@ def check_replaceable(path: Path, force: bool, open_existing: Callable[[Path], o
 
 
 def write(path: Path, dataset: str, data: npt.NDArray[Any], attributes: Attributes, level: int = 6,
-          sorted_by: str | None = None) -> None:
+          sorted_by: str | None = None, replace: bool = True) -> None:
     """Write ``data`` (one-dimensional) as the one dataset ``dataset`` of a table at ``path``
     (atomically, flushed to disk), in chunks of :data:`CHUNK_BYTES` compressed with zlib at ``level``
     (HDF5's gzip filter), with ``attributes`` (in their order; JSON-compatible values), :data:`FORMAT`,
     the data's digest and the writer's name and the date; ``sorted_by`` names the field by which the
     records are sorted (its first value in each chunk is kept in the chunk map). The same inputs give
-    the same bytes but for the date.
+    the same bytes but for the date. Unless ``replace``, a file at ``path`` is never replaced, even one
+    that appeared while the table was being written: :class:`TableExistsError`.
 
-    Raises :class:`TableError` if the file cannot be written."""
+    Raises :class:`TableError` if the file cannot be written (a full disk included: the HDF5 file is
+    closed whatever failed, and the temporary file removed)."""
     chunk_items = max(1, min(len(data), CHUNK_BYTES // data.dtype.itemsize))
     try:
         described = {"format": FORMAT, **attributes, "digest": digest(data), **_provenance(),
                      **({"sorted_by": sorted_by} if sorted_by else {})}
         header_bytes = _power_of_two(len(json.dumps(described)) + 2048)
-        with files.replacing(path) as temporary:
-            with h5py.File(temporary, "w", track_order=True, userblock_size=header_bytes) as file:
+        with files.replacing(path, replace) as temporary:
+            with _hdf5(Path(temporary), "w", track_order=True, userblock_size=header_bytes) as (file, sink):
                 stored = file.create_dataset(dataset, shape=data.shape, dtype=data.dtype, chunks=(chunk_items,),
                                              compression="gzip", compression_opts=level, shuffle=False,
                                              track_times=False)
                 for number, compressed in _compressed(data, chunk_items, level):
                     stored.id.write_direct_chunk((number * chunk_items,), compressed)
+                    sink.check()  # a full disk stops the compression too
                 file.create_dataset(MAP_DATASET, data=np.zeros(-(-len(data) // chunk_items), MAP_ENTRY),
                                     track_times=False)
                 file.attrs.update(described)
             stamp(Path(temporary))
+    except FileExistsError as error:  # not replace, and a file appeared while the table was written
+        raise TableExistsError(f"not overwriting {path} without --force: {error.strerror}") from None
     except OSError as error:
         raise TableError(f"cannot write {path}: {error.strerror or error}") from None
 
@@ -195,25 +202,29 @@ def stamp(path: Path) -> None:
     it: each chunk's place, size, first key and digest, the map's digest, every attribute, and the
     digest of every byte after the header. :func:`write` ends with it; on a file changed through HDF5
     it gives what a writer would have written."""
-    with h5py.File(path, "r+") as file:
+    with _hdf5(path, "r+") as (file, _):
         dataset = next(name for name in file if name != MAP_DATASET)
         stored = file[dataset]
         chunk_items = int(stored.chunks[0])
         sorted_by = file.attrs.get("sorted_by")
+        header_bytes = int(file.userblock_size)
         entries = np.zeros(len(file[MAP_DATASET]), MAP_ENTRY)
         for number, entry in enumerate(entries):
             where = stored.id.get_chunk_info_by_coord((number * chunk_items,))
             raw = stored.id.read_direct_chunk((number * chunk_items,))[1]
             entry["offset"], entry["size"] = where.byte_offset, where.size
             entry["sha256"] = np.frombuffer(hashlib.sha256(raw).digest(), np.uint8)
+            if number == 0:
+                shift = _shift(path, where.byte_offset, raw, header_bytes)
             if sorted_by:
                 entry["fence"] = np.frombuffer(zlib.decompress(raw), stored.dtype)[0][sorted_by]
+        entries["offset"] += np.uint64(shift if len(entries) else 0)
         file[MAP_DATASET][...] = entries
+        map_offset = int(file[MAP_DATASET].id.get_offset())
         header = {"dataset": dataset, "dtype": _dtype_text(stored.dtype), "shape": list(stored.shape),
-                  "chunk_items": chunk_items, "map_offset": int(file[MAP_DATASET].id.get_offset()),
-                  "map_sha256": hashlib.sha256(entries.tobytes()).hexdigest(),
+                  "chunk_items": chunk_items, "map_sha256": hashlib.sha256(entries.tobytes()).hexdigest(),
                   "attributes": {name: _plain(value) for name, value in file.attrs.items()}}
-        header_bytes = int(file.userblock_size)
+    header["map_offset"] = map_offset + _shift(path, map_offset, entries.tobytes(), header_bytes)
     with open(path, "r+b") as raw:
         size = os.fstat(raw.fileno()).st_size
         header = {"size": size, "header_bytes": header_bytes, "body_sha256": _body_digest(raw, header_bytes),
@@ -223,6 +234,89 @@ def stamp(path: Path) -> None:
             raise OSError(f"the header of {path} does not fit its {header_bytes} bytes")
         raw.seek(0)
         raw.write(text.ljust(header_bytes, b"\0"))
+
+
+def _shift(path: Path, address: int, expected: bytes, header_bytes: int) -> int:
+    """What to add to an address HDF5 gives (of a chunk, or of a dataset's data) for the place of its
+    bytes ``expected`` in the file at ``path``: 0, or the header's size, which some HDF5 versions (1.12)
+    leave out of the addresses they give. Raises :class:`OSError` if the bytes are at neither place."""
+    with open(path, "rb") as raw:
+        for shift in (0, header_bytes):
+            raw.seek(address + shift)
+            if raw.read(len(expected)) == expected:
+                return shift
+    raise OSError(f"HDF5 places data of {path} at {address:,}, which holds other bytes")
+
+
+@contextmanager
+def _hdf5(path: Path, mode: str, **options: Any) -> Iterator[tuple[Any, _Sink]]:
+    """``path`` opened by h5py in ``mode`` (``"w"`` or ``"r+"``, with h5py's ``options``) through a
+    :class:`_Sink`, and the sink. The HDF5 file is closed when the block ends, whatever happened, and
+    then the sink's failure, if any, is raised (an :class:`OSError`, or the interrupt that stopped a
+    write)."""
+    with open(path, "r+b", buffering=0) as raw:
+        sink = _Sink(raw)
+        with h5py.File(sink, mode, **options) as file:
+            yield file, sink
+        sink.check()
+
+
+class _Sink:
+    """The file HDF5 writes a table to (h5py's ``fileobj`` driver): an unbuffered file whose first failed
+    write (a full disk, a quota, an I/O error, or an interrupt arriving inside it) is kept, every write
+    from then on being discarded, so that HDF5 never sees a write fail.
+
+    Why: HDF5 that cannot flush a file when closing it keeps the file half open; h5py's finalisers then
+    print errors, and the interpreter crashes when it finalises what is left at exit (a full disk ended
+    ``solve`` with a segmentation fault). With writes that do not fail, closing always closes the file
+    and every object in it; :meth:`check` then raises what went wrong. What the file holds after a
+    failure does not matter: it is a temporary file, removed."""
+
+    def __init__(self, raw: io.FileIO) -> None:
+        self._raw = raw
+        self.failure: BaseException | None = None
+
+    def check(self) -> None:
+        """Raise the kept failure, if any."""
+        if self.failure is not None:
+            raise self.failure
+
+    def write(self, data: memoryview) -> int:
+        def write_all() -> None:
+            view = memoryview(data)
+            while view:  # an unbuffered write may write a part
+                view = view[self._raw.write(view):]
+
+        self._unless_failed(write_all)
+        return len(data)
+
+    def truncate(self, size: int) -> int:
+        self._unless_failed(lambda: self._raw.truncate(size))
+        return size
+
+    def _unless_failed(self, write: Callable[[], object]) -> None:
+        """Run ``write`` unless a failure is kept; keep its failure, an interrupt too (HDF5 must not see
+        it: :meth:`check` raises it)."""
+        if self.failure is None:
+            try:
+                write()
+            except BaseException as failure:
+                self.failure = failure
+
+    def flush(self) -> None:
+        """Nothing to do: the file is unbuffered, and :func:`solver.core.files.replacing` makes it durable."""
+
+    def seek(self, offset: int, whence: int = os.SEEK_SET) -> int:
+        return self._raw.seek(offset, whence)
+
+    def tell(self) -> int:
+        return self._raw.tell()
+
+    def readinto(self, buffer: memoryview) -> int | None:
+        return self._raw.readinto(buffer)
+
+    def read(self, size: int = -1) -> bytes:
+        return self._raw.read(size)
 
 
 class Contents:

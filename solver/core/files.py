@@ -4,10 +4,12 @@ into place, so an interrupted or failed write leaves the previous file, or none.
 What may be written over: only a regular file or a missing path. A symbolic link (or a chain of them)
 to a regular file is written through: its target is replaced atomically and the link stays. Anything
 else is refused before any work: a directory, a device (``/dev/null``, ``/dev/full``), a FIFO, a
-socket, a link leading nowhere or to one of those. An interrupt received at any time before the rename
-(see :mod:`solver.core.interrupts`) stops the rename: the previous file stays. The file is flushed to
-disk before the rename and its directory after it, so that a file reported written survives a power
-cut.
+socket, a link leading nowhere or to one of those, and on Linux a file or directory whose attributes
+(``chattr +i``, ``+a``) forbid the rename. A writer that must not replace anything (``replace=False``)
+keeps whatever appeared at the path while it worked: its rename never replaces. An interrupt received
+at any time before the rename (see :mod:`solver.core.interrupts`) stops the rename: the previous file
+stays. The file is flushed to disk before the rename and its directory after it, so that a file
+reported written survives a power cut. A temporary file that cannot be removed is named in the error.
 
 Every function raises :class:`OSError` whose ``strerror`` says why in words a user can act on; the
 callers turn it into their own one-line errors.
@@ -18,6 +20,8 @@ from __future__ import annotations
 import errno
 import os
 import stat
+import struct
+import sys
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
@@ -25,6 +29,15 @@ from typing import Iterator
 
 from solver.core import interrupts
 
+if sys.platform == "linux":
+    import fcntl
+
+#: How :func:`os.link` says that a file system has no hard links.
+_NO_HARD_LINKS = {errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP, errno.ENOSYS}
+#: Linux's FS_IOC_GETFLAGS (what ``lsattr`` reads), and the attributes that forbid replacing a file or
+#: renaming one into a directory.
+_GET_FLAGS = (2 << 30) | (struct.calcsize("l") << 16) | (ord("f") << 8) | 1
+_ATTRIBUTES = ((0x10, "immutable (chattr +i)"), (0x20, "append-only (chattr +a)"))
 _KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
           (stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"))
 
@@ -70,7 +83,8 @@ def destination(path: Path | str) -> Path:
 def _beside(path: Path) -> Iterator[str]:
     """An empty file created beside ``path`` (a :func:`destination`), and ``path``'s directory if need
     be, removed when the block ends unless the block renamed it away. It has ``path``'s permissions if
-    ``path`` exists, ordinary ones otherwise."""
+    ``path`` exists, ordinary ones otherwise. If it cannot be removed, :class:`OSError` says so, naming
+    it (and what failed before), so that it is never left behind unreported."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except FileExistsError as error:  # a file stands where a directory should be
@@ -80,6 +94,7 @@ def _beside(path: Path) -> Iterator[str]:
     except OSError as error:
         raise OSError(error.errno, f"cannot create a file in {path.parent} ({error.strerror or error})",
                       str(path)) from None
+    failure: OSError | None = None
     try:
         os.close(handle)
         try:
@@ -90,30 +105,111 @@ def _beside(path: Path) -> Iterator[str]:
             mode = 0o666 & ~umask  # mkstemp makes it private; ours are ordinary files
         os.chmod(temporary, mode)
         yield temporary
+    except OSError as error:
+        failure = error
+        raise
     finally:  # also after an interrupt: no temporary file is left behind
-        if os.path.exists(temporary):
-            os.unlink(temporary)
+        _remove(temporary, failure)
+
+
+def _remove(temporary: str, failure: OSError | None) -> None:
+    """Remove ``temporary`` if it is still there; if it cannot be, raise :class:`OSError` saying why and
+    where it is, after what failed before (``failure``), if anything did."""
+    try:
+        os.unlink(temporary)
+    except FileNotFoundError:
+        return
+    except OSError as error:
+        before = f"{failure.strerror or failure}; " if failure is not None else ""
+        raise OSError(error.errno, f"{before}the temporary file {temporary} is left: cannot remove it "
+                                   f"({error.strerror})", failure.filename if failure else temporary) from None
 
 
 def check_writable(path: Path | str) -> None:
-    """Raise :class:`OSError` unless a file can be written at ``path`` (tried by creating and removing a
-    file beside it), so that long work does not end in a failed write."""
-    with _beside(destination(path)):
+    """Raise :class:`OSError` unless a file can be written at ``path`` (its attributes looked at, then
+    tried by creating and removing a file beside it), so that long work does not end in a failed write."""
+    with _beside(_writable(path)):
         pass
 
 
 @contextmanager
-def replacing(path: Path | str) -> Iterator[str]:
+def replacing(path: Path | str, replace: bool = True) -> Iterator[str]:
     """The name of a temporary file to write; when the block ends without an exception, and no interrupt
-    has been received, it replaces ``path`` (or the file a link at ``path`` leads to); otherwise it is
-    removed and ``path`` is left as it was."""
-    target = destination(path)
+    has been received, it is renamed to ``path`` (or to the file a link at ``path`` leads to); otherwise
+    it is removed and ``path`` is left as it was.
+
+    With ``replace``, the file there is replaced. Without it, nothing there is: neither a file that was
+    there from the start nor one that appeared while the block ran (another program's, another
+    writer's); :class:`FileExistsError` then, the temporary file removed."""
+    target = _writable(path)
     with _beside(target) as temporary:
         yield temporary
         _flush(temporary)
         interrupts.check()
-        os.replace(temporary, target)
+        (os.replace if replace else _rename_new)(temporary, target)
         _flush(target.parent)
+
+
+def _rename_new(temporary: str, target: Path) -> None:
+    """Rename ``temporary`` to ``target`` unless something is there: :class:`FileExistsError`, and what
+    is there is left as it is.
+
+    A hard link is made, then the temporary name removed: a link never replaces, and looking and
+    renaming are one step, so a file created at any moment before is kept. A file system without hard
+    links gets a look just before a rename, which leaves a moment in which a file created is replaced."""
+    try:
+        os.link(temporary, target)
+    except FileExistsError:
+        raise _appeared(target) from None
+    except OSError as error:
+        if error.errno not in _NO_HARD_LINKS:
+            raise
+        if os.path.lexists(target):
+            raise _appeared(target) from None
+        os.replace(temporary, target)
+    else:
+        os.unlink(temporary)
+
+
+def _appeared(target: Path) -> FileExistsError:
+    return FileExistsError(errno.EEXIST, "a file appeared there while it was being written; it is left as it is",
+                           str(target))
+
+
+def _writable(path: Path | str) -> Path:
+    """The :func:`destination` of ``path``, once checked that Linux's file attributes allow replacing it
+    and renaming a file into its directory; :class:`OSError` otherwise, before any file is made there (in
+    an append-only directory it could not be removed again)."""
+    target = destination(path)
+    refusals = ((target, "it is {}: it cannot be replaced"),
+                (target.parent, f"its directory {target.parent} is {{}}: no file written there could be renamed "
+                                f"into place"))
+    for place, refusal in refusals:
+        attribute = _attribute(place)
+        if attribute:
+            raise OSError(errno.EPERM, refusal.format(attribute), str(target))
+    return target
+
+
+def _attribute(path: Path) -> str | None:
+    """Which of Linux's attributes that keep even root from replacing a file or renaming one into a
+    directory ``path`` has, in words (``"immutable (chattr +i)"``); None if none, or if that cannot be
+    told (another system, a file system without attributes, nothing there, no permission to open it)."""
+    if sys.platform != "linux":
+        return None
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # never waits, whatever is there by now
+    except OSError:
+        return None
+    try:
+        flags = bytearray(8)
+        fcntl.ioctl(descriptor, _GET_FLAGS, flags)
+    except OSError:
+        return None
+    finally:
+        os.close(descriptor)
+    value = int.from_bytes(flags[:4], sys.byteorder)
+    return next((name for flag, name in _ATTRIBUTES if value & flag), None)
 
 
 def _flush(path: Path | str) -> None:

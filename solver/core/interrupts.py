@@ -9,16 +9,23 @@ Python ignores an exception raised while it runs a weak-reference callback or a 
 prints "Exception ignored in ..." and carries on), and h5py runs such code all the time it writes. So the
 signal is also remembered: :func:`check` raises it again, and :func:`solver.core.files.replacing` calls
 it before renaming a file into place, so that an interrupted command never replaces its output, however
-the exception was lost; Python's report of the lost exception is left out. Without :func:`install` (the
-package used as a library) nothing changes.
+the exception was lost; Python's report of the lost exception is left out.
+
+Once the command has ended, :func:`settle` ignores both signals: one arriving then can cut neither the
+line that says how it ended nor Python's exit short (Python gives the signals their default action back
+as it exits, and that action ends the process without a word). Without :func:`install` (the package used
+as a library) nothing changes.
 """
 
 from __future__ import annotations
 
 import signal
 import sys
-from types import FrameType
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # not at run time: this module is imported before any handler is, so it imports little
+    from types import FrameType
+    from typing import Any
 
 
 class Terminated(KeyboardInterrupt):
@@ -27,13 +34,32 @@ class Terminated(KeyboardInterrupt):
 
 _EXIT_STATUS = {signal.SIGINT: ("interrupted", 130), signal.SIGTERM: ("terminated", 143)}
 _received: int | None = None
+_installed = False
+_settled = False
 
 
 def install() -> None:
     """Make SIGINT and SIGTERM raise (see the module docstring) and remember them."""
+    global _installed, _settled
+    _installed, _settled = True, False
+    sys.unraisablehook = _unraisable
     for number in _EXIT_STATUS:
         signal.signal(number, _raise)
-    sys.unraisablehook = _unraisable
+
+
+def settle() -> None:
+    """From now on ignore SIGINT and SIGTERM: the command has ended (its outcome is known) and is
+    about to say so and exit (see the module docstring). Does nothing without :func:`install`, or
+    again."""
+    global _settled
+    if not _installed or _settled:
+        return
+    _settled = True  # first: a signal handled from here on does not raise
+    for number in _EXIT_STATUS:
+        try:
+            signal.signal(number, signal.SIG_IGN)
+        except ValueError:  # not the main thread, which alone may change handlers: the flag does
+            return
 
 
 def _unraisable(unraisable: Any) -> None:
@@ -44,6 +70,8 @@ def _unraisable(unraisable: Any) -> None:
 
 def _raise(number: int, frame: FrameType | None) -> None:
     global _received
+    if _settled:
+        return
     if _received is None:
         _received = number
     raise _exception(number)

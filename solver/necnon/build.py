@@ -32,13 +32,14 @@ def build_table(game: Game, path: Path | None = None, force: bool = False,
     """Solve ``game`` and write its table (to ``path`` or the default place).
 
     Returns (path, summary, solve seconds). Unless ``force``, refuses with
-    :class:`~solver.core.errors.TableExistsError` to replace any file at ``path``. Raises
+    :class:`~solver.core.errors.TableExistsError` to replace any file at ``path``, before solving, or
+    one that appeared there during the solve, after it. Raises
     :class:`~solver.core.errors.TableError` before solving if ``path`` cannot be written, and
     :class:`~solver.core.errors.BoardError` if the board is too large to solve."""
     path = Path(path) if path is not None else table_path(game)
     check_replaceable(path, force, lambda existing: open_table(game, existing))
     solution = solve(game, progress)
-    summary = write_table(game, solution.records, path, solution.seconds)
+    summary = write_table(game, solution.records, path, solution.seconds, replace=force)
     return path, summary, solution.seconds
 
 

@@ -70,9 +70,12 @@ def solve_command(game: Game, path: Path | None = None) -> str:
     return f"necnon solve --board {game.grid} --protocol {game.setting}{out}"
 
 
-def write_table(game: Game, records: npt.NDArray[np.void], path: Path, solve_seconds: float) -> Summary:
+def write_table(game: Game, records: npt.NDArray[np.void], path: Path, solve_seconds: float,
+                replace: bool = True) -> Summary:
     """Write ``records`` (see :mod:`solver.necnon.solve`) as ``game``'s table at ``path``, atomically;
-    return its summary. Raises :class:`TableError` if the file cannot be written."""
+    return its summary. Unless ``replace``, a file at ``path`` (one that appeared while the table was
+    written) is left as it is: :class:`~solver.core.errors.TableExistsError`. Raises
+    :class:`TableError` if the file cannot be written."""
     summary = summarize(game, records)
     attributes: Attributes = {
         "format_version": FORMAT_VERSION, "game": GAME, "grid": game.grid.kind, "board": str(game.grid),
@@ -80,7 +83,7 @@ def write_table(game: Game, records: npt.NDArray[np.void], path: Path, solve_sec
         "black_protocol": game.black.value, "green_protocol": game.green.value, "key_layout": KEY_LAYOUT,
         **summary.counts(), "best_first": list(summary.best_first), "solve_seconds": float(solve_seconds),
     }
-    container.write(Path(path), _DATASET, records, attributes, sorted_by="key")
+    container.write(Path(path), _DATASET, records, attributes, sorted_by="key", replace=replace)
     return summary
 
 

@@ -38,11 +38,12 @@ def build_table(game: Game, path: Path | None = None, force: bool = False,
 
     Returns (path, summary, solve seconds). Unless ``force``, refuses with :class:`TableExistsError`
     to replace any file at ``path``: a valid table, or a file that is not one (which may be someone's
-    data). Raises :class:`TableError` before solving if ``path`` cannot be written."""
+    data), before solving, and one that appeared there during the solve, after it. Raises
+    :class:`TableError` before solving if ``path`` cannot be written."""
     path = Path(path) if path is not None else table_path(game)
     check_replaceable(path, force, lambda existing: open_table(game, existing))
     solution = solve(game, _stopping(progress))
-    summary = write_table(game, solution.result, path, solution.seconds, fold)
+    summary = write_table(game, solution.result, path, solution.seconds, fold, replace=force)
     return path, summary, solution.seconds
 
 

@@ -87,9 +87,10 @@ def table_path(game: Game) -> Path:
 
 
 def write_table(game: Game, result: npt.NDArray[np.uint8], path: Path, solve_seconds: float,
-                fold: bool = False) -> Summary:
+                fold: bool = False, replace: bool = True) -> Summary:
     """Write ``result`` (one byte per index) as ``game``'s table at ``path`` (atomically), folded by
-    symmetry if ``fold``; return its summary.
+    symmetry if ``fold``; return its summary. Unless ``replace``, a file at ``path`` (one that appeared
+    while the table was written) is left as it is: :class:`TableExistsError`.
 
     Raises :class:`TableError` if the directory cannot be written."""
     summary = summarize(game, result)
@@ -101,7 +102,8 @@ def write_table(game: Game, result: npt.NDArray[np.uint8], path: Path, solve_sec
     }
     if fold:
         attributes.update(symmetries=symmetry_count(game.board), classes=len(data), canonical_form=CANONICAL_FORM)
-    container.write(Path(path), _FOLDED_DATASET if fold else _DATASET, data, attributes, level=9 if fold else 6)
+    container.write(Path(path), _FOLDED_DATASET if fold else _DATASET, data, attributes, level=9 if fold else 6,
+                    replace=replace)
     return summary
 
 
