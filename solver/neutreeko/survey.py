@@ -2,8 +2,8 @@
 solved and tabulated as Markdown and CSV.
 
 Figures come from each table's stored counts (see :mod:`solver.neutreeko.table`) and a probe of the start
-position, so a survey of tables already built takes seconds to minutes (reading the tables); missing ones
-are built by the opener it is given. One :class:`SurveyRow` per variant holds every figure; the report
+position, so a survey of tables already built reads of each its header and one chunk (with ``--check``,
+the whole table and its forward check); missing ones are built by the opener it is given. One :class:`SurveyRow` per variant holds every figure; the report
 is made from the rows alone: findings computed from them (:func:`findings`), the table of figures, a
 diagram of each variant's start (files beside the report, :func:`starts_dir`) and a performance table
 (table sizes and solve times, which depend on the machine).
