@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import itertools
 import os
 import threading
 import weakref
@@ -96,6 +97,8 @@ def _default_limit() -> int:
 
 
 _CACHE = _Cache(_default_limit())
+# Numbers the readers, whose chunks the cache holds under their number.
+_READERS = itertools.count()
 
 
 @functools.lru_cache(maxsize=1)
@@ -149,7 +152,7 @@ class Chunks:
         self.entries = entries
         self._file = file
         self._damaged = damaged
-        self._key = id(self)
+        self._key = next(_READERS)  # not id(self): a later reader may get the id of a forgotten one
 
     def __len__(self) -> int:
         return self.length
