@@ -75,6 +75,7 @@ def test_chunked_answers_are_the_whole_tables(table_5x5, solved_5x5):
     indices = np.random.default_rng(5).integers(0, GAME.positions, 20_000)
     assert np.array_equal(table.lookup(indices), solved_5x5.result[indices])
     assert table.lookup(int(indices[0])) == solved_5x5.result[indices[0]]
+    assert table.lookup(np.empty(0, dtype=np.int64)).shape == (0,)
     assert np.array_equal(table.lookup(indices.reshape(100, 200)), solved_5x5.result[indices].reshape(100, 200))
     assert np.array_equal(table.result, solved_5x5.result)
     with pytest.raises(IndexError):

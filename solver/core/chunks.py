@@ -184,6 +184,8 @@ class Chunks:
             raise IndexError(f"position out of range 0 .. {self.length - 1}")
         numbers = flat // self.chunk_items
         out = np.empty(flat.shape, dtype=self.dtype)
+        if flat.size == 0:
+            return out.reshape(wanted.shape)
         if flat.size == 1:  # a single probe: no sorting
             out[0] = self.chunk(int(numbers[0]))[flat[0] - numbers[0] * self.chunk_items]
             return out.reshape(wanted.shape)
