@@ -97,9 +97,20 @@ class CommandGroup(click.Group):
             _output_failed(error, program)
         sys.exit(code if isinstance(code, int) else 0)
 
+    def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
+                     **extra: Any) -> click.Context:
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except KeyboardInterrupt as error:  # reported here: click would print a blank line, then Abort
+            fail(*interrupts.exit_status(error), info_name)
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
-            return super().invoke(ctx)
+            result = super().invoke(ctx)
+            # The command has ended: a signal from now on is ignored (click, catching it, would print a
+            # blank line before the message).
+            interrupts.settle()
+            return result
         except KeyboardInterrupt as error:
             # Reported here: click would print a blank line, then its own Abort.
             if sys.stderr is not None and sys.stderr.isatty():
