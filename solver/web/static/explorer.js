@@ -239,12 +239,13 @@
    * URL ("replace" records nothing then): it stays the link that was shared.
    */
   async function show(view, how) {
+    const asked = gameOf(view);  // asked for before the catalogue is awaited: the two requests overlap
     await catalogue;
     const entry = games.find(game => game.board === view.board && game.rule === view.rule);
     if (entry && entry.table === "on demand") {
       say(`Building the ${view.board} ${view.rule} table (first use: a few seconds) ...`, "note");
     }
-    const {game, refused} = await gameOf(view);
+    const {game, refused} = await asked;
     if (entry && entry.table === "on demand") {
       entry.table = "ready";
       quiet();
