@@ -16,8 +16,8 @@ Every value is from the point of view of the side to move (see :mod:`solver.neut
         what a link's page needs in one answer: ``{"start": "start" or P's notation, "positions": [the
         /api/position object of P and of the position after each move played], "annotation": the
         /api/annotate object of the moves played, "refused": null or "ply 3, C4-C9, cannot be played:
-        ..."}``; the moves M (unnumbered) are played while they are legal and the game goes on, the
-        first that is not refused (the moves before it answered)
+        ..."}``; the moves M (unnumbered) are played while they are legal and the game goes on; the
+        first that is not is refused, the moves before it answered
     POST /api/annotate   (the body: a game record, see :mod:`solver.neutreeko.record`)
         the same object for the game the record describes (:meth:`Explorer.annotate_record`)
     GET /api/games
@@ -137,7 +137,7 @@ class Explorer:
 
     def game(self, start: Position, names: list[str]) -> JSONObject:
         """The ``/api/game`` object of the moves ``names`` from ``start``: played while each is legal and
-        the game goes on (see :func:`~solver.neutreeko.outcome.ending`), the first that is not refused."""
+        the game goes on (see :func:`~solver.neutreeko.outcome.ending`); the first that is not is refused."""
         tablebase = self._tablebase(start.game)
         positions, moves, seen, refused = [start], list[Move](), Counter([start]), None
         for name in names:
