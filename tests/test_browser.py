@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import time
 from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import parse_qs, quote, urlencode, urlsplit
@@ -83,6 +84,17 @@ def viewport(driver, width: int, height: int, mobile: bool = False):
         yield
     finally:
         driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+@contextmanager
+def media(driver, **features: str):
+    """The page shown, for the block, as under the media ``features`` (``prefers_color_scheme="dark"``)."""
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [
+        {"name": name.replace("_", "-"), "value": value} for name, value in features.items()]})
+    try:
+        yield
+    finally:
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
 
 
 def wait_until(driver, condition, message: str):
@@ -300,6 +312,93 @@ def test_keyboard_focus_stays_where_play_continues(browser, explorer_url):
     assert browser.switch_to.active_element == browser.find_element(By.CSS_SELECTOR, '#game .ply.current[data-ply="1"]')
 
 
+def cursor_of(driver) -> str:
+    """The square of the board's keyboard cursor, as the board's accessible name says it."""
+    from selenium.webdriver.common.by import By
+
+    return re.search(r"the cursor on ([A-I][1-9])", driver.find_element(By.ID, "board").get_attribute("aria-label"))[1]
+
+
+def press(driver, *keys: str) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    if keys:
+        ActionChains(driver).send_keys(*keys).perform()
+
+
+def walk(driver, to: str, flipped: bool) -> None:
+    """The board's cursor moved to the square ``to`` with the arrow keys: right and up go towards the
+    H file and the 9th rank, on a flipped board away from them."""
+    from selenium.webdriver.common.keys import Keys
+
+    here = cursor_of(driver)
+    across, up = ord(to[0]) - ord(here[0]), int(to[1:]) - int(here[1:])
+    if flipped:
+        across, up = -across, -up
+    press(driver, *[Keys.ARROW_RIGHT if across > 0 else Keys.ARROW_LEFT] * abs(across),
+          *[Keys.ARROW_UP if up > 0 else Keys.ARROW_DOWN] * abs(up))
+    assert cursor_of(driver) == to
+
+
+def test_a_game_played_with_keys_only(browser, explorer_url):
+    """Tab reaches the board; its cursor, drawn at 3:1 against both squares, goes over the squares with
+    the arrows; Enter or Space picks a piece up (its targets' dots saying their values in letters),
+    Escape puts it down, and on a target plays the move, the focus staying on the board; f flips the
+    board, and the arrows follow; ? lists the keys, and Escape closes the list."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    browser.get(explorer_url)
+    wait_until(browser, lambda: "ply 0 of 0" in text_of(browser, "status"), "the start is shown")
+    board = browser.find_element(By.ID, "board")
+    for _ in range(10):
+        if browser.switch_to.active_element == board:
+            break
+        press(browser, Keys.TAB)
+    assert browser.switch_to.active_element == board and board.get_attribute("tabindex") == "0"
+    assert board.get_attribute("aria-label").startswith("Board ") and cursor_of(browser)
+    ring = browser.execute_script("""const style = getComputedStyle(document.querySelector('#board .cursor'));
+        return {display: style.display, stroke: style.stroke, squares: [...document.querySelectorAll(
+                '#board .square.light, #board .square.dark')].map(square => getComputedStyle(square).fill)};""")
+    assert ring["display"] != "none"
+    assert min(contrast(colour(ring["stroke"]), colour(fill)) for fill in ring["squares"]) >= 3, ring
+
+    flipped = False
+    for ply in range(1, 5):
+        if ply == 3:
+            corner, across = square(browser, "A1").rect, square(browser, "E5").rect
+            assert corner["x"] < across["x"] and corner["y"] > across["y"]
+            press(browser, "f")
+            flipped = True
+            corner, across = square(browser, "A1").rect, square(browser, "E5").rect
+            assert corner["x"] > across["x"] and corner["y"] < across["y"]  # A1 at the top right
+        move = browser.find_element(By.CSS_SELECTOR, "#moves .move").get_attribute("data-move")
+        origin, target = move.split("-")
+        walk(browser, origin, flipped)
+        press(browser, Keys.ENTER)
+        if ply == 1:
+            assert browser.find_elements(By.CSS_SELECTOR, "#board .selected")
+            press(browser, Keys.ESCAPE)
+            assert not browser.find_elements(By.CSS_SELECTOR, "#board .selected")
+            press(browser, Keys.ENTER)
+        values = {button.get_attribute("data-move").split("-")[1]: button.find_element(By.CSS_SELECTOR, ".pill").text
+                  for button in browser.find_elements(By.CSS_SELECTOR, f'#moves .move[data-move^="{origin}-"]')}
+        dots = [dot.text for dot in browser.find_elements(By.CSS_SELECTOR, "#board .dot text")]
+        assert sorted(dots) == sorted(value[0].upper() + value.split()[-1] * (value != "draw")
+                                      for value in values.values()) and all(dots)
+        walk(browser, target, flipped)
+        press(browser, Keys.SPACE if ply % 2 else Keys.ENTER)
+        wait_until(browser, lambda: f"ply {ply} of {ply}" in text_of(browser, "status"), f"move {ply} is played by keys")
+        assert browser.switch_to.active_element == board and move in text_of(browser, "game")
+    assert len(query_of(browser)["moves"][0].split()) == 4
+
+    press(browser, "?")
+    keys = browser.find_element(By.ID, "keys")
+    assert keys.get_attribute("open") is not None and "flip the board" in keys.text
+    press(browser, Keys.ESCAPE)
+    assert keys.get_attribute("open") is None and browser.switch_to.active_element == board
+
+
 #: The focused element's outline, and the backgrounds it is seen against: its own and its parent's.
 FOCUS_RING_JS = """
 const focused = document.activeElement, style = getComputedStyle(focused);
@@ -314,12 +413,15 @@ return {style: style.outlineStyle, width: parseFloat(style.outlineWidth), colour
 #: Every visible text of the page (own text, ::before content, a select's choice, a placeholder), with
 #: its colour (the fill of SVG text), its size on the screen, its weight, the background colours from its
 #: element up to the page and the product of their opacities. Disabled controls are left out (WCAG
-#: exempts them), and so are shapes behind an SVG text (the chart's rows: its labels are in full ink).
+#: exempts them), and so are shapes behind an SVG text (the chart's rows: its labels are in full ink),
+#: but for the dot behind a target's letters.
 TEXTS_JS = """
 const texts = [];
 const add = (element, text, style) => {
   const svg = element instanceof SVGElement;
   const backgrounds = []; let opacity = 1;
+  const dot = element.closest(".dot");  // a target's letters, on its dot
+  if (dot) backgrounds.push(getComputedStyle(dot.querySelector("circle")).fill);
   for (let node = element; node; node = node.parentElement) {
     const layer = getComputedStyle(node);
     backgrounds.push(layer.backgroundColor);
@@ -400,9 +502,18 @@ def contrast_failures(driver) -> list[str]:
     return failures
 
 
-def test_every_text_meets_the_aa_contrast(browser, explorer_url):
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_every_text_meets_the_aa_contrast(browser, explorer_url, scheme):
     """Every text, in every state of a game with an inaccuracy, a mistake and a blunder (each the current
-    move in turn), with an error and a note shown, has at least the AA contrast."""
+    move in turn), with an error and a note shown, a piece's targets and the list of keys, has at least
+    the AA contrast, in the light scheme and in the dark one (whose page is dark)."""
+    with media(browser, prefers_color_scheme=scheme):
+        check_every_text(browser, explorer_url)
+        paper = colour(browser.execute_script("return getComputedStyle(document.body).backgroundColor"))
+        assert (contrast(paper, (0, 0, 0)) < 2) == (scheme == "dark")
+
+
+def check_every_text(browser, explorer_url):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
 
@@ -420,6 +531,12 @@ def test_every_text_meets_the_aa_contrast(browser, explorer_url):
     wait_until(browser, lambda: "perfect line" in text_of(browser, "message"), "the line's note is shown")
     failures = contrast_failures(browser)
     assert not failures, "with the note:\n" + "\n".join(failures)
+    square(browser, browser.find_element(By.CSS_SELECTOR, "#moves .move").get_attribute("data-move")[:2]).click()
+    assert browser.find_elements(By.CSS_SELECTOR, "#board .dot text")
+    body.send_keys("?")
+    failures = contrast_failures(browser)
+    assert not failures, "with a piece's targets and the list of keys:\n" + "\n".join(failures)
+    body.send_keys(Keys.ESCAPE)
 
 
 # -- counts, links, the chart, the settings, the messages -----------------------------------------------
@@ -488,3 +605,49 @@ def test_a_missing_table_is_named_without_the_server_s_paths(browser, explorer_u
     message = text_of(browser, "message")
     assert "neutreeko solve --board 6x6" in message
     assert str(tables_5x5) not in message and ".h5" not in message
+
+
+# -- motion and round trips -----------------------------------------------------------------------------
+
+def test_a_piece_slides_to_its_square_unless_motion_is_reduced(browser, explorer_url):
+    """A move played by clicks starts a transition of its piece, none under prefers-reduced-motion."""
+    for motion in ("no-preference", "reduce"):
+        with media(browser, prefers_reduced_motion=motion):
+            browser.get(explorer_url)
+            wait_until(browser, lambda: "ply 0 of 0" in text_of(browser, "status"), "the start is shown")
+            browser.execute_script("window.slid = []; document.addEventListener('transitionrun', "
+                                   "event => slid.push(event.target.dataset.square))")
+            square(browser, "B1").click()
+            square(browser, "C1").click()
+            wait_until(browser, lambda: "ply 1 of 1" in text_of(browser, "status"), "B1-C1 is played")
+            if motion == "reduce":
+                time.sleep(0.3)
+                assert browser.execute_script("return slid") == []
+            else:
+                wait_until(browser, lambda: browser.execute_script("return slid") == ["C1"], "the piece slides to C1")
+
+
+#: Notes when the board's pieces are first drawn, on the page's clock.
+DRAWN_JS = """
+new MutationObserver((changes, observer) => {
+  if (document.querySelector("#board circle.piece")) { window.boardDrawn = performance.now(); observer.disconnect(); }
+}).observe(document, {childList: true, subtree: true});
+"""
+
+
+def test_a_link_is_shown_after_two_api_requests(browser, explorer_url):
+    """A link of 20 plies asks the API twice at once (the boards and rules, and the game), not once a ply,
+    and the board is drawn within 300 ms of the last answer."""
+    moves = perfect_line(explorer_url, LONGEST)[:20]
+    script = browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": DRAWN_JS})
+    try:
+        browser.get(explorer_url + "?" + urlencode({"start": LONGEST, "moves": " ".join(moves)}))
+        wait_until(browser, lambda: "ply 20 of 20" in text_of(browser, "status"), "the link is shown")
+    finally:
+        browser.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script["identifier"]})
+    asked = browser.execute_script("return performance.getEntriesByType('resource')"
+                                   ".filter(entry => new URL(entry.name).pathname.startsWith('/api/'))"
+                                   ".map(entry => [new URL(entry.name).pathname, entry.startTime, entry.responseEnd])")
+    assert sorted(path for path, _, _ in asked) == ["/api/game", "/api/games"]
+    assert abs(asked[0][1] - asked[1][1]) < 20  # neither waits for the other
+    assert browser.execute_script("return boardDrawn") - max(end for _, _, end in asked) < 300

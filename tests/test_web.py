@@ -145,6 +145,46 @@ def test_games_lists_every_board_and_rule_with_its_table(explorer_url):
     assert answer["default"] == {"board": "5x5", "rule": "connected"}
 
 
+def test_game_answers_every_position_and_the_annotation_at_once(explorer_url):
+    """/api/game: the /api/position object of the start and of each position after it, and the
+    /api/annotate object of the moves, in one answer."""
+    moves = ["C4-C3", "D5-D2", "B1-C1"]
+    status, answer = get_json(explorer_url, f"/api/game?moves={quote(' '.join(moves))}")
+    assert status == 200 and answer["start"] == "start" and answer["refused"] is None
+    assert answer["annotation"] == get_json(explorer_url, f"/api/annotate?moves={quote(' '.join(moves))}")[1]
+    assert answer["positions"] == [get_json(explorer_url, position_path("start", moves=" ".join(moves[:ply])))[1]
+                                   for ply in range(len(moves) + 1)]
+    status, answer = get_json(explorer_url, "/api/game?" + f"position={quote(LONGEST)}")
+    assert status == 200 and answer["start"] == LONGEST and len(answer["positions"]) == 1
+
+
+def test_game_plays_the_moves_up_to_the_first_refused(explorer_url):
+    """The moves before a bad one, or before one played after the game's end, are answered; the bad one
+    is named."""
+    status, answer = get_json(explorer_url, "/api/game?moves=B1-C1+B5-A5+C4-C9+D1-D2")
+    assert status == 200 and len(answer["positions"]) == 3
+    assert [judged["move"] for judged in answer["annotation"]["moves"]] == ["B1-C1", "B5-A5"]
+    assert answer["refused"].startswith("ply 3, C4-C9, cannot be played: ") and "C9" in answer["refused"][30:]
+    won = ["C4-C3", *[step["move"] for step in get_json(explorer_url, "/api/line?moves=C4-C3")[1]["moves"]]]
+    status, answer = get_json(explorer_url, f"/api/game?moves={quote(' '.join([*won, 'A1-A2']))}")
+    assert len(answer["positions"]) == len(won) + 1 and answer["annotation"]["result"] == "white wins"
+    assert answer["refused"] == f"ply {len(won) + 1}, A1-A2, cannot be played: the game is over (white wins)"
+    assert get_json(explorer_url, "/api/game?board=10x10")[0] == 400
+
+
+def test_games_is_kept_until_a_table_is_added_or_removed(tmp_path):
+    explorer = Explorer(tmp_path)
+
+    def table_of_4x4() -> str:
+        return {(game["board"], game["rule"]): game["table"] for game in explorer.games()["games"]}[("4x4", "connected")]
+
+    assert table_of_4x4() == "on demand" and explorer.games() is explorer.games()
+    (tmp_path / table_path(Game.of("4x4")).name).write_bytes(b"")
+    assert table_of_4x4() == "ready"
+    (tmp_path / table_path(Game.of("4x4")).name).unlink()
+    assert table_of_4x4() == "on demand"
+
+
 def test_page_and_its_files(explorer_url):
     status, response, body = request(explorer_url, "/")
     assert status == 200 and response.getheader("Content-Type").startswith("text/html")

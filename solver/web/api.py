@@ -12,13 +12,20 @@ Every value is from the point of view of the side to move (see :mod:`solver.neut
         the ``neutreeko annotate --json`` object (:func:`solver.neutreeko.annotate.annotation_object`)
         of the game of the moves M from P: every ply judged (best, inaccuracy, mistake, blunder, with
         the best moves), a summary per side, the first decisive error
+    GET /api/game?position=P[&moves=M][&board=B][&rule=R]
+        what a link's page needs in one answer: ``{"start": "start" or P's notation, "positions": [the
+        /api/position object of P and of the position after each move played], "annotation": the
+        /api/annotate object of the moves played, "refused": null or "ply 3, C4-C9, cannot be played:
+        ..."}``; the moves M (unnumbered) are played while they are legal and the game goes on; the
+        first that is not is refused, the moves before it answered
     POST /api/annotate   (the body: a game record, see :mod:`solver.neutreeko.record`)
         the same object for the game the record describes (:meth:`Explorer.annotate_record`)
     GET /api/games
         {"games": [{"board": "5x5", "rule": "connected", "table": "ready"}, ...], "default": {...},
          "max_line_plies": 1000}: every board and rule, and whether its table is "ready", will be
         built on first use ("on demand": a board of at most 25 squares, about a second) or is "missing"
-        (build it with ``neutreeko solve``)
+        (build it with ``neutreeko solve``); made again only when the names in the tables directory
+        change (a table added, removed or renamed into place)
 
 P is a position in notation or ``start`` (the start of the board and rule; the default); M is move text
 as ``--moves`` takes it (``FROM-TO`` separated by spaces, ``+`` in a URL, or commas, and optionally
@@ -38,8 +45,10 @@ on demand (see :mod:`solver.web.tables`): it writes the table of BOARD and RULE 
 
 from __future__ import annotations
 
+import os
 import re
 import sys
+from collections import Counter
 from collections.abc import Callable, Mapping
 from functools import lru_cache, partial
 from pathlib import Path
@@ -50,7 +59,8 @@ from solver.neutreeko.annotate import annotate, annotation_object
 from solver.neutreeko.board import MAX_SIDE, MIN_SIDE
 from solver.neutreeko.build import build_table, is_large
 from solver.neutreeko.game import Game
-from solver.neutreeko.position import Position
+from solver.neutreeko.outcome import ending
+from solver.neutreeko.position import Move, Position
 from solver.neutreeko.probe import Tablebase
 from solver.neutreeko.record import after_moves, parse_record, read_moves
 from solver.neutreeko.report import JSONObject
@@ -67,6 +77,7 @@ ENDPOINTS: dict[str, tuple[str, ...]] = {
     "/api/position": _POSITION_PARAMETERS,
     "/api/line": (*_POSITION_PARAMETERS, "max_plies"),
     "/api/annotate": _POSITION_PARAMETERS,
+    "/api/game": _POSITION_PARAMETERS,
     "/api/games": (),
 }
 _PLIES = re.compile(r"[0-9]{1,4}")
@@ -91,6 +102,7 @@ class Explorer:
                  limits: BuildLimits = BuildLimits()) -> None:
         self._directory = directory
         self._tables: LiveTables[Table] = LiveTables(announce, limits)
+        self._games: tuple[frozenset[str] | None, JSONObject] | None = None  # the directory's names, the answer
 
     def answer(self, endpoint: str, parameters: Mapping[str, str]) -> JSONObject:
         """The JSON object ``endpoint`` answers with for ``parameters`` (see the module docstring)."""
@@ -102,6 +114,8 @@ class Explorer:
             raise ApiError(f"unknown parameter {unknown[0]!r} for {endpoint}; it takes: {known}")
         if endpoint == "/api/games":
             return self.games()
+        if endpoint == "/api/game":
+            return self.game(read_start(parameters), _move_text(parameters).split())
         if endpoint == "/api/annotate":
             start = read_start(parameters)
             moves = read_moves(start, _move_text(parameters))
@@ -121,8 +135,38 @@ class Explorer:
         record = parse_record(text)
         return annotation_object(annotate(self._tablebase(record.start.game), record.start, record.moves))
 
+    def game(self, start: Position, names: list[str]) -> JSONObject:
+        """The ``/api/game`` object of the moves ``names`` from ``start``: played while each is legal and
+        the game goes on (see :func:`~solver.neutreeko.outcome.ending`); the first that is not is refused."""
+        tablebase = self._tablebase(start.game)
+        positions, moves, seen, refused = [start], list[Move](), Counter([start]), None
+        for name in names:
+            over = ending(positions[-1], seen[positions[-1]])
+            try:
+                if over is not None:
+                    raise InputError(f"the game is over ({over.result})")
+                move = positions[-1].parse_move(name)
+            except InputError as error:
+                refused = f"ply {len(moves) + 1}, {name}, cannot be played: {error}"
+                break
+            moves.append(move)
+            positions.append(positions[-1].play(move))
+            seen[positions[-1]] += 1
+        return {"start": "start" if start == Position.start(start.game) else start.fen(),
+                "positions": [report.query_object(each, tablebase.probe(each), tablebase.moves(each))
+                              for each in positions],
+                "annotation": annotation_object(annotate(tablebase, start, moves)), "refused": refused}
+
     def games(self) -> JSONObject:
-        """Every board and rule the explorer knows, with the state of its table."""
+        """Every board and rule the explorer knows, with the state of its table; the answer is kept while
+        the names in the tables directory stay the same (a table added, removed or renamed into place
+        changes them; listing them costs microseconds, making the answer tens of milliseconds)."""
+        names = _listing(self._path(Game.of()).parent)
+        if self._games is None or self._games[0] != names:
+            self._games = names, self._list_games()
+        return self._games[1]
+
+    def _list_games(self) -> JSONObject:
         games = []
         for width in range(MIN_SIDE, MAX_SIDE + 1):
             for height in range(MIN_SIDE, MAX_SIDE + 1):
@@ -165,6 +209,14 @@ class Explorer:
                 raise
             raise MissingTableError(f"no table for {game} on this server (build it with: "
                                     f"{solve_command(game)})") from None
+
+
+def _listing(directory: Path) -> frozenset[str] | None:
+    """The names in ``directory``, or None if it cannot be read."""
+    try:
+        return frozenset(os.listdir(directory))
+    except OSError:
+        return None
 
 
 def _build_command(game: Game, out: Path) -> list[str]:

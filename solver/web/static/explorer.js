@@ -2,6 +2,7 @@
  * history chart, and the URL that holds the view.
  *
  * Everything the page knows of the game comes from the server's JSON API: /api/games (the boards and rules),
+ * /api/game (a link's whole game at once: every position's moves and the annotation),
  * /api/position (a position's value and every move, best first, each with the position it leads to),
  * /api/annotate (every move of the game judged: best, inaccuracy, mistake, blunder; a pasted game record
  * is posted there) and /api/line (the perfect line). The page never decides a rule or a value itself: a
@@ -149,12 +150,19 @@
   // -- the view -------------------------------------------------------------------------------------
 
   let games = [];  // /api/games: [{board, rule, table}]
-  let defaults = {board: "5x5", rule: "connected"};
+  // Asked for as the page starts, alongside the first view's game; a view is shown once it is here.
+  const catalogue = api("games").then(answer => {
+    games = answer.games;
+    fillBoards();
+  });
   // nodes[i]: the /api/position answer of the position after i moves; ply: the one shown; annotation:
   // the /api/annotate answer of the moves.
   const state = {board: "5x5", rule: "connected", start: "start", moves: [], nodes: [], ply: 0, annotation: null};
   let selected = null;  // the square of the piece picked up
   let drag = null;      // {square, pointer, from: {x, y}, moved}
+  let cursor = null;    // the keyboard's square on the board
+  let flipped = false;  // the board turned half round, Black's side at the bottom
+  let slide = null;     // [from, to]: the piece the next drawing of the board slides there
   let replyTimer = null;
 
   const current = () => state.nodes[state.ply];
@@ -193,8 +201,8 @@
   function viewOf(parameters) {
     const ply = parameters.get("ply");
     return {
-      board: parameters.get("board") || defaults.board,
-      rule: parameters.get("rule") || defaults.rule,
+      board: parameters.get("board"),  // null: the server's default (the start's board, "connected")
+      rule: parameters.get("rule"),
       start: parameters.get("start") || "start",
       moves: moveTokens(parameters.get("moves") || ""),
       ply: ply === null || !/^\d+$/.test(ply) ? null : Number(ply),
@@ -210,32 +218,19 @@
   }
 
   /**
-   * The game of a view, {game, refused}: its nodes, ply by ply, and why a move of the view could not be
-   * played, or null. The server checks the board, the rule and the start (its message names a bad one);
-   * the moves are played while the position lists them, and the game stops at the first it does not
-   * (or that would follow the game's end).
+   * The game of a view, {game, refused}, in one request (/api/game): its nodes, ply by ply, and why a move
+   * of the view could not be played, or null. The server checks the board, the rule and the start (its
+   * message names a bad one), and plays the moves while they are legal and the game goes on.
    */
   async function gameOf(view) {
-    const nodes = [await positionAnswer(view.board, view.rule, view.start)];
-    const board = nodes[0].board;
-    const standard = await positionAnswer(board, view.rule, "start");
-    const start = standard.position === nodes[0].position ? "start" : view.start;
-    const moves = [];
-    let refused = null;
-    for (const name of view.moves) {
-      const node = nodes[nodes.length - 1], end = ending(nodes.length - 1, nodes);
-      const entry = end ? null : node.moves.find(option => option.move === name.toUpperCase());
-      if (!entry) {
-        refused = `ply ${moves.length + 1}, ${name}, cannot be played: ` +
-                  (end ? `the game is over (${end.text.toLowerCase()})` : `it is not a legal move in ${node.position}`);
-        break;
-      }
-      moves.push(entry.move);
-      nodes.push(await positionAnswer(board, view.rule, entry.position));
-    }
-    const game = {board, rule: view.rule, start, moves, nodes};
-    game.annotation = await annotationOf(game);
-    return {game, refused};
+    const moves = view.moves.join(" ");
+    const answer = await api("game", {position: view.start, board: view.board, rule: view.rule, moves});
+    const {board, rule} = answer.annotation;
+    const game = {board, rule, start: answer.start, moves: answer.annotation.moves.map(judgement => judgement.move),
+                  nodes: answer.positions, annotation: answer.annotation};
+    for (const node of game.nodes) positions.set(`${board}|${rule}|${node.position}`, Promise.resolve(node));
+    annotations.set(`${board}|${rule}|${game.start}|${game.moves.join(" ")}`, Promise.resolve(game.annotation));
+    return {game, refused: answer.refused};
   }
 
   /**
@@ -244,18 +239,20 @@
    * URL ("replace" records nothing then): it stays the link that was shared.
    */
   async function show(view, how) {
+    const asked = gameOf(view);  // asked for before the catalogue is awaited: the two requests overlap
+    await catalogue;
     const entry = games.find(game => game.board === view.board && game.rule === view.rule);
     if (entry && entry.table === "on demand") {
       say(`Building the ${view.board} ${view.rule} table (first use: a few seconds) ...`, "note");
     }
-    const {game, refused} = await gameOf(view);
+    const {game, refused} = await asked;
     if (entry && entry.table === "on demand") {
       entry.table = "ready";
       quiet();
     }
     Object.assign(state, game);
     state.ply = view.ply === null || view.ply > game.moves.length ? game.moves.length : view.ply;
-    selected = null;
+    selected = cursor = null;
     if (how === "push" || (how === "replace" && !refused)) record(how);
     render();
     return refused;
@@ -280,14 +277,21 @@
     cancelReply();
     const target = Math.max(0, Math.min(state.moves.length, ply));
     if (target === state.ply) return;
+    if (Math.abs(target - state.ply) === 1) {  // one step: the piece of the move between slides
+      const [from, to] = squaresOf(state.moves[Math.min(target, state.ply)]);
+      slide = target > state.ply ? [from, to] : [to, from];
+    }
     state.ply = target;
     selected = null;
     record("replace");
     render();
   }
 
-  /** Play ``name`` from the position shown: the game's own next move keeps the rest of the game. */
-  async function play(name, byTable = false) {
+  /**
+   * Play ``name`` from the position shown: the game's own next move keeps the rest of the game. The piece
+   * slides there unless it was dragged (``slides``); a move ``byTable`` gets no perfect reply.
+   */
+  async function play(name, {byTable = false, slides = true} = {}) {
     const entry = current().moves.find(option => option.move === name);
     if (!entry || ending(state.ply)) return;
     cancelReply();
@@ -299,12 +303,13 @@
     }
     state.ply += 1;
     selected = null;
+    if (slides) slide = squaresOf(name);
     record("push");
     render();
     if (!byTable && $("reply-toggle").checked && !ending(state.ply)) {
       const expected = state.ply;
       replyTimer = setTimeout(() => act(() => {
-        if (state.ply === expected && state.moves.length === expected) return play(current().moves[0].move, true);
+        if (state.ply === expected && state.moves.length === expected) return play(current().moves[0].move, {byTable: true});
         return null;
       }), REPLY_DELAY);
     }
@@ -374,11 +379,24 @@
     return Object.fromEntries(Object.entries(MARGINS).map(([name, size]) => [name, size * scale]));
   }
 
+  /** Where ``square`` is drawn: its column and row on the screen, from the top left (see ``flipped``). */
+  function cellOf(square) {
+    const [width, height] = dimensions(state.board);
+    const file = fileNumber(square[0]), rank = Number(square.slice(1)) - 1;
+    return flipped ? {column: width - 1 - file, row: rank} : {column: file, row: height - 1 - rank};
+  }
+
+  /** The square drawn at ``column`` and ``row`` (see cellOf), or null off the board. */
+  function squareOfCell(column, row) {
+    const [width, height] = dimensions(state.board);
+    if (column < 0 || column >= width || row < 0 || row >= height) return null;
+    return flipped ? squareName(width - 1 - column, row) : squareName(column, height - 1 - row);
+  }
+
   /** Centre of a square in board units. */
   function centre(square) {
-    const [, height] = dimensions(state.board), {left, top} = margins();
-    const file = fileNumber(square[0]), rank = Number(square.slice(1)) - 1;
-    return {x: left + (file + 0.5) * CELL, y: top + (height - rank - 0.5) * CELL};
+    const {left, top} = margins(), {column, row} = cellOf(square);
+    return {x: left + (column + 0.5) * CELL, y: top + (row + 0.5) * CELL};
   }
 
   /** The moves of the piece on ``square`` that the position shown allows, by target square. */
@@ -402,28 +420,29 @@
     const across = left + width * CELL + right, down = top + height * CELL + bottom;
     boardSvg.setAttribute("viewBox", `0 0 ${across} ${down}`);
     boardSvg.style.width = `${100 * across / Math.max(across, down)}%`;  // a tall board narrower, not taller
-    boardSvg.setAttribute("aria-label", `Board ${node.position}`);
+    boardSvg.setAttribute("aria-label", `Board ${node.position}` + (cursor ? `, the cursor on ${cursor}` : "") +
+                          (selected ? `, the piece on ${selected} picked up` : ""));
     const targets = targetsOf(selected);
     const layers = ["squares", "marks", "pieces", "arrows", "lifted"].map(name => element("g", {class: name}));
     const [squares, marks, pieces, , lifted] = layers;
     for (let rank = 0; rank < height; rank += 1) {
       for (let file = 0; file < width; file += 1) {
-        const name = squareName(file, rank);
+        const name = squareName(file, rank), {column, row} = cellOf(name);
         const light = (file + rank) % 2 === 1;
         const classes = ["square", light ? "light" : "dark"];
         if (targets.has(name)) classes.push("target");
         else if (movable(name)) classes.push("movable");
-        squares.append(element("rect", {x: left + file * CELL, y: top + (height - 1 - rank) * CELL, width: CELL,
+        squares.append(element("rect", {x: left + column * CELL, y: top + row * CELL, width: CELL,
                                         height: CELL, class: classes.join(" "), "data-square": name}));
       }
     }
     squares.append(element("rect", {x: left, y: top, width: width * CELL, height: height * CELL, class: "edge"}));
     for (let file = 0; file < width; file += 1) {
-      squares.append(element("text", {x: left + (file + 0.5) * CELL, y: top + height * CELL + bottom / 2 + 1,
+      squares.append(element("text", {x: centre(squareName(file, 0)).x, y: top + height * CELL + bottom / 2 + 1,
                                       class: "label", "font-size": label}, fileLetter(file)));
     }
     for (let rank = 0; rank < height; rank += 1) {
-      squares.append(element("text", {x: left / 2, y: top + (height - rank - 0.5) * CELL, class: "label",
+      squares.append(element("text", {x: left / 2, y: centre(squareName(0, rank)).y, class: "label",
                                       "font-size": label}, String(rank + 1)));
     }
     if (state.ply > 0) {
@@ -437,10 +456,18 @@
       marks.append(element("rect", {x: x - CELL / 2 + 3, y: y - CELL / 2 + 3, width: CELL - 6, height: CELL - 6,
                                     class: "selected"}));
     }
-    for (const [square, entry] of targets) {
+    if (cursor) {
+      const {x, y} = centre(cursor);
+      marks.append(element("rect", {x: x - CELL / 2 + 9, y: y - CELL / 2 + 9, width: CELL - 18, height: CELL - 18,
+                                    rx: 6, class: "cursor"}));
+    }
+    for (const [square, entry] of targets) {  // a dot says the value in letters too: W3, D, L22
       const {x, y} = centre(square);
-      const dot = element("circle", {cx: x, cy: y, r: 0.15 * CELL, class: `dot ${entry.value}`});
-      dot.append(element("title", {}, `${entry.move}: ${moveText(entry)}`));
+      const dot = element("g", {class: `dot ${entry.value}`});
+      dot.append(element("title", {}, `${entry.move}: ${moveText(entry)}`),
+                 element("circle", {cx: x, cy: y, r: 0.22 * CELL}),
+                 element("text", {x, y, "font-size": 0.2 * CELL},
+                         entry.value[0].toUpperCase() + (entry.value === "draw" ? "" : entry.plies)));
       marks.append(dot);
     }
     for (const {colour, square} of piecesOf(node.position, state.board)) {
@@ -456,7 +483,17 @@
       }
       pieces.append(piece);
     }
+    const sliding = slide && pieces.querySelector(`.piece[data-square="${slide[1]}"]`);
+    if (sliding) {  // drawn where it was, then let go: explorer.css's transition takes it to its square
+      const [from, to] = slide.map(centre);
+      sliding.style.transform = `translate(${from.x - to.x}px, ${from.y - to.y}px)`;
+    }
+    slide = null;
     boardSvg.replaceChildren(...layers);
+    if (sliding) {
+      getComputedStyle(sliding).transform;  // the style from which the transition starts
+      sliding.style.transform = "";
+    }
   }
 
   /** Draw the arrow of a move (an entry of the position's ranking), or none. */
@@ -663,28 +700,32 @@
 
   function squareAt(point) {
     if (!point) return null;
-    const [width, height] = dimensions(state.board), {left, top} = margins();
-    const file = Math.floor((point.x - left) / CELL), row = Math.floor((point.y - top) / CELL);
-    if (file < 0 || file >= width || row < 0 || row >= height) return null;
-    return squareName(file, height - 1 - row);
+    const {left, top} = margins();
+    return squareOfCell(Math.floor((point.x - left) / CELL), Math.floor((point.y - top) / CELL));
+  }
+
+  /**
+   * A square chosen, by a click or by Enter on the cursor: a target of the piece picked up plays its move
+   * (returns true); a piece that can move is picked up; any other square puts the piece down.
+   */
+  function choose(square) {
+    const entry = targetsOf(selected).get(square);
+    if (entry) {
+      act(() => play(entry.move));
+      return true;
+    }
+    selected = square && movable(square) ? square : null;
+    return false;
   }
 
   boardSvg.addEventListener("pointerdown", event => {
     if (event.button !== 0) return;
     const square = squareAt(pointOf(event));
-    const targets = targetsOf(selected);
-    if (square && targets.has(square)) {
-      const move = targets.get(square).move;
-      act(() => play(move));
-      return;
-    }
-    if (square && movable(square)) {
-      selected = square;
+    if (choose(square)) return;
+    if (selected) {
       drag = {square, pointer: event.pointerId, from: pointOf(event), at: pointOf(event), moved: false};
       boardSvg.setPointerCapture(event.pointerId);
       event.preventDefault();
-    } else {
-      selected = null;
     }
     renderBoard();
   });
@@ -707,7 +748,7 @@
       const target = dropped ? squareAt(pointOf(event)) : null;
       const entry = targetsOf(square).get(target);
       if (entry) {
-        act(() => play(entry.move));
+        act(() => play(entry.move, {slides: false}));
         return;
       }
       if (target !== square) selected = null;
@@ -725,6 +766,37 @@
   $("forward").addEventListener("click", () => goTo(state.ply + 1));
   $("last").addEventListener("click", () => goTo(state.moves.length));
 
+  const CURSOR_STEPS = {ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1]};
+
+  // The board's own keys, while it has the keyboard's focus: the arrows move the cursor over the squares
+  // as they are drawn (a flipped board's too), Enter or Space chooses the square under it.
+  boardSvg.addEventListener("keydown", event => {
+    if (!state.nodes.length || !boardSvg.matches(":focus-visible") || event.altKey || event.ctrlKey || event.metaKey) return;
+    cursor = cursor || firstCursor();
+    if (event.key in CURSOR_STEPS) {
+      const {column, row} = cellOf(cursor), [across, down] = CURSOR_STEPS[event.key];
+      cursor = squareOfCell(column + across, row + down) || cursor;
+    } else if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      if (choose(cursor)) return;
+    } else {
+      return;
+    }
+    event.preventDefault();
+    event.stopPropagation();  // not a step through the game
+    renderBoard();
+  });
+
+  /** Where the cursor starts (on a new board or view): on a piece that can move, or A1. */
+  const firstCursor = () => piecesOf(current().position, state.board).map(piece => piece.square).find(movable) || "A1";
+
+  // The cursor shows while the board has the keyboard's focus.
+  boardSvg.addEventListener("focus", () => {
+    if (!state.nodes.length) return;  // the page is starting
+    cursor = cursor || firstCursor();
+    renderBoard();
+  });
+
   document.addEventListener("keydown", event => {
     if (event.target.closest("input, select, textarea") || event.altKey || event.ctrlKey || event.metaKey) return;
     const steps = {ArrowLeft: state.ply - 1, ArrowRight: state.ply + 1, Home: 0, End: state.moves.length,
@@ -735,8 +807,20 @@
     } else if (event.key === "Escape" && selected) {
       selected = null;
       renderBoard();
+    } else if (event.key === "f") {
+      flipped = !flipped;
+      renderBoard();
+    } else if (event.key === "?") {
+      showKeys();
     }
   });
+
+  /** The list of keys, over the page; Escape or its button closes it, the focus going back where it was. */
+  function showKeys() {
+    const before = document.activeElement;
+    $("keys").addEventListener("close", () => before.focus({preventScroll: true}), {once: true});
+    $("keys").showModal();
+  }
 
   $("line-button").addEventListener("click", () => act(async () => {
     const node = current();
@@ -862,16 +946,12 @@
   // -- start ----------------------------------------------------------------------------------------
 
   act(async () => {
-    const answer = await api("games");
-    games = answer.games;
-    defaults = answer.default;
-    fillBoards();
     const asked = viewOf(new URLSearchParams(location.search));
     try {
       await showAsked(asked, "replace");
     } catch (error) {
       await show({...asked, moves: [], ply: null}, "replace")
-        .catch(() => show({...defaults, start: "start", moves: [], ply: null}, "replace"));
+        .catch(() => show({board: null, rule: null, start: "start", moves: [], ply: null}, "replace"));
       throw new Error(`the link could not be shown: ${error.message}`);
     }
   });
