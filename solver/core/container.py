@@ -46,6 +46,7 @@ package runs from; otherwise (an installed package) ``$XDG_DATA_HOME/neutreeko-s
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 import json
@@ -359,7 +360,9 @@ class Contents:
                     or (len(self._entries) and self._entries["size"].max() > _deflated_bound(chunk_bytes)):
                 raise self.damaged(f"its chunk map does not fit its data ({len(self._entries)} chunks of "
                                    f"{chunk_items} items for {length})")
-            self._chunks = Chunks(self._file, self._entries, length, chunk_items, dtype, self.damaged)
+            # Not self.damaged: a reader holding its contents would make a cycle, freed late with its file.
+            self._chunks = Chunks(self._file, self._entries, length, chunk_items, dtype,
+                                  functools.partial(damaged, self.path, rebuild=self.rebuild))
         return self._chunks
 
     def read(self, dataset: str, length: int, dtype: npt.DTypeLike) -> npt.NDArray[Any]:
