@@ -28,7 +28,7 @@ NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 def execute(path: Path, timeout: int = 300) -> nbformat.NotebookNode:
     """``path`` executed in a fresh ``python3`` kernel (raises ``CellExecutionError`` on a failing cell)."""
     notebook = nbformat.read(path, as_version=4)
-    NotebookClient(notebook, timeout=timeout, kernel_name="python3", record_timing=False,
+    NotebookClient(notebook, timeout=timeout, kernel_name="python3", record_timing=False, coalesce_streams=True,
                    resources={"metadata": {"path": str(path.parent)}}).execute()
     return notebook
 

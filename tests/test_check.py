@@ -4,6 +4,7 @@ and finds a deliberately corrupted entry of each kind; and the board ceiling (9 
 from __future__ import annotations
 
 from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -127,3 +128,15 @@ def test_the_largest_board_is_accepted_and_one_larger_refused(tmp_path):
                           "no table for 9x9 connected", code=1)
     assert_one_line_error(invoke("check", "--board", "10x10"), "board 10x10 is not supported", code=2)
     assert_one_line_error(invoke("solve", "--board", "9x10"), "from 3 to 9", code=2)
+
+
+def test_check_help_and_readme_say_how_many_are_listed():
+    """``check --help`` and README say what the command does: the first LISTED inconsistencies listed,
+    all counted."""
+    from solver.neutreeko.check import LISTED
+
+    listed = f"the first {LISTED:,}"
+    shown = " ".join(invoke("check", "--help").stdout.split())
+    assert f"list the inconsistencies ({listed}, in index order; all are counted)" in shown
+    readme = " ".join((Path(__file__).resolve().parent.parent / "README.md").read_text().split())
+    assert f"lists every inconsistency ({listed}, all counted)" in readme

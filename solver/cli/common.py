@@ -20,7 +20,7 @@ from typing import Any, NoReturn, TextIO, TypeVar
 
 import click
 
-from solver.core import files, interrupts
+from solver.core import files, interrupts, png
 from solver.core.errors import InputError, TableError, TableMismatchError
 from solver.core.pictures import check_format
 
@@ -186,10 +186,16 @@ def reader_gone() -> NoReturn:
 
 def pictures_asked(**paths: Path | None) -> list[tuple[Path, str]]:
     """The (file, format) pairs of the picture options given (``svg=path, png=None``), each checked
-    before any work: its suffix fits its format and a file can be written there."""
+    before any work: its suffix fits its format, a file can be written there, and a PNG can be drawn
+    (matplotlib, the ``png`` extra, is installed: else one line naming the install command, exit 1)."""
     asked = [(path, kind) for kind, path in paths.items() if path is not None]
     for path, kind in asked:
         check_format(path, kind)
+        if kind == "png":
+            try:
+                png.require()
+            except png.PNGUnavailableError as error:
+                raise click.ClickException(str(error)) from None
         with writing(path):
             files.check_writable(path)
     return asked

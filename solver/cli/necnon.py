@@ -169,20 +169,31 @@ def stats(board: str | None, protocol: str, table_file: Path | None, build: bool
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the sampled games.")
 @click.option("--out", type=click.Path(path_type=Path), default=Path("docs/necnon-survey.md"), show_default=True,
               help="Markdown report; the CSV goes beside it, with the suffix .csv.")
+@click.option("--force", is_flag=True, help="Overwrite an existing report.")
 @build_option
-def survey_command(max_cells: int, games: int, seed: int, out: Path, build: bool) -> None:
-    """Solve every board and protocol up to --max-cells (reusing built tables) and tabulate them."""
+def survey_command(max_cells: int, games: int, seed: int, out: Path, force: bool, build: bool) -> None:
+    """Solve every board and protocol up to --max-cells (reusing built tables) and tabulate them;
+    an existing report (or its CSV) is replaced only with --force.
+
+    \b
+    Example (regenerates the committed report):
+      necnon survey --max-cells 21 --build --force
+    """
     surveyed = survey_games(max_cells)
-    check_build_asked(surveyed, build)
     for path in (out, csv_path(out)):
         with writing(path):
             files.check_writable(path)
+        if path.exists() and not force:
+            raise click.ClickException(f"not overwriting {path} without --force")
+    check_build_asked(surveyed, build)
 
     def announce(row: SurveyRow) -> None:
         click.echo(f"  {row}", err=True)
 
     rows = run_survey(surveyed, lambda game: open_or_build(game, None, build), games, seed, announce)
-    command = f"necnon survey --max-cells {max_cells} --games {games} --seed {seed}"
+    command = " ".join([f"necnon survey --max-cells {max_cells} --games {games} --seed {seed}",
+                        *(["--out", str(out)] if out != Path("docs/necnon-survey.md") else []),
+                        *(["--build"] if build else []), "--force"])
     with writing(out):
         table = write_report(rows, out, command)
     click.echo(f"surveyed {len(rows)} boards and protocols -> {out}, {table}")

@@ -69,7 +69,7 @@ def solve(board: str, rule: str, out: Path | None, force: bool, fold: bool, prog
 @build_option
 def check_command(board: str, rule: str, table_file: Path | None, build: bool) -> None:
     """Confirm every value of a table from its children's values, by a forward pass of its own; list
-    every inconsistency and exit 1 if there is any.
+    the inconsistencies (the first 1,000, in index order; all are counted) and exit 1 if there is any.
 
     \b
     Example (the 4 x 4 table, built first if missing):

@@ -3,6 +3,10 @@
 One scene pixel is one image pixel: a scene ``width`` x ``height`` gives a PNG of exactly that many
 pixels. matplotlib is imported when a PNG is drawn, not before (queries must start fast). Its own
 font, DejaVu Sans, is the first one the SVG backend asks for, so both draw text alike.
+
+matplotlib (with fontTools and Pillow, some 100 MB installed) is the ``png`` extra, not a dependency:
+without it :func:`require` and :func:`render` raise :class:`PNGUnavailableError`, whose message names
+the install command.
 """
 
 from __future__ import annotations
@@ -16,9 +20,26 @@ _DPI = 100
 _POINTS_PER_PIXEL = 72 / _DPI
 _ALIGN = {"start": "left", "middle": "center", "end": "right"}
 
+#: What installs PNG output.
+INSTALL = "pip install 'neutreeko-solver[png]'"
+
+
+class PNGUnavailableError(ImportError):
+    """PNG output was asked for, but matplotlib (the ``png`` extra) is not installed."""
+
+
+def require() -> None:
+    """Return if PNGs can be drawn; raise :class:`PNGUnavailableError` if matplotlib cannot be imported."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise PNGUnavailableError(f"PNG output needs matplotlib, which is not installed: {INSTALL}") from None
+
 
 def render(scene: Scene) -> bytes:
-    """The PNG bytes of ``scene``, ``scene.width`` x ``scene.height`` pixels."""
+    """The PNG bytes of ``scene``, ``scene.width`` x ``scene.height`` pixels; :class:`PNGUnavailableError`
+    without matplotlib."""
+    require()
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
     from matplotlib.patches import Circle as CirclePatch

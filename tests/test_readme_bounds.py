@@ -1,0 +1,45 @@
+"""README's "Bad input" states the notation's bounds: each number there is the code's constant."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from solver.necnon import grid as necnon_grid
+from solver.necnon import position as necnon_position
+from solver.necnon import rules as necnon_rules
+from solver.neutreeko import board, position, record, rules
+
+README = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+
+
+def _number(pattern: str) -> int:
+    """The number README gives where ``pattern`` (a regular expression with one group) matches, the
+    same wherever it matches."""
+    text = " ".join(README.split())  # README wraps its lines anywhere
+    found = {int(match.replace(",", "")) for match in re.findall(pattern, text)}
+    assert len(found) == 1, (pattern, found)
+    return found.pop()
+
+
+def test_neutreeko_bounds():
+    assert _number(r"a position longer than ([\d,]+) characters \(twice") == position.MAX_POSITION_LENGTH
+    assert _number(r"twice the longest position on a (\d) x \d board") == board.MAX_SIDE
+    assert _number(r"an error object's `\"input\"` is the line cut after ([\d,]+) characters") \
+        == position.MAX_POSITION_LENGTH
+    assert _number(r"A number of empty squares is 1 up to the widest board \((\d+)\)") == board.MAX_SIDE
+    assert _number(r"characters \(twice the longest position on a \d x \d board, (\d+)\)") \
+        == position.MAX_POSITION_LENGTH // 2
+    assert _number(r"a move longer than (\d+), move text") == position.MAX_MOVE_LENGTH
+    assert _number(r"move text longer than ([\d,]+) \(a thousand") == record.MAX_MOVE_TEXT_LENGTH
+    assert _number(r"a board longer than (\d+) and a rule") == board._LONGEST_BOARD
+    assert _number(r"a rule longer than (\d+) characters") == rules.MAX_RULE_LENGTH
+    assert _number(r"standard input\) of more than ([\d,]+) bytes") == record.MAX_RECORD_BYTES
+
+
+def test_necnon_bounds():
+    assert _number(r"a position longer than ([\d,]+) characters, a turn") == necnon_position.MAX_POSITION_LENGTH
+    assert _number(r"a turn longer than (\d+), `--moves`") == necnon_position.MAX_TURN_LENGTH
+    assert _number(r"`--moves` longer than ([\d,]+), a board") == necnon_position.MAX_LINE_LENGTH
+    assert _number(r"a board or protocol longer than (\d+) are refused") == necnon_grid.MAX_BOARD_LENGTH
+    assert necnon_grid.MAX_BOARD_LENGTH == necnon_rules.MAX_PROTOCOL_LENGTH
