@@ -265,6 +265,7 @@ def test_a_move_never_scrolls_the_window(browser, explorer_url, width, height, m
         browser.get(explorer_url + "?" + urlencode({"start": LONGEST, "moves": " ".join(moves)}))
         wait_until(browser, lambda: "ply 30 of 30" in text_of(browser, "status"), "the link is shown")
         assert browser.execute_script("return scrollY") == 0
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= width  # nothing sideways
         board = box(browser, "#board")
         assert board["top"] >= 0 and box(browser, "#first")["bottom"] <= height
         game, played = box(browser, "#game"), box(browser, "#game .ply.current")
