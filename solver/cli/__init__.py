@@ -3,7 +3,7 @@
 ``neutreeko`` is :data:`cli`; importing the command modules registers their commands with it.
 """
 
-from solver.cli import explorer, games, positions, puzzles, tables  # noqa: F401  (registers the commands)
+from solver.cli import explorer, games, positions, puzzles, tables, train  # noqa: F401  (registers the commands)
 from solver.cli.containers import COMMANDS
 from solver.cli.neutreeko import cli
 

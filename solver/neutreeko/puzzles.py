@@ -271,9 +271,15 @@ def summary_line(found: Puzzles) -> str:
             f"plies {_summary([puzzle.grade.plies for puzzle in found.puzzles])}")
 
 
+def movetext(line: Line) -> str:
+    """The moves of a solution line numbered as in chess, ``!`` after each forced move of the side that
+    was to move at its start (the solver's): ``1. D4-E4! E5-A1 2. C2-C1! ...``."""
+    names = [step.name + ("!" if step.forced and ply % 2 == 0 else "") for ply, step in enumerate(line.steps)]
+    return " ".join(numbered(line.position, names))
+
+
 def _line_text(puzzle: Puzzle) -> str:
-    names = [step.name + ("!" if step.forced and ply % 2 == 0 else "") for ply, step in enumerate(puzzle.line.steps)]
-    return " ".join(numbered(puzzle.position, names))
+    return movetext(puzzle.line)
 
 
 def puzzles_text(found: Puzzles) -> str:
