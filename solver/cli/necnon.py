@@ -196,7 +196,7 @@ def survey_command(max_cells: int, games: int, seed: int, out: Path, force: bool
     rows = run_survey(surveyed, lambda game: open_or_build(game, None, build), games, seed, announce)
     command = " ".join([f"necnon survey --max-cells {max_cells} --games {games} --seed {seed}",
                         *(["--out", str(out)] if out != Path("docs/necnon-survey.md") else []),
-                        *(["--build"] if build else []), "--force"])
+                        *(["--build"] if build else []), *(["--force"] if force else [])])  # as run
     with writing(out):
         table = write_report(rows, out, command)
     click.echo(f"surveyed {len(rows)} boards and protocols -> {out}, {table}")
