@@ -87,6 +87,19 @@ def test_line_and_show_pictures(necnon_env, tmp_path):
     assert large.stdout.count('class="cell"') == 91
 
 
+def test_show_on_a_terminal_prints_text(necnon_env, monkeypatch):
+    """On a terminal show prints the board and its turns as query does, with a hint; --svg - the SVG."""
+    monkeypatch.setattr("solver.cli.common.stdout_is_terminal", lambda: True)
+    result = necnon("show", "--board", "3x3", "--moves", "b2")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == necnon("query", "--board", "3x3", "--moves", "b2").stdout
+    assert result.stderr.splitlines() == ["(the diagram as SVG: --svg FILE, or --svg - for standard output)"]
+    bare = necnon("show", "--board", "hex6", "--no-values")
+    assert bare.exit_code == 0 and "<svg" not in bare.stdout and bare.stdout.strip().endswith("b")
+    asked = necnon("show", "--board", "3x3", "--moves", "b2", "--svg", "-")
+    assert asked.stdout.startswith("<?xml") and asked.stderr == ""
+
+
 def test_play_against_the_table(necnon_env):
     result = necnon("play", "--board", "3x3", "--seed", "1", input="b2\nhint\nundo\nb2\nquit\n")
     assert result.exit_code == 0, result.stderr

@@ -84,11 +84,16 @@ def test_stored_with_outputs_and_public_api_only(name):
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_notebook_runs(name, notebook_tables, monkeypatch):
+def test_notebook_runs(name, notebook_tables, monkeypatch, tmp_path):
     """Executed in a fresh ``python3`` kernel of this Python, on the test tables (which lack tables the
     stored run had, and the 3 x 3 one, which the statistics notebook builds): every text it prints or
-    displays is the stored one, so the stored outputs hold whatever tables exist."""
+    displays is the stored one, so the stored outputs hold whatever tables exist. A temporary directory
+    the notebook makes is gone at its end (the kernel's temporary directory is the test's own, so that
+    other runs at the same time do not count)."""
     monkeypatch.setenv("NEUTREEKO_TABLES", str(notebook_tables))
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    monkeypatch.setenv("TMPDIR", str(temporary))
     stored = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
     notebook = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
     client = NotebookClient(notebook, timeout=120, kernel_name="python3", coalesce_streams=True,
@@ -118,6 +123,8 @@ def test_notebook_runs(name, notebook_tables, monkeypatch):
         assert text in printed, text
     built = sorted(path.name for path in notebook_tables.iterdir())
     assert set(built) <= {"neutreeko-3x3.h5", "neutreeko-4x4.h5", "neutreeko-5x5.h5"}, built
+    left = sorted(path.name for path in temporary.glob("*notebook*"))
+    assert left == [], f"the notebook leaves {left} behind"
 
 
 def test_the_notebooks_extra_runs_them():

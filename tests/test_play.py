@@ -323,3 +323,47 @@ def test_bad_start_options(tables_env, arguments, message):
 def test_record_file_must_be_writable(tables_env, tmp_path):
     (tmp_path / "file").write_text("")
     assert_one_line_error(play("--record", str(tmp_path / "file" / "game.txt")), "cannot write", code=1)
+
+
+# -- Ctrl-C -----------------------------------------------------------------------------------------
+
+SMALL = "w2w/1b2/2w1/b2b w"
+
+
+def interrupted_after(*texts: str):
+    """Lines of input, then Ctrl-C while the next one is awaited."""
+    yield from texts
+    raise KeyboardInterrupt
+
+
+def test_interrupt_shows_the_end_and_goes_on(tables_4x4):
+    """Ctrl-C at a prompt: the end screen of a stopped game, record included, then the interrupt."""
+    from solver.neutreeko.probe import Tablebase
+
+    start = Position.parse(SMALL)
+    first = start.moves()[0].name(start.game.board)
+    written: list[str] = []
+    match = Match(Tablebase(tables_4x4), start, {}, rng=random.Random(0), write=written.append, echo_input=True)
+    with pytest.raises(KeyboardInterrupt):
+        match.run(interrupted_after(first, "hint"))
+    transcript = "".join(written)
+    assert "Black> \n== game stopped (interrupted) after 1 ply ==" in transcript
+    assert "with best play from here:" in transcript
+    assert transcript.endswith(f"\n\n1... {first}\n")  # White began
+    assert "interrupted" in RESULTS
+
+
+def test_interrupted_play_prints_the_record_and_exits_130(tables_4x4, monkeypatch, tmp_path):
+    """Through the command line: the summary quit prints, the record, exit 130 with one line on standard
+    error; the --record file (written after every ply) holds the same record."""
+    monkeypatch.setenv("NEUTREEKO_TABLES", str(tables_4x4))
+    start = Position.parse(SMALL)
+    first = start.moves()[0].name(start.game.board)
+    monkeypatch.setattr("solver.cli.games.input_lines", lambda stream: interrupted_after("hint", first))
+    saved = tmp_path / "game.txt"
+    result = play("--board", "4x4", "--from", SMALL, "--as", "white", "--seed", "3", "--record", str(saved))
+    assert result.exit_code == 130, result.stderr
+    assert result.stderr.splitlines() == ["neutreeko: error: interrupted"]
+    assert re.search(r"== game stopped \(interrupted\) after 2 plies ==", result.stdout)
+    assert "the record (neutreeko annotate reads it, play --load continues it):" in result.stdout
+    assert result.stdout.rstrip("\n").endswith(saved.read_text().rstrip("\n"))

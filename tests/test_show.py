@@ -42,6 +42,36 @@ def test_show_svg_on_standard_output(tables_env):
     assert sum(c.startswith("move ") for c in found) == 14
 
 
+SMALL = "w2w/1b2/2w1/b2b w"
+
+
+@pytest.fixture
+def terminal(monkeypatch):
+    """Standard output taken for a terminal (under CliRunner it never is one)."""
+    monkeypatch.setattr("solver.cli.common.stdout_is_terminal", lambda: True)
+
+
+def test_show_on_a_terminal_prints_text(tables_4x4, monkeypatch, terminal):
+    """No SVG on a terminal: the board and its moves as query prints them, and a hint on standard error."""
+    monkeypatch.setenv("NEUTREEKO_TABLES", str(tables_4x4))
+    result = run("show", "--board", "4x4", SMALL)
+    assert result.exit_code == 0, result.stderr
+    assert "<svg" not in result.stdout
+    assert result.stdout == run("query", "--board", "4x4", SMALL).stdout
+    assert result.stderr.splitlines() == ["(the diagram as SVG: --svg FILE, or --svg - for standard output)"]
+
+
+def test_show_svg_dash_on_a_terminal(tables_4x4, monkeypatch, terminal, tmp_path):
+    """--svg - asks for the SVG on standard output, terminal or not; beside a --png file too."""
+    monkeypatch.setenv("NEUTREEKO_TABLES", str(tables_4x4))
+    result = run("show", "--board", "4x4", SMALL, "--svg", "-", "--png", str(tmp_path / "a.png"))
+    assert result.exit_code == 0, result.stderr
+    assert sum(c.startswith("piece ") for c in classes(result.stdout.encode())) == 6
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["a.png"]
+    assert run("show", "--board", "4x4", SMALL, "--svg", str(tmp_path / "a.svg")).exit_code == 0
+    assert result.stdout == (tmp_path / "a.svg").read_text()
+
+
 def test_show_files(tables_env, tmp_path, tablebase):
     """--svg and --png together; the last of --moves highlighted; the PNG as large as the scene."""
     result = run("show", START, "--moves", "c4-c3 d5-d2", "--svg", str(tmp_path / "a.svg"),

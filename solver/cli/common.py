@@ -184,6 +184,25 @@ def reader_gone() -> NoReturn:
     sys.exit(0)
 
 
+#: ``--svg -``: the SVG on standard output, whether or not it is a terminal.
+STANDARD_OUTPUT = Path("-")
+
+#: What a drawing command says on standard error when it prints text to a terminal instead of its SVG.
+SVG_HINT = "(the diagram as SVG: --svg FILE, or --svg - for standard output)"
+
+
+def stdout_is_terminal() -> bool:
+    """Whether standard output is a terminal (a function of its own, so that tests can pretend)."""
+    return sys.stdout is not None and sys.stdout.isatty()
+
+
+def svg_on_standard_output(svg_file: Path | None, files_asked: bool) -> bool:
+    """Whether a drawing command writes its SVG to standard output: when asked (``--svg -``), or when no
+    picture file is asked and standard output is not a terminal (it is redirected or piped). A terminal
+    gets text instead, and :data:`SVG_HINT`: 14 kB of SVG help no one there."""
+    return svg_file == STANDARD_OUTPUT or (not files_asked and not stdout_is_terminal())
+
+
 def pictures_asked(**paths: Path | None) -> list[tuple[Path, str]]:
     """The (file, format) pairs of the picture options given (``svg=path, png=None``), each checked
     before any work: its suffix fits its format, a file can be written there, and a PNG can be drawn

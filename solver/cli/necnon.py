@@ -19,6 +19,8 @@ import click
 from solver import __version__
 from solver.cli import common, containers
 from solver.cli.common import (
+    STANDARD_OUTPUT,
+    SVG_HINT,
     CommandGroup,
     input_lines,
     out_option,
@@ -27,6 +29,7 @@ from solver.cli.common import (
     reader_gone,
     rebuild_option,
     standard_input,
+    svg_on_standard_output,
     table_option,
     write_pictures,
     writing,
@@ -193,7 +196,7 @@ def survey_command(max_cells: int, games: int, seed: int, out: Path, force: bool
     rows = run_survey(surveyed, lambda game: open_or_build(game, None, build), games, seed, announce)
     command = " ".join([f"necnon survey --max-cells {max_cells} --games {games} --seed {seed}",
                         *(["--out", str(out)] if out != Path("docs/necnon-survey.md") else []),
-                        *(["--build"] if build else []), "--force"])
+                        *(["--build"] if build else []), *(["--force"] if force else [])])  # as run
     with writing(out):
         table = write_report(rows, out, command)
     click.echo(f"surveyed {len(rows)} boards and protocols -> {out}, {table}")
@@ -247,10 +250,12 @@ def show(position: tuple[str, ...], board: str | None, protocol: str, table_file
     """A diagram of POSITION (default: the empty board): stones, and on each cell the side to move may
     play the best value of a turn there.
 
-    The last turn of --moves is ringed. Hexagonal boards are drawn with hexagonal cells. Without --svg
-    or --png, the SVG goes to standard output. With --no-values no table is read (any board).
+    The last turn of --moves is ringed. Hexagonal boards are drawn with hexagonal cells. With --svg -
+    the SVG goes to standard output; so it does without --svg or --png when standard output is
+    redirected, while a terminal gets the board and its turns as text (as query prints them). With
+    --no-values no table is read (any board).
     """
-    asked = pictures_asked(svg=svg_file, png=png_file)
+    asked = pictures_asked(svg=None if svg_file == STANDARD_OUTPUT else svg_file, png=png_file)
     game = game_of(board, protocol, position)
     turns = moves.split()
     shown = read_position(position, game, " ".join(turns[:-1]))
@@ -262,11 +267,15 @@ def show(position: tuple[str, ...], board: str | None, protocol: str, table_file
         tablebase = tablebase_for(table_file, build)
         evaluation, ranked = tablebase.probe(shown), tablebase.turns(shown)
     scene = diagram.board_diagram(shown, evaluation, ranked, last)
-    if not asked:
-        try:
+    try:
+        if svg_on_standard_output(svg_file, bool(asked)):
             click.echo(encode(scene, "svg").decode(), nl=False)
-        except BrokenPipeError:
-            reader_gone()
+        elif not asked:
+            click.echo(report.query_text(shown, evaluation, ranked) if evaluation is not None
+                       else "\n".join([shown.diagram(last), shown.notation()]))
+            click.echo(SVG_HINT, err=True)
+    except BrokenPipeError:
+        reader_gone()
     write_pictures(asked, lambda kind: encode(scene, kind))
 
 

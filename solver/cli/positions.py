@@ -8,7 +8,16 @@ from pathlib import Path
 
 import click
 
-from solver.cli.common import fail, picture_options, pictures_asked, standard_input, write_pictures
+from solver.cli.common import (
+    STANDARD_OUTPUT,
+    SVG_HINT,
+    fail,
+    picture_options,
+    pictures_asked,
+    standard_input,
+    svg_on_standard_output,
+    write_pictures,
+)
 from solver.cli.neutreeko import (
     cli,
     position_options,
@@ -118,14 +127,15 @@ def show(position: tuple[str, ...], board: str, rule: str, table_file: Path | No
 
     Each arrow goes from a piece to the square it stops on, coloured by the move's value for the side to
     move (win, draw, loss) and labelled at its head with it (W3: wins in 3 plies, D: draw, L22: loses
-    in 22); the best moves are bold. The last move of --moves is highlighted. Without --svg, --png or
-    --html, the SVG goes to standard output.
+    in 22); the best moves are bold. The last move of --moves is highlighted. With --svg - the SVG goes
+    to standard output; so it does without --svg, --png or --html when standard output is redirected,
+    while a terminal gets the board and its moves as text (as query prints them).
 
     \b
     Example (White's two winning replies to C4-C3):
       neutreeko show start --moves C4-C3 --keeping --png reply.png
     """
-    asked = pictures_asked(svg=svg_file, png=png_file, html=html_file)
+    asked = pictures_asked(svg=None if svg_file == STANDARD_OUTPUT else svg_file, png=png_file, html=html_file)
     start = read_position(position, board, rule, "")
     played = read_moves(start, moves)
     shown = play_moves(start, played)
@@ -135,6 +145,9 @@ def show(position: tuple[str, ...], board: str, rule: str, table_file: Path | No
     if keeping:
         ranked = keeping_moves(evaluation, ranked)
     drawn = ranked[:best] if best else ranked
-    if not asked:
+    if svg_on_standard_output(svg_file, bool(asked)):
         click.echo(pictures.position_picture(shown, evaluation, drawn, last_move, "svg").decode(), nl=False)
+    elif not asked:
+        click.echo(report.query_text(shown, evaluation, drawn))
+        click.echo(SVG_HINT, err=True)
     write_pictures(asked, lambda kind: pictures.position_picture(shown, evaluation, drawn, last_move, kind))

@@ -137,7 +137,7 @@ def survey_command(max_board: str, rules: str, also: tuple[str, ...], check_tabl
     command = " ".join(["neutreeko survey --max-board", max_board, "--rules", rules,
                         *(f"--also {text}" for text in also), *(["--check"] if check_tables else []),
                         *(["--out", str(out)] if out != SURVEY_REPORT else []), *(["--build"] if build else []),
-                        "--force"])
+                        *(["--force"] if force else [])])  # the command as run, which the report names
     with writing(out):
         table = write_report(rows, out, command)
     click.echo(f"surveyed {len(rows)} boards and rules -> {out}, {table}, {starts_dir(out)}/")

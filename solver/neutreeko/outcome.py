@@ -4,7 +4,7 @@ python-chess's ``Outcome``, and the one place that decides whether play has ende
 A game ends when the side that has just moved has three in a row (it wins), when the side to move has
 no move (it loses: this never happens on 5 x 5), or when a position occurs for the third time (a draw;
 the position play starts from counts as its first occurrence). Play may also be stopped before that:
-a line after its ply limit, a game by ``quit`` or the end of its input.
+a line after its ply limit, a game by ``quit``, the end of its input or Ctrl-C.
 
 >>> from solver.neutreeko.position import Position
 >>> ending(Position.parse("start"), occurrences=1) is None, ending(Position.parse("start"), occurrences=3).result
@@ -31,9 +31,11 @@ class Termination(enum.Enum):
     PLY_LIMIT = "ply limit"
     QUIT = "quit"
     END_OF_INPUT = "end of input"
+    INTERRUPTED = "interrupted"
 
 
-_STOPPED = {Termination.PLY_LIMIT: "stopped", Termination.QUIT: "quit", Termination.END_OF_INPUT: "end of input"}
+_STOPPED = {Termination.PLY_LIMIT: "stopped", Termination.QUIT: "quit", Termination.END_OF_INPUT: "end of input",
+            Termination.INTERRUPTED: "interrupted"}
 
 
 @dataclass(frozen=True)
@@ -51,7 +53,7 @@ class Outcome:
     @property
     def result(self) -> str:
         """``"black wins"``, ``"white wins"``, ``"draw by repetition"``, or for play that was stopped
-        ``"stopped"`` (a line's ply limit), ``"quit"`` or ``"end of input"``."""
+        ``"stopped"`` (a line's ply limit), ``"quit"``, ``"end of input"`` or ``"interrupted"`` (Ctrl-C)."""
         if self.winner is not None:
             return f"{self.winner} wins"
         if self.termination is Termination.REPETITION:

@@ -23,7 +23,8 @@ random   any legal move.
 
 A person types a move as ``FROM-TO`` (any case) or a command (:data:`COMMANDS`). A game ends with three
 in a row (a side with no move loses, which never happens on 5 x 5), with a position occurring for the
-third time (a draw; the start counts as its first occurrence), with ``quit`` or at the end of input.
+third time (a draw; the start counts as its first occurrence), with ``quit``, at the end of input or
+with Ctrl-C (the end screen is shown, then the interrupt goes on, so that the command exits 130).
 Every ply is judged as :mod:`solver.neutreeko.annotate` judges it; with ``coach`` a person's move gets a
 one-line verdict at once. The end screen gives the result, every mistake and blunder of both sides,
 a summary per side, and the game's record (:mod:`solver.neutreeko.record`), which ``neutreeko annotate``
@@ -42,6 +43,7 @@ from typing import Callable, Iterable, Iterator, Mapping, NamedTuple
 
 from solver.core.console import read_line
 from solver.core.errors import IllegalMoveError, NotationError
+from solver.core.interrupts import Terminated
 from solver.core.notation import checked, quote
 from solver.neutreeko import report
 from solver.neutreeko.annotate import AnnotatedPly, Annotation
@@ -60,9 +62,9 @@ FAIR_SLIP = 0.2
 #: ``--as``: the colours a person plays.
 SIDES: dict[str, tuple[Colour, ...]] = {BLACK: (BLACK,), WHITE: (WHITE,), "both": (BLACK, WHITE), "none": ()}
 
-#: How a game ended: the endings of a line (a side won, or a draw by repetition), or stopped by ``quit``
-#: or the end of input.
-RESULTS = (*LINE_RESULTS[:3], "quit", "end of input")
+#: How a game ended: the endings of a line (a side won, or a draw by repetition), or stopped by ``quit``,
+#: the end of input or Ctrl-C.
+RESULTS = (*LINE_RESULTS[:3], "quit", "end of input", "interrupted")
 
 COMMANDS = {
     "hint": "the value of the position and of every legal move, best first",
@@ -214,10 +216,24 @@ class Match:
         return GameRecord(self.start, tuple(ply.played.move for ply in self.plies), (*players, *self.tags))
 
     def run(self, lines: Iterable[str]) -> PlayedGame:
-        """Play until the game ends, reading the persons' input from ``lines`` (line ends optional)."""
+        """Play until the game ends, reading the persons' input from ``lines`` (line ends optional).
+
+        A :class:`KeyboardInterrupt` (Ctrl-C, not SIGTERM) during play shows the end screen of a game
+        stopped, record included, and is raised again: the game is not lost, and the command still
+        exits as interrupted."""
         lines = iter(lines)
         self.tablebase.table(self.start.game)  # a missing or broken table fails here, before any play
         self._say(self._introduction())
+        try:
+            return self._play(lines)
+        except Terminated:
+            raise
+        except KeyboardInterrupt:
+            self._write("\n")  # end the prompt's line (and the terminal's ^C)
+            self._finish(Outcome(Termination.INTERRUPTED))
+            raise
+
+    def _play(self, lines: Iterator[str]) -> PlayedGame:
         show_board = True
         while True:
             outcome = ending(self.position, self._seen[self.position])
@@ -365,7 +381,10 @@ class Match:
         lines += self._judgement(outcome)
         record = self.record()
         lines += ["the record (neutreeko annotate reads it, play --load continues it):", record.text().rstrip("\n")]
-        self._keep_record()
+        if outcome.termination is not Termination.INTERRUPTED:
+            # Interrupted, the record file is already up to date (written after every ply), and
+            # writing a file then is refused (see solver.core.interrupts).
+            self._keep_record()
         self._say("\n".join(lines))
         return PlayedGame(outcome, tuple(self.plies), position)
 
