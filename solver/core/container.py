@@ -227,7 +227,8 @@ def stamp(path: Path) -> None:
     header["map_offset"] = map_offset + _shift(path, map_offset, entries.tobytes(), header_bytes)
     with open(path, "r+b") as raw:
         size = os.fstat(raw.fileno()).st_size
-        header = {"size": size, "header_bytes": header_bytes, "body_sha256": _body_digest(raw, header_bytes),
+        header = {"size": size, "header_bytes": header_bytes,
+                  "body_sha256": _digest_ranges(raw.fileno(), [(header_bytes, size)]),
                   "metadata_sha256": _metadata_digest(raw.fileno(), entries, header_bytes, size), **header}
         text = _header_text(header)
         if len(text) > header_bytes:
@@ -376,10 +377,14 @@ class Contents:
     def check_file(self) -> int:
         """Digest every byte after the header (the header was checked on opening) and return the file's
         size; :class:`TableError` if they are not as written."""
-        with os.fdopen(os.dup(self._file.descriptor), "rb") as raw:
-            if _body_digest(raw, self._header["header_bytes"]) != self._header["body_sha256"]:
-                raise self.damaged("its contents do not match their digest")
-        return int(self._header["size"])
+        size = int(self._header["size"])
+        try:
+            body = _digest_ranges(self._file.descriptor, [(self._header["header_bytes"], size)])
+        except OSError as error:  # shorter now than when it was opened
+            raise TableError(f"cannot read {self.path}: {error.strerror or error}") from None
+        if body != self._header["body_sha256"]:
+            raise self.damaged("its contents do not match their digest")
+        return size
 
     def close(self) -> None:
         """Close the file (its chunks leave the cache)."""
@@ -495,22 +500,24 @@ def _metadata_digest(descriptor: int, entries: npt.NDArray[np.void], start: int,
     """SHA-256 (hex) of the bytes from ``start`` to ``end`` of the file open as ``descriptor`` that lie in no
     chunk of ``entries``: HDF5's metadata (superblock, object headers, chunk index, attributes) and the
     chunk map, in the order of the file."""
-    sha = hashlib.sha256()
-    at = start
+    gaps, at = [], start
     for offset, size in sorted(zip(entries["offset"].tolist(), entries["size"].tolist())):
-        while at < offset:
-            block = os.pread(descriptor, min(offset - at, _READ_BYTES), at)
+        gaps.append((at, offset))
+        at = max(at, offset + size)
+    return _digest_ranges(descriptor, [*gaps, (at, end)])
+
+
+def _digest_ranges(descriptor: int, ranges: list[tuple[int, int]]) -> str:
+    """SHA-256 (hex) of the bytes of the file open as ``descriptor`` in each ``(start, end)`` of
+    ``ranges`` in turn (empty ones too). Raises :class:`OSError` if the file ends before one does."""
+    sha = hashlib.sha256()
+    for at, end in ranges:
+        while at < end:
+            block = os.pread(descriptor, min(end - at, _READ_BYTES), at)
             if not block:
-                raise OSError(f"the file ends at {at:,} bytes, before its chunk at {offset:,}")
+                raise OSError(f"the file ends at {at:,} bytes, before {end:,}")
             sha.update(block)
             at += len(block)
-        at = max(at, offset + size)
-    while at < end:
-        block = os.pread(descriptor, min(end - at, _READ_BYTES), at)
-        if not block:
-            break
-        sha.update(block)
-        at += len(block)
     return sha.hexdigest()
 
 
@@ -528,15 +535,6 @@ def _compressed(data: npt.NDArray[Any], chunk_items: int, level: int) -> Iterato
         for first in range(0, count, _BATCH):
             numbers = range(first, min(first + _BATCH, count))
             yield from zip(numbers, pool.map(compress, numbers))
-
-
-def _body_digest(file: Any, start: int) -> str:
-    """SHA-256 (hex) of the bytes of ``file`` from ``start`` on."""
-    file.seek(start)
-    sha = hashlib.sha256()
-    while block := file.read(_READ_BYTES):
-        sha.update(block)
-    return sha.hexdigest()
 
 
 def _header_text(header: dict[str, Any]) -> bytes:
