@@ -169,12 +169,7 @@ class Chunks:
 
     def chunk(self, number: int) -> npt.NDArray[Any]:
         """The items of chunk ``number`` (the last one cut to the dataset's length), verified; read-only."""
-        cached = _CACHE.get((self._key, number))
-        if cached is not None:
-            return cached
-        chunk = self._read(number)
-        _CACHE.put((self._key, number), chunk)
-        return chunk
+        return self._chunks([number])[0]
 
     def take(self, positions: npt.ArrayLike) -> npt.NDArray[Any]:
         """The items at ``positions`` (integers in ``0 .. length - 1``, any shape), each chunk read once."""
