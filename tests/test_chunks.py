@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from solver.core import chunks
-from solver.core.container import CHUNK_BYTES, check_file, open_contents
+from solver.core.container import CHUNK_BYTES, check_file, open_contents, write
 from solver.core.errors import TableError
 from solver.necnon.build import build_table as build_necnon_table
 from solver.necnon.keys import find
@@ -194,3 +194,18 @@ def test_a_forgotten_tables_chunks_are_never_another_tables(table_5x5, tables_4x
         table = open_table(GAME, table_5x5)
         assert np.array_equal(table.lookup(np.arange(0, 150_000, 997)), solved_5x5.result[:150_000:997])
         del table
+
+
+def test_necnon_records_that_contradict_their_attributes_are_damaged(necnon_tables, tmp_path):
+    """Records rewritten through the container with the original attributes: every digest holds, the
+    figures give them away, named."""
+    game = NecnonGame.of("3x3", "nec")
+    intact = open_necnon_table(game, necnon_tables / "necnon-3x3-nec.h5")
+    records = intact.records.copy()
+    records["margin"] = 0  # every position a draw
+    attributes = {name: value for name, value in intact.attributes.items()
+                  if name not in ("format", "digest", "writer", "written", "sorted_by")}
+    path = tmp_path / "necnon-3x3-nec.h5"
+    write(path, "classes", records, attributes, sorted_by="key")
+    with pytest.raises(TableError, match=f"table {path} is damaged: its data has (black_wins|draws|green_wins) "):
+        open_necnon_table(game, path).summary

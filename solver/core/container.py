@@ -53,7 +53,7 @@ import json
 import os
 import stat
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from datetime import datetime, timezone
@@ -373,6 +373,15 @@ class Contents:
         if digest(data) != self.attributes.get("digest"):
             raise self.damaged("its data does not match its digest")
         return data
+
+    def check_figures(self, figures: Mapping[str, Any]) -> None:
+        """Raise :class:`TableError` naming the first of ``figures`` (computed from the data) that is not
+        the attribute of its name: data that contradicts its own attributes is damaged."""
+        for name, value in figures.items():
+            stated = self.attributes.get(name)
+            if value != stated:
+                shown = f"{value:,}" if isinstance(value, int) else repr(value)
+                raise self.damaged(f"its data has {name} {shown}, its attributes {stated!r}")
 
     def check_file(self) -> int:
         """Digest every byte after the header (the header was checked on opening) and return the file's

@@ -52,7 +52,7 @@ from solver.core.errors import TableError, TableMismatchError
 from solver.necnon.keys import KEY_LAYOUT, find
 from solver.necnon.rules import Game
 from solver.necnon.solve import RECORD
-from solver.necnon.stats import COUNT_NAMES, Summary, summarize
+from solver.necnon.stats import Summary, summarize
 
 FORMAT_VERSION = 1
 GAME = "necnon"
@@ -130,9 +130,7 @@ class Table:
         if len(records) == 0 or np.any(records["key"][1:] <= records["key"][:-1]):
             raise self.contents.damaged("its records are not sorted by key")
         summary = summarize(self.game, records)
-        stated = {name: self.attributes.get(name) for name in COUNT_NAMES}
-        if summary.counts() != stated or list(summary.best_first) != self.attributes.get("best_first"):
-            raise self.contents.damaged("its records do not give the figures its attributes state")
+        self.contents.check_figures({**summary.counts(), "best_first": list(summary.best_first)})
         return records, summary
 
     def lookup(self, keys: npt.NDArray[np.uint64]) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.void]]:

@@ -61,7 +61,7 @@ from solver.core.errors import TableError, TableMismatchError
 from solver.neutreeko import folding, index
 from solver.neutreeko.game import Game
 from solver.neutreeko.rules import DEFAULT_RULE
-from solver.neutreeko.stats import COUNT_NAMES, Summary, summarize
+from solver.neutreeko.stats import Summary, summarize
 from solver.neutreeko.symmetry import CANONICAL_FORM, symmetry_count
 from solver.neutreeko.values import ENCODING, ILLEGAL
 
@@ -167,11 +167,7 @@ class Table:
         result = folding.unfold(self.game, data) if self.folded else data
         _check_legal_set(self.game, result, self.contents)
         summary = summarize(self.game, result)
-        stated = {name: self.attributes.get(name) for name in COUNT_NAMES}
-        if summary.counts() != stated:
-            wrong = next(name for name in COUNT_NAMES if summary.counts()[name] != stated[name])
-            raise self.contents.damaged(f"its data has {wrong} {summary.counts()[wrong]:,}, its attributes "
-                                        f"{stated[wrong]!r}")
+        self.contents.check_figures(summary.counts())
         return result, summary
 
     def close(self) -> None:
