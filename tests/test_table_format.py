@@ -1,5 +1,5 @@
 """``docs/table-format.md`` describes the files truly: its reader of one position's value, plain h5py and
-numpy, run from the document, agrees with the tablebase; and the chunk map it describes is there."""
+numpy, run from the document, agrees with the tablebase, and so does its reader of a folded table; and the chunk map it describes is there."""
 
 from __future__ import annotations
 
@@ -13,20 +13,28 @@ import numpy as np
 
 from solver.core.chunks import MAP_ENTRY
 from solver.neutreeko.game import Game
-from solver.neutreeko.position import random_positions
-from solver.neutreeko.table import open_table
+from solver.neutreeko.position import Position, random_positions
+from solver.neutreeko.symmetry import symmetries
+from solver.neutreeko.table import open_table, write_table
 
 DOCUMENT = Path(__file__).resolve().parent.parent / "docs" / "table-format.md"
 
 
-def _reader(table: Path) -> tuple[dict[str, object], str]:
-    """The document's Python example run against ``table``: its namespace and what it printed."""
-    code = re.search(r"```python\n(.*?)```", DOCUMENT.read_text(), re.S).group(1)
-    assert "tables/neutreeko-5x5.h5" in code and len(code.splitlines()) <= 20
+def _readers() -> tuple[str, str]:
+    """The document's two Python examples: the reader of a full table, and of a folded one."""
+    full, folded = re.findall(r"```python\n(.*?)```", DOCUMENT.read_text(), re.S)
+    assert "tables/neutreeko-5x5.h5" in full and len(full.splitlines()) <= 20
+    return full, folded
+
+
+def _run(code: str, replacements: dict[str, str]) -> tuple[dict[str, object], str]:
+    """``code`` run with its file names replaced: its namespace and what it printed."""
+    for name, replacement in replacements.items():
+        code = code.replace(name, replacement)
     namespace: dict[str, object] = {}
     printed = io.StringIO()
     with contextlib.redirect_stdout(printed):
-        exec(code.replace("tables/neutreeko-5x5.h5", str(table)), namespace)
+        exec(code, namespace)
     return namespace, printed.getvalue()
 
 
@@ -35,17 +43,35 @@ def _squares(game: Game, squares: tuple[int, ...]) -> list[tuple[int, int]]:
     return [(square % width, square // width) for square in squares]
 
 
-def test_the_documented_reader_agrees_with_the_tables(table_5x5, tables_4x4):
-    namespace, printed = _reader(table_5x5)
+def _samples(game: Game, count: int) -> list[Position]:
+    """Random positions, the start and positions whose mover's triple some symmetry keeps (the folded
+    reader counts those blocks one by one)."""
+    symmetric = [position for position in random_positions(game, 4000, seed=5)
+                 if any(sorted(image) == list(position.mover) for image in _triple_images(game, position.mover))]
+    assert len(symmetric) >= count
+    return [Position.start(game), *random_positions(game, count, seed=3), *symmetric[:count]]
+
+
+def _triple_images(game: Game, triple: tuple[int, ...]) -> list[list[int]]:
+    """The images of ``triple`` under every symmetry of the board but the identity."""
+    return [[int(permutation[square]) for square in triple] for permutation in symmetries(game.board)[1:]]
+
+
+def test_the_documented_readers_agree_with_the_tables(table_5x5, tables_4x4, tmp_path):
+    full, folded = _readers()
+    namespace, printed = _run(full, {"tables/neutreeko-5x5.h5": str(table_5x5)})
     assert printed == "draw\n"
-    value = namespace["value"]
-    for game, path in ((Game.of("5x5"), table_5x5), (Game.of("4x4"), tables_4x4 / "neutreeko-4x4.h5")):
+    value, folded_value = namespace["value"], _run(folded, {})[0]["folded_value"]
+    for game, path, count in ((Game.of("5x5"), table_5x5, 3), (Game.of("4x4"), tables_4x4 / "neutreeko-4x4.h5", 12)):
         table = open_table(game, path)
-        for position in random_positions(game, 40, seed=3):
+        folded_path = tmp_path / f"folded-{game.board}.h5"
+        write_table(game, table.result, folded_path, 0.0, fold=True)
+        board = game.board
+        for position in _samples(game, count):
             expected = int(table.lookup(position.index()))
-            board = game.board
-            assert value(str(path), board.width, board.height, _squares(game, position.mover),
-                         _squares(game, position.other)) == expected
+            squares = (board.width, board.height, _squares(game, position.mover), _squares(game, position.other))
+            assert value(str(path), *squares) == expected
+            assert folded_value(str(folded_path), *squares) == expected, position
 
 
 def test_the_chunk_map_is_an_ordinary_dataset(table_5x5):
