@@ -10,8 +10,9 @@ import threading
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from solver.core.chunks import Chunks, cache_limit, set_cache_limit
 from solver.core.errors import InputError
-from solver.neutreeko.bulk import CHUNK_LINES, answer_lines, query_stream, read_lines
+from solver.neutreeko.bulk import BATCH_LINES, CHUNK_LINES, answer_lines, query_stream, read_lines
 from solver.neutreeko.game import Game
 from solver.neutreeko.position import Position
 from solver.neutreeko.report import error_object, query_object
@@ -102,3 +103,29 @@ def test_read_lines_from_a_pipe_streams():
     assert next(chunks) == ["partial\ufffd"]
     threading.Timer(0.05, os.close, [write_end]).start()
     assert list(chunks) == [["last"]]
+
+
+def test_read_lines_takes_what_has_arrived_in_one_batch(tmp_path):
+    """A file (all of it there at once) comes in batches of BATCH_LINES lines, not one read's worth."""
+    path = tmp_path / "positions.txt"
+    path.write_text("".join(f"{START}\n" for _ in range(BATCH_LINES + 10)))
+    with path.open() as stream:
+        assert [len(chunk) for chunk in read_lines(stream)][:2] == [BATCH_LINES, 10]
+
+
+def test_a_batch_reads_each_chunk_of_the_table_once(tablebase, monkeypatch):
+    """Random positions of several CHUNK_LINES parts (and their moves) decompress each chunk they need
+    once, although the cache keeps none: the batch's result bytes are looked up together."""
+    reads: list[int] = []
+    original = Chunks._read
+    monkeypatch.setattr(Chunks, "_read", lambda self, number: reads.append(number) or original(self, number))
+    lines = [position.fen() for position in random_positions(3 * CHUNK_LINES, seed=8)]
+    limit = cache_limit()
+    set_cache_limit(0)
+    try:
+        for with_moves in (False, True):
+            reads.clear()
+            answered = [text for answers in query_stream([lines], tablebase, GAME, with_moves) for text in answers.texts]
+            assert len(answered) == len(lines) and len(reads) == len(set(reads)) > 1
+    finally:
+        set_cache_limit(limit)

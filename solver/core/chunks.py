@@ -4,8 +4,9 @@ checked against its SHA-256 before it is decompressed, and kept in one bounded c
 A probe reads the one chunk that holds its answer; a batch reads each chunk it needs once; a whole
 table is read chunk by chunk into one array. The HDF5 library takes no part in it: the container's
 header (:mod:`solver.core.container`) gives each chunk's offset, stored size and digest, and the
-chunks are zlib streams (HDF5's deflate filter), which :mod:`zlib` decompresses, bounded to the chunk's
-size. A chunk that does not match its digest, or does not decompress to exactly one chunk, raises
+chunks are zlib streams (HDF5's deflate filter), decompressed, bounded to the chunk's size, by ISA-L
+(the ``isal`` package's zlib interface): the same streams, two to three times as fast as :mod:`zlib`,
+which matters wherever many chunks are read (random positions of a big table, a whole table). A chunk that does not match its digest, or does not decompress to exactly one chunk, raises
 :class:`~solver.core.errors.TableError` ("table X is damaged: ..."), so that nothing is answered from
 unverified bytes.
 
@@ -23,7 +24,6 @@ import itertools
 import os
 import threading
 import weakref
-import zlib
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -31,6 +31,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from isal import isal_zlib
 
 from solver.core.errors import TableError
 
@@ -39,10 +40,12 @@ DEFAULT_CACHE_BYTES = 128 << 20
 #: The entries of a chunk map: where each chunk is stored, its stored size, its first key (for a
 #: dataset sorted by a 64-bit key, 0 otherwise) and the SHA-256 of its stored bytes.
 MAP_ENTRY = np.dtype([("offset", "<u8"), ("size", "<u8"), ("fence", "<u8"), ("sha256", "u1", (32,))])
-# Threads that read and decompress chunks (zlib and hashlib release the interpreter's lock), and the
+# Threads that read and decompress chunks (ISA-L and hashlib release the interpreter's lock), and the
 # chunks a batch asks of them at a time (which bounds the decompressed chunks held outside the cache).
 _WORKERS = max(1, min(4, os.cpu_count() or 1))
 _BATCH = 16
+# What ISA-L raises for a stream that is not deflate (its stubs declare it an instance, not a class).
+_INFLATE_ERROR: type[Exception] = isal_zlib.error  # type: ignore[assignment]
 
 
 class _Cache:
@@ -227,10 +230,10 @@ class Chunks:
         if hashlib.sha256(stored).digest() != entry["sha256"].tobytes():
             raise self._damaged(f"chunk {number} does not match its digest")
         expected = self.chunk_items * self.dtype.itemsize
-        inflater = zlib.decompressobj()
+        inflater = isal_zlib.decompressobj()
         try:
             raw = inflater.decompress(stored, expected)
-        except zlib.error:
+        except _INFLATE_ERROR:
             raise self._damaged(f"chunk {number} does not decompress") from None
         if len(raw) != expected or not inflater.eof or inflater.unconsumed_tail:
             raise self._damaged(f"chunk {number} does not decompress to {expected:,} bytes")

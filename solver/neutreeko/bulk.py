@@ -11,10 +11,15 @@ mark at its start is skipped.
 Speed comes from splitting the work: a line in the *regular* form, the notation as
 :meth:`Position.fen` writes it (each rank in its one shortest form, then `` b`` or `` w``), is recognised
 with a few string operations and a dictionary of every rank's text; those lines are then decoded,
-indexed and looked up together with numpy, and written from templates whose text is the same as
+indexed with numpy, and written from templates whose text is the same as
 ``json.dumps`` of :func:`solver.neutreeko.report.query_object` gives. Every other line (``start``, a
 malformed or illegal position, a rank written another way) goes through :meth:`Position.parse` and
 :class:`~solver.neutreeko.probe.Tablebase` one at a time, so both paths answer alike.
+
+The table is read once a batch (up to :data:`BATCH_LINES` lines, as many as have arrived): every
+result byte the batch's regular lines need is looked up together, so that each chunk of the table is
+decompressed once a batch however the positions fall. Random positions of a big table touch nearly
+every chunk, and decompressing them is then most of the time.
 
 With ``with_moves``, the moves of the lines in the strict form are generated, looked up and ranked
 together too (:mod:`solver.neutreeko.children`), and their text is assembled as bytes: every piece of
@@ -29,6 +34,7 @@ import io
 import json
 import os
 import re
+import select
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import islice
@@ -46,8 +52,13 @@ from solver.neutreeko.report import error_object, query_object
 from solver.neutreeko.table import Table
 from solver.neutreeko.values import DRAW, ILLEGAL, Evaluation
 
-#: At most this many lines are looked up and written together.
+#: Lines are parsed and answered this many at a time (with their moves: looked up too).
 CHUNK_LINES = 1 << 14
+#: At most this many lines are read before they are answered, while more are waiting: their positions
+#: are looked up together, so that each chunk of the table is read and decompressed once a batch.
+#: Random positions of 8 x 8 (5,721 chunks) touch nearly every chunk at 30,000 lines, so a smaller
+#: batch would decompress the whole table again and again.
+BATCH_LINES = 1 << 18
 #: Bytes asked of the operating system at a time when reading a file descriptor.
 _READ_BYTES = 1 << 19
 
@@ -80,12 +91,13 @@ class Answers(NamedTuple):
 
 
 def read_lines(stream: IO[str]) -> Iterator[list[str]]:
-    """The lines of ``stream`` (without their line ends), in chunks of the lines available at once.
+    """The lines of ``stream`` (without their line ends), in batches of the lines available at once,
+    up to :data:`BATCH_LINES` (or one more read's worth).
 
-    A stream with a file descriptor is read with ``os.read``, which returns what has arrived: a
-    client that writes one line and waits gets its answer at once, a file is read in large chunks.
-    Undecodable bytes become U+FFFD (and their line an error object); a byte order mark starting the
-    stream is dropped."""
+    A stream with a file descriptor is read with ``os.read``, which returns what has arrived, and read
+    on while more has arrived (``select``): a client that writes one line and waits gets its answer at
+    once, a file is read in large batches. Undecodable bytes become U+FFFD (and their line an error
+    object); a byte order mark starting the stream is dropped."""
     try:
         descriptor = stream.fileno()
     except (AttributeError, OSError, io.UnsupportedOperation):
@@ -96,21 +108,30 @@ def read_lines(stream: IO[str]) -> Iterator[list[str]]:
 
 def _text_chunks(stream: IO[str]) -> Iterator[list[str]]:
     lines = iter(stream)
-    while chunk := [line.rstrip("\r\n") for line in islice(lines, CHUNK_LINES)]:
+    while chunk := [line.rstrip("\r\n") for line in islice(lines, BATCH_LINES)]:
         yield chunk
 
 
 def _descriptor_chunks(descriptor: int) -> Iterator[list[str]]:
-    pending: list[bytes] = []  # the start of a line whose end has not arrived yet
-    while data := os.read(descriptor, _READ_BYTES):
-        if b"\n" not in data:
-            pending.append(data)
-            continue
-        *complete, rest = b"".join([*pending, data]).split(b"\n")
-        pending = [rest]
-        yield [line.decode("utf-8", "replace").rstrip("\r") for line in complete]
-    if b"".join(pending):
-        yield [b"".join(pending).decode("utf-8", "replace").rstrip("\r")]
+    pending = b""  # the start of a line whose end has not arrived yet
+    ended = False
+    while not ended:
+        data, lines = [pending], 0
+        while not ended and (lines == 0 or lines < BATCH_LINES and _waiting(descriptor)):
+            read = os.read(descriptor, _READ_BYTES)
+            data.append(read)
+            lines += read.count(b"\n")
+            ended = not read
+        *complete, pending = b"".join(data).split(b"\n")
+        if ended and pending:
+            complete.append(pending)
+        if complete:
+            yield [line.decode("utf-8", "replace").rstrip("\r") for line in complete]
+
+
+def _waiting(descriptor: int) -> bool:
+    """Can ``descriptor`` be read without waiting (more input has arrived, or its end)?"""
+    return bool(select.select([descriptor], [], [], 0)[0])
 
 
 def _without_bom(chunks: Iterator[list[str]]) -> Iterator[list[str]]:
@@ -126,31 +147,68 @@ def _without_bom(chunks: Iterator[list[str]]) -> Iterator[list[str]]:
 
 def query_stream(chunks: Iterable[list[str]], tablebase: Tablebase, game: Game,
                  with_moves: bool = False) -> Iterator[Answers]:
-    """Answer chunks of lines (positions of ``game``, see :func:`read_lines`) chunk by chunk, lines
-    numbered from 1. Raises only what opening ``game``'s table raises (see :meth:`Tablebase.table`)."""
+    """Answer batches of lines (positions of ``game``, see :func:`read_lines`), :data:`CHUNK_LINES`
+    lines at a time, lines numbered from 1. Raises only what opening ``game``'s table raises (see
+    :meth:`Tablebase.table`)."""
     first = 1
     for chunk in chunks:
-        for start in range(0, len(chunk), CHUNK_LINES):
-            part = chunk[start:start + CHUNK_LINES]
-            yield answer_lines(part, tablebase, game, with_moves, first)
-            first += len(part)
+        for answers in _answer_batch(chunk, tablebase, game, with_moves, first):
+            yield answers
+            first += len(answers.texts)
 
 
 def answer_lines(lines: list[str], tablebase: Tablebase, game: Game, with_moves: bool = False,
                  first: int = 1) -> Answers:
     """The answers to ``lines``, numbered from ``first`` (see the module docstring)."""
-    texts: list[str | None] = [None] * len(lines)
-    regular = _regular(lines, game)
-    if regular is not None:
-        (_answer_with_moves if with_moves else _answer_values)(regular, tablebase.table(game), texts)
-    errors = 0
-    answers: list[str] = []
-    for number, (text, answer) in enumerate(zip(lines, texts)):
-        if answer is None:
-            answer, failed = _answer_one(text, tablebase, game, with_moves, first + number)
-            errors += failed
-        answers.append(answer)
-    return Answers(answers, errors)
+    parts = list(_answer_batch(lines, tablebase, game, with_moves, first))
+    return Answers([text for part in parts for text in part.texts], sum(part.errors for part in parts))
+
+
+def _answer_batch(lines: list[str], tablebase: Tablebase, game: Game, with_moves: bool,
+                  first: int) -> Iterator[Answers]:
+    """The answers to ``lines``, numbered from ``first``, :data:`CHUNK_LINES` at a time; every result
+    byte the regular lines need looked up first, together."""
+    parts = [lines[start:start + CHUNK_LINES] for start in range(0, len(lines), CHUNK_LINES)]
+    regulars = [_regular(part, game) for part in parts]
+    present = [regular for regular in regulars if regular is not None]
+    looked = _look_up(tablebase.table(game), present, with_moves) if present else None
+    for part, regular in zip(parts, regulars):
+        texts: list[str | None] = [None] * len(part)
+        if regular is not None and looked is not None:
+            (_answer_with_moves if with_moves else _answer_values)(regular, looked, texts)
+        errors = 0
+        answers: list[str] = []
+        for number, (text, answer) in enumerate(zip(part, texts)):
+            if answer is None:
+                answer, failed = _answer_one(text, tablebase, game, with_moves, first + number)
+                errors += failed
+            answers.append(answer)
+        yield Answers(answers, errors)
+        first += len(part)
+
+
+class _Looked(NamedTuple):
+    """The result bytes of a batch's indices, read from the table at once, and looked up in place of it."""
+
+    indices: np.ndarray  # sorted, without repeats
+    results: np.ndarray
+
+    def lookup(self, indices: np.ndarray) -> np.ndarray:
+        """The result byte of each of ``indices`` (any shape; each one of :attr:`indices`)."""
+        found: np.ndarray = self.results[np.searchsorted(self.indices, indices)]
+        return found
+
+
+def _look_up(table: Table, regulars: list[_Regular], with_moves: bool) -> _Looked:
+    """Every result byte the answers to ``regulars`` read (with their moves: those after each move
+    too), looked up together, so that each chunk of the table is read once a batch."""
+    wanted = [regular.indices() for regular in regulars]
+    if with_moves:
+        for regular in regulars:
+            moves = children(regular.game, regular.mover, regular.other)
+            wanted.append(moves.after[moves.legal])
+    indices = np.unique(np.concatenate(wanted))
+    return _Looked(indices, table.lookup(indices))
 
 
 def _answer_one(text: str, tablebase: Tablebase, game: Game, with_moves: bool,
@@ -232,17 +290,18 @@ def _regular(lines: list[str], game: Game) -> _Regular | None:
                     black[legal], white[legal], rank_codes_array[regular][legal])
 
 
-def _answer_values(regular: _Regular, table: Table, texts: list[str | None]) -> None:
+def _answer_values(regular: _Regular, table: _Looked, texts: list[str | None]) -> None:
     """Answer, in ``texts``, the regular lines without their moves."""
-    results = table.lookup(regular.indices()).tolist()
+    results = table.lookup(regular.indices())
     middles = {side: f'", "board": "{regular.game.board}", "to_move": "{BLACK if side else WHITE}", "value": "'
                for side in (True, False)}
-    for row, fen, black_to_move, result in zip(regular.rows, regular.fens, regular.black_to_move.tolist(), results):
+    for row, fen, black_to_move, result in zip(regular.rows, regular.fens, regular.black_to_move.tolist(),
+                                               results.tolist()):
         if result != ILLEGAL:  # never for a legal position; if it were, the careful path reports it
             texts[row] = '{"position": "' + fen + middles[black_to_move] + _TAILS[result]
 
 
-def _answer_with_moves(regular: _Regular, table: Table, texts: list[str | None]) -> None:
+def _answer_with_moves(regular: _Regular, table: _Looked, texts: list[str | None]) -> None:
     """Answer, in ``texts``, the regular lines with every move ranked (see the module docstring)."""
     game, templates = regular.game, _Templates.of(regular.game)
     results = table.lookup(regular.indices())
