@@ -763,15 +763,21 @@ NESTED_TREE = "C4-C3 (B1-C1 B5-A5 (C2-C3 C1-A3) C1-A3 A5-A4) (D1-C1) D5-D2 D1-E1
 
 
 def test_variation_controls_by_keyboard_and_on_a_phone(browser, explorer_url):
-    """The tree's buttons are reached by Tab in order, each named; Enter on Delete deletes the variation
-    shown and leaves the focus on the move now shown. On a phone, nested variations wrap within the
+    """Nested variations' texts have the AA contrast in both schemes; the tree's buttons are reached by
+    Tab in order, each named; Enter on Delete deletes the variation shown, the focus staying on the
+    button while a variation is shown, then on the game. On a phone, nested variations wrap within the
     screen: nothing scrolls sideways."""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
 
-    browser.get(explorer_url + "?" + urlencode({"moves": NESTED_TREE, "line": "2", "ply": "3"}))
-    wait_until(browser, lambda: "ply 3 of 3" in text_of(browser, "status"), "the nested variation is shown")
-    assert browser.find_element(By.CSS_SELECTOR, '#game .variation .variation .ply.current[data-line="2"]').text == "C1-A3"
+    browser.get(explorer_url + "?" + urlencode({"moves": NESTED_TREE, "line": "2", "ply": "2"}))
+    wait_until(browser, lambda: "ply 2 of 3" in text_of(browser, "status"), "the nested variation is shown")
+    assert browser.find_element(By.CSS_SELECTOR, '#game .variation .variation .ply.current[data-line="2"]').text == "C2-C3"
+    assert browser.find_element(By.CSS_SELECTOR, '#game .variation .variation .ply.future[data-line="2"]').text == "C1-A3"
+    for scheme in ("light", "dark"):  # the variations' moves, numbers and marks, current and faint, at AA
+        with media(browser, prefers_color_scheme=scheme):
+            failures = contrast_failures(browser)
+            assert not failures, f"{scheme}:\n" + "\n".join(failures)
     browser.find_element(By.CSS_SELECTOR, "#game .ply.current").send_keys("")  # the focus on the move shown
     names = {}
     for _ in range(40):
