@@ -19,6 +19,8 @@ from urllib.request import urlopen
 import pytest
 
 from solver.neutreeko.game import Game
+from solver.neutreeko.position import Position
+from solver.neutreeko.record import parse_record, read_variations
 from solver.neutreeko.solve import solve
 from solver.neutreeko.table import table_path, write_table
 from tests.helpers import LONGEST
@@ -652,3 +654,199 @@ def test_a_link_is_shown_after_two_api_requests(browser, explorer_url):
     assert sorted(path for path, _, _ in asked) == ["/api/game", "/api/games"]
     assert abs(asked[0][1] - asked[1][1]) < 20  # neither waits for the other
     assert browser.execute_script("return boardDrawn") - max(end for _, _, end in asked) < 300
+
+
+# -- variations and export ------------------------------------------------------------------------------
+
+def tree_buttons(driver) -> list[tuple[str, str, str]]:
+    """The moves of the game list: each button's line (its place among the tree's lines), ply and move."""
+    return [tuple(button) for button in driver.execute_script(
+        "return [...document.querySelectorAll('#game .ply')].map(button => "
+        "[button.dataset.line, button.dataset.ply, button.firstChild.textContent])")]
+
+
+def second_best_game(tablebase, plies: int) -> list[str]:
+    """A game of ``plies`` plies from the start, each move the second of its position's ranking: so
+    none is the perfect line's."""
+    position, names = Position.parse("start"), []
+    for _ in range(plies):
+        move = tablebase.moves(position)[1]
+        names.append(move.name)
+        position = move.position
+    return names
+
+
+def test_variations_branch_promote_export_and_import(browser, explorer_url, tablebase, tmp_path):
+    """A 6-ply game, another move at ply 1: both lines present, the new one a variation; the perfect
+    line from ply 2 another; the record copied names both in parentheses, reads back in Python as the
+    tree of the URL, and pasted into a fresh page gives the same tree; the download is that record;
+    promote and delete change the tree as the URL says."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    game = second_best_game(tablebase, 6)
+    browser.get(explorer_url + "?" + urlencode({"moves": " ".join(game)}))
+    wait_until(browser, lambda: "ply 6 of 6" in text_of(browser, "status"), "the 6-ply game is shown")
+    assert browser.find_element(By.ID, "promote").get_attribute("disabled") is not None  # the main line shown
+    browser.find_element(By.TAG_NAME, "body").send_keys(Keys.HOME)
+    other = next(button.get_attribute("data-move") for button in browser.find_elements(By.CSS_SELECTOR, "#moves .move")
+                 if button.get_attribute("data-move") != game[0])
+    browser.find_element(By.CSS_SELECTOR, f'#moves .move[data-move="{other}"]').click()
+    wait_until(browser, lambda: "ply 1 of 1" in text_of(browser, "status"), "the other move is played")
+    assert tree_buttons(browser) == [("0", "1", game[0]), ("1", "1", other),
+                                     *[("0", str(ply), move) for ply, move in enumerate(game[1:], 2)]]
+    assert query_of(browser)["moves"] == [f"{game[0]} ({other}) {' '.join(game[1:])}"]
+    assert query_of(browser)["line"] == ["1"] and "variation: 1 ply" in text_of(browser, "game-caption")
+    assert browser.find_element(By.CSS_SELECTOR, '#game .variation .ply.current[data-line="1"]')
+
+    browser.find_element(By.CSS_SELECTOR, '#game .ply[data-line="0"][data-ply="2"]').click()
+    wait_until(browser, lambda: "ply 2 of 6" in text_of(browser, "status"), "ply 2 of the game is shown")
+    perfect = perfect_line(explorer_url, tablebase.moves(Position.parse("start"))[1].position.play(game[1]).fen())
+    assert perfect[0] != game[2]
+    browser.find_element(By.ID, "line-button").click()
+    wait_until(browser, lambda: "perfect line" in text_of(browser, "message"), "the perfect line is played")
+    tree = f"{game[0]} ({other}) {' '.join(game[1:3])} ({' '.join(perfect)}) {' '.join(game[3:])}"
+    assert query_of(browser)["moves"] == [tree] and query_of(browser)["line"] == ["2"]
+    assert query_of(browser)["ply"] == ["2"] and f"ply 2 of {2 + len(perfect)}" in text_of(browser, "status")
+    assert [button[2] for button in tree_buttons(browser) if button[0] == "0"] == game  # the game is kept
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#game .variation")) == 2
+
+    origin = urlsplit(explorer_url)
+    browser.execute_cdp_cmd("Browser.grantPermissions", {"origin": f"{origin.scheme}://{origin.netloc}",
+                                                         "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"]})
+    browser.find_element(By.ID, "copy-record").click()
+    wait_until(browser, lambda: "record" in text_of(browser, "message") and "clipboard" in text_of(browser, "message"),
+               "the record is copied")
+    record = browser.execute_async_script("navigator.clipboard.readText().then(arguments[0])")
+    assert f"1. {game[0]} (1. {other}) 1... {game[1]}" in record and f"(2. {perfect[0]}" in record
+    parsed = parse_record(record)
+    assert (parsed.moves, parsed.variations) == read_variations(Position.parse("start"), tree)
+    assert [move.name(parsed.start.game.board) for move in parsed.moves] == game
+
+    browser.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(tmp_path)})
+    browser.find_element(By.ID, "download-record").click()
+    downloaded = tmp_path / "neutreeko-5x5-connected.txt"
+    wait_until(browser, downloaded.exists, "the record is downloaded")
+    assert downloaded.read_text() == record
+
+    shown = tree_buttons(browser)
+    browser.get(explorer_url)
+    wait_until(browser, lambda: "ply 0 of 0" in text_of(browser, "status"), "a fresh page")
+    field = browser.find_element(By.ID, "paste-input")
+    browser.execute_script("arguments[0].value = arguments[1]", field, record)
+    field.send_keys(Keys.END, Keys.ENTER)
+    wait_until(browser, lambda: "ply 6 of 6" in text_of(browser, "status"), "the record is loaded")
+    assert query_of(browser)["moves"] == [tree] and "line" not in query_of(browser)
+    assert tree_buttons(browser) == shown
+
+    browser.find_element(By.CSS_SELECTOR, '#game .ply[data-line="2"][data-ply="4"]').click()
+    wait_until(browser, lambda: f"ply 4 of {2 + len(perfect)}" in text_of(browser, "status"), "the variation is shown")
+    browser.find_element(By.ID, "promote").click()
+    promoted = f"{game[0]} ({other}) {' '.join(game[1:2])} {perfect[0]} ({' '.join(game[2:])}) {' '.join(perfect[1:])}"
+    wait_until(browser, lambda: query_of(browser)["moves"] == [promoted], "the variation is the main line")
+    assert "line" not in query_of(browser) and query_of(browser)["ply"] == ["4"]
+    assert [button[2] for button in tree_buttons(browser) if button[0] == "0"] == game[:2] + perfect
+    browser.find_element(By.CSS_SELECTOR, '#game .ply[data-line="2"][data-ply="3"]').click()
+    wait_until(browser, lambda: query_of(browser).get("line") == ["2"], "the old game, a variation now, is shown")
+    browser.find_element(By.ID, "delete").click()
+    wait_until(browser, lambda: query_of(browser)["moves"] == [f"{game[0]} ({other}) {' '.join(game[1:2] + perfect)}"],
+               "the variation is deleted")
+    assert "ply 2 of" in text_of(browser, "status") and "line" not in query_of(browser)
+    browser.back()
+    wait_until(browser, lambda: len(browser.find_elements(By.CSS_SELECTOR, "#game .variation")) == 2,
+               "back brings the variation again")
+    assert query_of(browser)["moves"] == [promoted] and query_of(browser)["line"] == ["2"]
+    assert browser.find_element(By.CSS_SELECTOR, '#game .ply.current[data-line="2"][data-ply="3"]')
+
+
+NESTED_TREE = "C4-C3 (B1-C1 B5-A5 (C2-C3 C1-A3) C1-A3 A5-A4) (D1-C1) D5-D2 D1-E1 (B1-A2 B5-A5) B5-B2"
+
+
+def test_variation_controls_by_keyboard_and_on_a_phone(browser, explorer_url):
+    """Nested variations' texts have the AA contrast in both schemes; the tree's buttons are reached by
+    Tab in order, each named; Enter on Delete deletes the variation shown, the focus staying on the
+    button while a variation is shown, then on the game. On a phone, nested variations wrap within the
+    screen: nothing scrolls sideways."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    browser.get(explorer_url + "?" + urlencode({"moves": NESTED_TREE, "line": "2", "ply": "2"}))
+    wait_until(browser, lambda: "ply 2 of 3" in text_of(browser, "status"), "the nested variation is shown")
+    assert browser.find_element(By.CSS_SELECTOR, '#game .variation .variation .ply.current[data-line="2"]').text == "C2-C3"
+    assert browser.find_element(By.CSS_SELECTOR, '#game .variation .variation .ply.future[data-line="2"]').text == "C1-A3"
+    for scheme in ("light", "dark"):  # the variations' moves, numbers and marks, current and faint, at AA
+        with media(browser, prefers_color_scheme=scheme):
+            failures = contrast_failures(browser)
+            assert not failures, f"{scheme}:\n" + "\n".join(failures)
+    browser.find_element(By.CSS_SELECTOR, "#game .ply.current").send_keys("")  # the focus on the move shown
+    names = {}
+    for _ in range(40):
+        press(browser, Keys.TAB)
+        focused = browser.switch_to.active_element
+        names[focused.get_attribute("id")] = focused.accessible_name
+        if focused.get_attribute("id") == "download-record":
+            break
+    tools = ["promote", "delete", "copy-record", "download-record"]
+    assert [name for name in names if name in tools] == tools
+    assert [names[tool] for tool in tools] == ["Promote variation", "Delete variation", "Copy record", "Download record"]
+    browser.find_element(By.ID, "delete").send_keys(Keys.ENTER)
+    wait_until(browser, lambda: query_of(browser)["moves"] == [NESTED_TREE.replace(" (C2-C3 C1-A3)", "")],
+               "Enter deletes the variation")
+    assert "ply 1 of 4" in text_of(browser, "status") and query_of(browser)["line"] == ["1"]
+    focused = browser.switch_to.active_element
+    assert focused.get_attribute("id") == "delete" and focused.is_enabled()  # still a variation: Delete stays
+    focused.send_keys(Keys.ENTER)
+    wait_until(browser, lambda: "line" not in query_of(browser), "Enter deletes the variation it was in")
+    assert browser.switch_to.active_element == browser.find_element(By.CSS_SELECTOR, "#game")  # ply 0: no move shown
+
+    with viewport(browser, 390, 844, mobile=True):
+        browser.get(explorer_url + "?" + urlencode({"moves": NESTED_TREE, "line": "2"}))
+        wait_until(browser, lambda: "ply 3 of 3" in text_of(browser, "status"), "the tree is shown on a phone")
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= 390
+        rightmost = browser.execute_script("return Math.max(...[...document.querySelectorAll("
+                                           "'#game .ply, .game-tools button, .fen button')].map(item => "
+                                           "item.getBoundingClientRect().right))")
+        assert rightmost <= 390 - 12
+
+
+def test_a_tree_too_long_for_a_link_keeps_the_game_and_the_line_shown(browser, explorer_url):
+    """A link whose tree would pass MAX_LINK characters keeps the main line and the line shown, as one
+    variation from where it leaves the main line; opened, it shows that line at the same ply."""
+    import random
+
+    from selenium.webdriver.common.by import By
+
+    rng, start = random.Random(7), Position.parse("start")
+
+    def moves_from(position: Position, count: int) -> list[str]:
+        names = []
+        for _ in range(count):
+            if position.winner():
+                break
+            move = rng.choice(position.moves())
+            names.append(move.name(position.game.board))
+            position = position.play(move)
+        return names
+
+    main = perfect_line(explorer_url, "start")[:20]
+    positions = [start]
+    for name in main:
+        positions.append(positions[-1].play(name))
+    words = []
+    for ply, name in enumerate(main, 1):
+        words.append(name)
+        words += [f"({' '.join(moves_from(positions[ply - 1], 16))})" for _ in range(3)]
+    tree = " ".join(words)
+    assert len(tree) > 4000
+    browser.get(explorer_url + "?" + urlencode({"moves": tree, "line": "31", "ply": "15"}))
+    wait_until(browser, lambda: "ply 15 of" in text_of(browser, "status"), "the long tree is shown")
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#game .variation")) == 60
+    shown = browser.execute_script("return document.getElementById('fen').textContent")
+    query = query_of(browser)
+    assert query["line"] == ["1"] and query["ply"] == ["15"] and len(urlsplit(browser.current_url).query) <= 4000
+    kept = words[41]  # the 31st variation: the first of ply 11
+    assert query["moves"] == [" ".join([*main[:11], kept, *main[11:]])]
+    browser.get(browser.current_url)
+    wait_until(browser, lambda: "ply 15 of" in text_of(browser, "status"), "the link kept is shown")
+    assert browser.execute_script("return document.getElementById('fen').textContent") == shown
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#game .variation")) == 1

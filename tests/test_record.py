@@ -9,15 +9,18 @@ import pytest
 from solver.core.errors import IllegalMoveError, InputError, NotationError
 from solver.neutreeko.game import Game
 from solver.neutreeko.outcome import ending
-from solver.neutreeko.position import Position, random_positions
+from solver.neutreeko.position import Move, Position, random_positions
 from solver.neutreeko.record import (
     GameRecord,
     RecordError,
+    Variation,
     numbered,
     parse_record,
     ply_label,
     read_moves,
+    read_playable,
     read_record,
+    read_variations,
     write_record,
 )
 from tests.helpers import START, assert_one_line_error, invoke
@@ -29,15 +32,35 @@ def names(start: Position, text: str) -> list[str]:
     return [move.name(start.game.board) for move in read_moves(start, text)]
 
 
+def random_moves(before: list[Position], rng: random.Random, limit: int) -> list[Move]:
+    """Random legal moves after the positions ``before`` (a game's start and on), stopped at the game's
+    end (a third occurrence counted from the start) or after ``limit`` plies."""
+    moves, positions = [], list(before)
+    while len(moves) < limit and ending(positions[-1], positions.count(positions[-1])) is None:
+        moves.append(rng.choice(positions[-1].moves()))
+        positions.append(positions[-1].play(moves[-1]))
+    return moves
+
+
 def random_game(start: Position, rng: random.Random, limit: int = 60) -> GameRecord:
     """A game of random legal moves from ``start``, stopped at its end or after ``limit`` plies."""
-    moves, position, seen = [], start, {start: 1}
-    while len(moves) < limit and ending(position, seen[position]) is None:
-        move = rng.choice(position.moves())
-        moves.append(move)
-        position = position.play(move)
-        seen[position] = seen.get(position, 0) + 1
-    return GameRecord(start, tuple(moves), (("Black", "person"), ("White", 'an "engine" \\ seed 3'), ("Event", "test")))
+    return GameRecord(start, tuple(random_moves([start], rng, limit)),
+                      (("Black", "person"), ("White", 'an "engine" \\ seed 3'), ("Event", "test")))
+
+
+def random_variations(before: list[Position], moves: list[Move], rng: random.Random, depth: int) -> tuple[Variation, ...]:
+    """Random variations of the line ``moves`` played after ``before``, in the order of their plies,
+    some at the same ply, nested ``depth`` deep."""
+    positions = list(before)
+    for move in moves:
+        positions.append(positions[-1].play(move))
+    variations = []
+    for ply in sorted(rng.sample(range(len(before), len(positions)), min(3, len(moves)))):
+        for _ in range(rng.choice((1, 1, 2))):
+            branch = random_moves(positions[:ply], rng, rng.randrange(1, 8))
+            nested = random_variations(positions[:ply], branch, rng, depth - 1) if depth > 1 else ()
+            variations.append(Variation(ply, tuple(branch), nested))
+    return tuple(variations)
 
 
 # -- numbering and move text ------------------------------------------------------------------------
@@ -127,6 +150,108 @@ def test_repetition_ends_a_record():
     assert record.result == "draw by repetition" and len(record.moves) == 8
     with pytest.raises(RecordError, match=r"line 2: B1-A2 comes after the end of the game \(draw by repetition\)"):
         parse_record(f"# a comment\n{cycle * 2}B1-A2\n")
+
+
+# -- variations -------------------------------------------------------------------------------------
+
+NESTED = "1. C4-C3 (1. B1-C1 B5-A5 (1... C2-C3) 2. C1-A3) (1. D1-C1) 1... D5-D2 2. D1-E1"
+
+
+def names_of(start: Position, moves: tuple[Move, ...]) -> list[str]:
+    return [move.name(start.game.board) for move in moves]
+
+
+def test_variations_nest_and_the_main_line_is_the_game():
+    start = Position.parse(START)
+    record = parse_record(f'[Black "a"]\n\n{NESTED}\n')
+    assert record.names() == ["C4-C3", "D5-D2", "D1-E1"] and record.result == "*"
+    first, second = record.variations
+    assert (first.ply, names_of(start, first.moves)) == (1, ["B1-C1", "B5-A5", "C1-A3"])
+    assert [(nested.ply, names_of(start, nested.moves)) for nested in first.variations] == [(2, ["C2-C3"])]
+    assert (second.ply, names_of(start, second.moves), second.variations) == (1, ["D1-C1"], ())
+    assert record.text().endswith(f"\n\n{NESTED}\n")  # written back as it was read
+    plain = "C4-C3 (B1-C1 B5-A5 (C2-C3) C1-A3) (D1-C1) D5-D2 D1-E1"  # unnumbered, as a link has it
+    assert read_variations(start, plain) == (record.moves, record.variations)
+    assert read_moves(start, "1. C4-C3 D5-D2 2. D1-E1") == list(record.moves)
+
+
+def test_a_variation_of_a_white_move_and_after_one_the_number_again():
+    start = Position.parse(START)
+    moves, variations = read_variations(start, "C4-C3 D5-D2 (B5-B2) D1-E1")
+    assert GameRecord(start, moves, (), variations).text().endswith("\n1. C4-C3 D5-D2 (1... B5-B2) 2. D1-E1\n")
+    moves, variations = read_variations(start, "C4-C3 (B1-C1) D5-D2")
+    assert GameRecord(start, moves, (), variations).text().endswith("\n1. C4-C3 (1. B1-C1) 1... D5-D2\n")
+
+
+@pytest.mark.parametrize("board, rule", [("5x5", "connected"), ("4x4", "connected"), ("5x4", "orthogonal")])
+def test_round_trip_random_trees(board, rule, tmp_path):
+    """Random games with random variations, nested three deep, from the start and from random
+    positions: written, read back (through a file too) and written again, equal."""
+    game = Game.of(board, rule)
+    rng = random.Random(f"tree {board} {rule}")
+    for number, start in enumerate([Position.start(game), *random_positions(game, 6, seed=rng.randrange(100))]):
+        main = random_game(start, rng, limit=30)
+        record = GameRecord(start, main.moves, main.tags, random_variations([start], list(main.moves), rng, 3))
+        assert record.variations or not record.moves
+        text = record.text()
+        assert parse_record(text) == record and parse_record(text).text() == text
+        path = tmp_path / f"tree-{number}.txt"
+        write_record(path, record)
+        assert read_record(path) == record
+        assert max(len(line) for line in text.splitlines()) <= 78
+
+
+BAD_VARIATIONS = [
+    ("1. C4-C3 (1. B1-C1 B5-A5\n2. C1-A3", ["line 2", "not closed", "opened on line 1"]),
+    ("1. C4-C3 D5-D2 ) 2. D1-E1", ["line 1", ") closes no variation"]),
+    ("(1. C4-C3) 1. B1-C1", ["line 1", "( must follow the move"]),
+    ("1. C4-C3 () D5-D2", ["line 1", "() has no moves"]),
+    ("1. C4-C3 D5-D2\n(1... B5-B2 2. B1-B2)", ["line 2", "B1-B2", "not legal", "in the variation at 1..."]),
+    ("1. C4-C3 (1. B1-C1 (1. D1-C1 1... Q9-Q8)) D5-D2", ["line 1", "Q9", "in the variation at 1."]),
+    ("1. C4-C3 (2. B1-C1) D5-D2", ["line 1", "2. where 1. was expected", "in the variation at 1."]),
+    ("1. C4-C3 2. (1. B1-C1)", ["line 1", "2. where 1... was expected"]),
+    (f"1. B1-C1 ({RULES_EXAMPLE} 3. B1-C1) B5-A5", ["line 1", "after the end of the game (white wins)",
+                                                    "in the variation at 1."]),
+]
+
+
+@pytest.mark.parametrize("text, words", BAD_VARIATIONS)
+def test_bad_variations_name_the_line_and_the_move(text, words):
+    with pytest.raises(RecordError) as raised:
+        parse_record(text)
+    for word in words:
+        assert word in str(raised.value), (word, str(raised.value))
+    assert "\n" not in str(raised.value)
+
+
+def test_read_playable_keeps_what_comes_before_the_first_refusal():
+    """The explorer's links: read up to the first token refused, each variation open closed there."""
+    start = Position.parse(START)
+    moves, variations, refused = read_playable(start, "B1-C1 (C4-C3 D5-D2 C4-C9 B1-C1) B5-A5")
+    assert names_of(start, moves) == ["B1-C1"] and refused.startswith("ply 3, C4-C9, cannot be played: ")
+    assert [(each.ply, names_of(start, each.moves)) for each in variations] == [(1, ["C4-C3", "D5-D2"])]
+    assert read_playable(start, "B1-C1 ) B5-A5")[2] == "ply 2, ), cannot be played: a ) closes no variation"
+    assert read_playable(start, "B1-C1 (C4-C3 (")[:2] == read_variations(start, "B1-C1 (C4-C3)")
+    won = "C4-C3 D5-D2 D1-E1 B5-B2"
+    assert read_playable(start, f"{won} A1-A2")[2] == "ply 5, A1-A2, cannot be played: the game is over (white wins)"
+
+
+def test_commands_read_the_main_line_of_a_record_with_variations(tables_env, tmp_path):
+    """annotate judges, play --load continues and train --from-game replays the main line alone."""
+    with_variations, main_line = tmp_path / "tree.txt", tmp_path / "main.txt"
+    with_variations.write_text(NESTED + "\n")
+    main_line.write_text("1. C4-C3 D5-D2 2. D1-E1\n")
+    for command in (["annotate", "--json"], ["annotate"]):
+        annotated = invoke(*command, str(with_variations))
+        assert annotated.exit_code == 0, annotated.stderr
+        assert annotated.stdout == invoke(*command, str(main_line)).stdout
+    loaded = invoke("play", "--as", "both", "--load", str(with_variations), input="quit\n")
+    assert loaded.exit_code == 0, loaded.stderr
+    assert "The game goes on after 3 plies: 1. C4-C3 D5-D2 2. D1-E1" in loaded.stdout
+    trained = invoke("train", "--from-game", str(with_variations), input="quit\n")
+    assert trained.exit_code == 0, trained.stderr
+    assert trained.stdout == invoke("train", "--from-game", str(main_line), input="quit\n").stdout.replace(
+        str(main_line), str(with_variations))
 
 
 # -- bad records ------------------------------------------------------------------------------------

@@ -172,6 +172,44 @@ def test_game_plays_the_moves_up_to_the_first_refused(explorer_url):
     assert get_json(explorer_url, "/api/game?board=10x10")[0] == 400
 
 
+TREE = "C4-C3 (B1-C1 B5-A5 (C2-C3) C1-A3) (D1-C1) D5-D2 D1-E1"
+
+
+def test_game_answers_the_variations_as_their_own_lines(explorer_url):
+    """/api/game with variations: the main line as without them; each variation its ply, the positions
+    after its moves and the annotation of its whole line from the start, its own variations nested."""
+    status, answer = get_json(explorer_url, f"/api/game?moves={quote(TREE)}")
+    assert status == 200 and answer["refused"] is None
+    main = get_json(explorer_url, "/api/game?moves=C4-C3+D5-D2+D1-E1")[1]
+    assert {key: answer[key] for key in main if key != "variations"} == {key: main[key] for key in main if key != "variations"}
+    first, second = answer["variations"]
+    assert first["ply"] == 1 and first["annotation"] == get_json(explorer_url, "/api/annotate?moves=B1-C1+B5-A5+C1-A3")[1]
+    assert [node["position"] for node in first["positions"]] == \
+        [get_json(explorer_url, position_path("start", moves=" ".join(["B1-C1", "B5-A5", "C1-A3"][:ply])))[1]["position"]
+         for ply in (1, 2, 3)]
+    nested, = first["variations"]
+    assert nested["ply"] == 2 and [judged["move"] for judged in nested["annotation"]["moves"]] == ["B1-C1", "C2-C3"]
+    assert (second["ply"], len(second["positions"]), second["variations"]) == (1, 1, [])
+    status, answer = get_json(explorer_url, f"/api/game?moves={quote('C4-C3 (B1-C1 B1-B2) D5-D2')}")
+    assert status == 200 and answer["refused"].startswith("ply 2, B1-B2, cannot be played: ")
+    assert len(answer["positions"]) == 2 and [len(each["positions"]) for each in answer["variations"]] == [1]
+
+
+def test_a_record_posted_to_game_and_a_record_written(explorer_url):
+    """POST /api/game reads a record's variations; /api/record writes the record of a tree, which POSTed
+    back answers the same game."""
+    status, written = get_json(explorer_url, f"/api/record?moves={quote(TREE)}")
+    assert status == 200
+    assert written["record"] == ('[Board "5x5"]\n[Rule "connected"]\n[Result "*"]\n\n'
+                                 "1. C4-C3 (1. B1-C1 B5-A5 (1... C2-C3) 2. C1-A3) (1. D1-C1) 1... D5-D2 2. D1-E1\n")
+    status, _, body = request(explorer_url, "/api/game", "POST", written["record"].encode())
+    assert status == 200 and json.loads(body) == get_json(explorer_url, f"/api/game?moves={quote(TREE)}")[1]
+    status, answer = get_json(explorer_url, f"/api/record?moves={quote('C4-C3 (B1-C1 B1-B2)')}")
+    assert status == 400 and "B1-B2" in answer["error"] and "not legal" in answer["error"]
+    status, _, body = request(explorer_url, "/api/game", "POST", b"1. C4-C3 (1. B1-C1\n")
+    assert status == 400 and "line 1: a variation is not closed" in json.loads(body)["error"]
+
+
 def test_games_is_kept_until_a_table_is_added_or_removed(tmp_path):
     explorer = Explorer(tmp_path)
 

@@ -26,6 +26,16 @@ counting from the first number given (so a fragment of a game, ``12. B1-C1 C2-C3
 :func:`numbered` writes the numbers; :func:`read_moves` reads them; each move is checked by
 :meth:`Position.parse_move <solver.neutreeko.position.Position.parse_move>`.
 
+**Variations**, in a record's move text, are moves in parentheses after the move they are an
+alternative to, played from the position before it; they nest, and several may follow one move::
+
+    1. C4-C3 (1. B1-C1 B5-A5 (1... C2-C3) 2. C1-A3) (1. D1-C1) 1... D5-D2 2. D1-E1
+
+The moves outside every parenthesis are the game (its main line: :attr:`GameRecord.moves`, what
+``Result`` describes and what annotation, play and training read); a variation is numbered as the plies
+it replaces, and the move after one is numbered again (``1... D5-D2``). A variation ends at the end of
+its own game, as the main line does. :func:`read_variations` reads move text with variations.
+
 A record that cannot be read raises :class:`RecordError`, one line naming the line and the problem.
 """
 
@@ -36,7 +46,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import IO, Iterable, Sequence
+from typing import IO, Iterable, Mapping, Sequence
 
 from solver.core import files
 from solver.core.errors import BoardError, InputError
@@ -56,6 +66,7 @@ WIDTH = 78
 
 _TAG = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]')
 _NUMBER = re.compile(r"([0-9]+)(\.+)(.*)")
+_TOKEN = re.compile(r"[()]|[^ ()]+")
 # A record's line ends: not str.splitlines's, which also ends lines at U+0085, U+2028, \v, \f and others
 # that notation refuses.
 _LINE_END = re.compile(r"\r\n?|\n")
@@ -88,17 +99,35 @@ def ply_label(start: Position, ply: int) -> str:
     return f"{move_number(start, ply)}{'.' if black_moves else '...'}"
 
 
-def numbered(start: Position, names: Iterable[str]) -> list[str]:
-    """The moves ``names`` of a game from ``start`` numbered as in chess, in groups that a line break
-    should not split: ``["1. C4-C3 D5-D2", "2. B1-B4"]``; ``["1... D5-D2", "2. B1-C1"]`` if White began."""
+def numbered(start: Position, names: Iterable[str], first: int = 1,
+             branches: Mapping[int, Sequence[list[str]]] | None = None) -> list[str]:
+    """The moves ``names`` of a game from ``start``, the first of them ply ``first``, numbered as in
+    chess, in groups that a line break should not split: ``["1. C4-C3 D5-D2", "2. B1-B4"]``;
+    ``["1... D5-D2", "2. B1-C1"]`` if White began. ``branches`` holds the groups of the variations
+    after each ply, written there in parentheses; the move after them is numbered again (``1...``)."""
+    branches = branches or {}
     groups: list[str] = []
-    for ply, name in enumerate(names, 1):
+    for ply, name in enumerate(names, first):
         label = ply_label(start, ply)
-        if groups and label.endswith("..."):
+        if ply > first and label.endswith("...") and ply - 1 not in branches:
             groups[-1] += f" {name}"
         else:
             groups.append(f"{label} {name}")
+        for branch in branches.get(ply, ()):
+            groups += [f"({branch[0]}", *branch[1:]]
+            groups[-1] += ")"
     return groups
+
+
+def tree_groups(start: Position, moves: Sequence[Move], variations: Sequence[Variation], first: int = 1) -> list[str]:
+    """The groups (see :func:`numbered`) of the moves ``moves`` from ply ``first`` of a game from
+    ``start``, with their variations, and theirs, in parentheses."""
+    board = start.game.board
+    branches: dict[int, list[list[str]]] = {}
+    for variation in variations:
+        branches.setdefault(variation.ply, []).append(
+            tree_groups(start, variation.moves, variation.variations, variation.ply))
+    return numbered(start, [move.name(board) for move in moves], first, branches)
 
 
 def wrap(groups: Sequence[str]) -> str:
@@ -112,17 +141,48 @@ def wrap(groups: Sequence[str]) -> str:
     return "\n".join(lines)
 
 
+# -- variations ---------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Variation:
+    """Moves played instead of ply ``ply`` (from 1, counted from the game's start) of the line it belongs
+    to, and on: from the position before that ply. Its own variations (``variations``) branch off its
+    moves, at plies from ``ply`` on, in the order of their plies; a variation at ``ply`` itself is
+    another alternative to the same move."""
+
+    ply: int
+    moves: tuple[Move, ...]
+    variations: tuple[Variation, ...] = ()
+
+
 # -- reading moves ------------------------------------------------------------------------------------
 
-class _MoveReader:
-    """Reads move text token by token from ``start``, checking each move and each move number."""
+class _Numbers:
+    """The move numbers of one text: the first given fixes their offset from the numbers counted from 1,
+    for the main line and its variations alike."""
 
-    def __init__(self, start: Position) -> None:
-        self.start = start
-        self.position = start
+    def __init__(self) -> None:
+        self.offset: int | None = None
+
+
+class _Line:
+    """A line being read: the moves played after ``before`` (the positions from the game's start to the
+    line's first move), each checked, and the move numbers before them. With ``ends``, a move after the
+    game ended (three in a row, no move, a third occurrence counted along the line) is refused."""
+
+    def __init__(self, start: Position, before: Sequence[Position], numbers: _Numbers, ends: bool) -> None:
+        self.start = start  # the game's: move numbers count from it
+        self.ply = len(before)  # of the line's first move
+        self.positions = list(before)
+        self.seen = Counter(before) if ends else None
         self.moves: list[Move] = []
-        self.offset: int | None = None  # first number given minus the number counted from 1
+        self.variations: list[Variation] = []
+        self.numbers = numbers
         self.pending: str | None = None  # a move number not yet followed by its move
+
+    @property
+    def position(self) -> Position:
+        return self.positions[-1]
 
     def feed(self, token: str) -> None:
         number = _NUMBER.fullmatch(token)
@@ -133,30 +193,111 @@ class _MoveReader:
         else:
             self._move(token)
 
-    def finish(self) -> list[Move]:
+    def check_complete(self) -> None:
+        """Raise :class:`RecordError` if a move number waits for its move."""
         if self.pending is not None:
             raise RecordError(f"move number {self.pending} is not followed by a move")
-        return self.moves
 
     def _number(self, digits: str, token: str) -> None:
-        if self.pending is not None:
-            raise RecordError(f"move number {self.pending} is not followed by a move")
-        label = ply_label(self.start, len(self.moves) + 1)
+        self.check_complete()
+        label = ply_label(self.start, len(self.positions))
         counted = int(label.rstrip("."))
         if len(digits) > 6:
             raise RecordError(f"move number {token} is too large")
-        if self.offset is None:
-            self.offset = int(digits) - counted
-        elif int(digits) != counted + self.offset:
-            expected = f"{counted + self.offset}{label[len(str(counted)):]}"
+        if self.numbers.offset is None:
+            self.numbers.offset = int(digits) - counted
+        elif int(digits) != counted + self.numbers.offset:
+            expected = f"{counted + self.numbers.offset}{label[len(str(counted)):]}"
             raise RecordError(f"move number {token} where {expected} was expected")
         self.pending = token
 
     def _move(self, text: str) -> None:
+        if self.seen is not None:
+            over = ending(self.position, self.seen[self.position])
+            if over is not None:
+                raise GameOverError(f"{text} comes after the end of the game ({over.result})", over.result)
         move = self.position.parse_move(text)
-        self.position = self.position.play(move)
+        self.positions.append(self.position.play(move))
         self.moves.append(move)
+        if self.seen is not None:
+            self.seen[self.position] += 1
         self.pending = None
+
+
+class GameOverError(RecordError):
+    """A move after the end of the game; ``result`` says how it ended."""
+
+    def __init__(self, message: str, result: str) -> None:
+        super().__init__(message)
+        self.result = result
+
+
+class _TreeReader:
+    """Reads move text token by token, ``(`` and ``)`` included: a variation opens after the move it
+    is an alternative to, and is played from the position before that move."""
+
+    def __init__(self, start: Position, ends: bool = True) -> None:
+        self.start = start
+        self.ends = ends
+        self.numbers = _Numbers()
+        self.lines = [_Line(start, [start], self.numbers, ends)]  # the main line, then each variation open
+        self.opened: list[int] = []  # the record's line on which each variation open began
+
+    @property
+    def ply(self) -> int:
+        """The ply of the next move read."""
+        return len(self.lines[-1].positions)
+
+    def feed(self, token: str, line_number: int = 0) -> None:
+        line = self.lines[-1]
+        if token == "(":
+            line.check_complete()
+            if not line.moves:
+                raise RecordError("a variation ( must follow the move it is an alternative to")
+            self.lines.append(_Line(self.start, line.positions[:-1], self.numbers, self.ends))
+            self.opened.append(line_number)
+        elif token == ")":
+            if len(self.lines) == 1:
+                raise RecordError("a ) closes no variation")
+            line.check_complete()
+            if not line.moves:
+                raise RecordError("a variation () has no moves")
+            self._close()
+        else:
+            line.feed(token)
+
+    def _close(self) -> None:
+        line = self.lines.pop()
+        self.opened.pop()
+        self.lines[-1].variations.append(Variation(line.ply, tuple(line.moves), tuple(line.variations)))
+
+    def finish(self) -> tuple[tuple[Move, ...], tuple[Variation, ...]]:
+        """The main line's moves and its variations; raises :class:`RecordError` for a variation not
+        closed or a move number without its move."""
+        if len(self.lines) > 1:
+            where = f" (opened on line {self.opened[-1]})" if self.opened[-1] else ""
+            raise RecordError(f"a variation is not closed: a ( without its ){where}")
+        self.lines[0].check_complete()
+        return tuple(self.lines[0].moves), tuple(self.lines[0].variations)
+
+    def cut(self) -> tuple[tuple[Move, ...], tuple[Variation, ...]]:
+        """What was read so far, each variation open closed where it stands (one without moves left out)."""
+        while len(self.lines) > 1:
+            if self.lines[-1].moves:
+                self._close()
+            else:
+                self.lines.pop()
+                self.opened.pop()
+        return tuple(self.lines[0].moves), tuple(self.lines[0].variations)
+
+
+def _tokens(text: str) -> list[str]:
+    """The tokens of move text: moves (numbered or not) and parentheses, which need no spaces around them."""
+    return _TOKEN.findall(text)
+
+
+def _one_line(text: str) -> str:
+    return text.replace("\r", " ").replace("\n", " ")  # move text may run over lines, as in a record
 
 
 def read_moves(start: Position, text: str) -> list[Move]:
@@ -164,15 +305,49 @@ def read_moves(start: Position, text: str) -> list[Move]:
     from ``start``, each checked. Raises :class:`RecordError` for a wrong or dangling move number and
     what :meth:`Position.parse_move` raises for a move that does not parse or is not legal; text longer
     than :data:`MAX_MOVE_TEXT_LENGTH` or not printable ASCII is refused before any move is read.
+    Variations are not taken (see :func:`read_variations`).
 
     >>> [move.name(Game.of().board) for move in read_moves(Position.parse("start"), "1. C4-C3 D5-D2 2.B1-B4")]
     ['C4-C3', 'D5-D2', 'B1-B4']
     """
-    reader = _MoveReader(start)
-    lines_as_one = text.replace("\r", " ").replace("\n", " ")  # move text may run over lines, as in a record
-    for token in checked(lines_as_one, "move text", MAX_MOVE_TEXT_LENGTH).split():
+    line = _Line(start, [start], _Numbers(), ends=False)
+    for token in checked(_one_line(text), "move text", MAX_MOVE_TEXT_LENGTH).split():
+        line.feed(token)
+    line.check_complete()
+    return line.moves
+
+
+def read_variations(start: Position, text: str) -> tuple[tuple[Move, ...], tuple[Variation, ...]]:
+    """The main line and the variations of move text ``text`` from ``start`` (see the module
+    docstring), each move checked, none after the end of its line's game. Raises :class:`RecordError`
+    naming the problem, as :func:`read_moves` does, and for a parenthesis out of place.
+
+    >>> moves, variations = read_variations(Position.parse("start"), "B1-C1 (C4-C3 D5-D2) B5-A5")
+    >>> len(moves), variations[0].ply, len(variations[0].moves)
+    (2, 1, 2)
+    """
+    reader = _TreeReader(start)
+    for token in _tokens(checked(_one_line(text), "move text", MAX_MOVE_TEXT_LENGTH)):
         reader.feed(token)
     return reader.finish()
+
+
+def read_playable(start: Position, text: str) -> tuple[tuple[Move, ...], tuple[Variation, ...], str | None]:
+    """The main line and the variations of move text ``text`` from ``start`` up to its first token
+    that cannot be read or played, and why that one was refused (``"ply 3, C4-C9, cannot be played:
+    ..."``), or None if all were read. Each variation open there is closed where it stands. Raises
+    :class:`~solver.core.errors.InputError` only for text that is too long or not printable ASCII."""
+    reader = _TreeReader(start)
+    tokens = _tokens(checked(_one_line(text), "move text", MAX_MOVE_TEXT_LENGTH))
+    refused = None
+    for token in tokens:
+        try:
+            reader.feed(token)
+        except InputError as error:
+            reason = f"the game is over ({error.result})" if isinstance(error, GameOverError) else str(error)
+            refused = f"ply {reader.ply}, {token}, cannot be played: {reason}"
+            break
+    return (*reader.cut(), refused)  # a move number at the end, without its move, is left out
 
 
 def play_moves(start: Position, moves: Iterable[Move]) -> Position:
@@ -192,13 +367,16 @@ def after_moves(start: Position, text: str) -> Position:
 
 @dataclass(frozen=True)
 class GameRecord:
-    """A game: where it started, its moves (each legal, none after the game ended) and its tags
-    other than those of :data:`GAME_TAGS` and ``Result``, which come from the game itself: the
-    players' names (``Black``, ``White``) and any others, in order."""
+    """A game: where it started, its moves (each legal, none after the game ended: the main line), its
+    tags other than those of :data:`GAME_TAGS` and ``Result``, which come from the game itself (the
+    players' names, ``Black`` and ``White``, and any others, in order), and the variations of its
+    moves, in the order of their plies. Everything that reads a game (annotation, play, training)
+    reads its main line; :meth:`text` writes the variations too."""
 
     start: Position
     moves: tuple[Move, ...] = ()
     tags: tuple[tuple[str, str], ...] = field(default=())
+    variations: tuple[Variation, ...] = ()
 
     def __post_init__(self) -> None:
         names = [name for name, _ in self.tags]
@@ -248,7 +426,7 @@ class GameRecord:
         others = [(name, value) for name, value in self.tags if name not in PLAYER_TAGS]
         tags += [*players, ("Result", self.result), *others]
         lines = [f'[{name} "{_escape(value)}"]' for name, value in tags]
-        return "\n".join([*lines, "", wrap(numbered(self.start, self.names()))]) + "\n"
+        return "\n".join([*lines, "", wrap(tree_groups(self.start, self.moves, self.variations))]) + "\n"
 
 
 def _escape(value: str) -> str:
@@ -282,30 +460,23 @@ def parse_record(text: str) -> GameRecord:
         else:
             moves.append((number, stripped))
     start = _start(tags)
-    reader = _MoveReader(start)
-    seen = Counter([start])
+    reader = _TreeReader(start)
     for number, line in moves:
         try:
-            tokens = checked(line, "move text", MAX_MOVE_TEXT_LENGTH).split()
+            tokens = _tokens(checked(line, "move text", MAX_MOVE_TEXT_LENGTH))
         except InputError as error:
             raise RecordError(f"line {number}: {error}") from None
         for token in tokens:
-            over = ending(reader.position, seen[reader.position])
-            if over is not None:
-                raise RecordError(f"line {number}: {token} comes after the end of the game ({over.result})")
-            played = len(reader.moves)
             try:
-                reader.feed(token)
+                reader.feed(token, number)
             except InputError as error:
-                raise RecordError(f"line {number}: {error}") from None
-            if len(reader.moves) > played:
-                seen[reader.position] += 1
+                raise RecordError(f"line {number}: {error}{_within(start, reader)}") from None
     try:
-        reader.finish()
+        main, variations = reader.finish()
     except RecordError as error:
         raise RecordError(f"line {moves[-1][0]}: {error}") from None
     players = tuple((name, value) for name, (_, value) in tags.items() if name not in (*GAME_TAGS, "Result"))
-    record = GameRecord(start, tuple(reader.moves), players)
+    record = GameRecord(start, main, players, variations)
     if "Result" in tags:
         line_number, said = tags["Result"]
         if said not in RESULTS:
@@ -315,6 +486,12 @@ def parse_record(text: str) -> GameRecord:
             raise RecordError(f'line {line_number}: [Result "{said}"], but {actual}'
                               + ("" if record.outcome else ' (its result is "*")'))
     return record
+
+
+def _within(start: Position, reader: _TreeReader) -> str:
+    """`` (in the variation at 2...)``: where the line being read branches off, if it is a variation."""
+    line = reader.lines[-1]
+    return f" (in the variation at {ply_label(start, line.ply)})" if len(reader.lines) > 1 else ""
 
 
 def _start(tags: dict[str, tuple[int, str]]) -> Position:

@@ -14,12 +14,20 @@ Every value is from the point of view of the side to move (see :mod:`solver.neut
         the best moves), a summary per side, the first decisive error
     GET /api/game?position=P[&moves=M][&board=B][&rule=R]
         what a link's page needs in one answer: ``{"start": "start" or P's notation, "positions": [the
-        /api/position object of P and of the position after each move played], "annotation": the
-        /api/annotate object of the moves played, "refused": null or "ply 3, C4-C9, cannot be played:
-        ..."}``; the moves M (unnumbered) are played while they are legal and the game goes on; the
-        first that is not is refused, the moves before it answered
+        /api/position object of P and of the position after each move of the main line], "annotation":
+        the /api/annotate object of the main line, "refused": null or "ply 3, C4-C9, cannot be played:
+        ...", "variations": [...]}``; M may hold variations in parentheses (as a record's move text),
+        each answered as ``{"ply": the ply it replaces, "positions": [the position after each of its
+        moves], "annotation": the /api/annotate object of its whole line from P, "variations": [its
+        own]}``; M is read while its moves are legal and their game goes on, the first that is not
+        refused, what came before it in M answered
     POST /api/annotate   (the body: a game record, see :mod:`solver.neutreeko.record`)
         the same object for the game the record describes (:meth:`Explorer.annotate_record`)
+    POST /api/game   (the body: a game record)
+        the /api/game object of the record, its variations included (:meth:`Explorer.game_record`)
+    GET /api/record?position=P[&moves=M][&board=B][&rule=R]
+        ``{"record": the text of the game record}`` of the moves M (variations included) from P, as
+        :meth:`GameRecord.text <solver.neutreeko.record.GameRecord.text>` writes it
     GET /api/games
         {"games": [{"board": "5x5", "rule": "connected", "table": "ready"}, ...], "default": {...},
          "max_line_plies": 1000}: every board and rule, and whether its table is "ready", will be
@@ -48,8 +56,7 @@ from __future__ import annotations
 import os
 import re
 import sys
-from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache, partial
 from pathlib import Path
 
@@ -59,10 +66,17 @@ from solver.neutreeko.annotate import annotate, annotation_object
 from solver.neutreeko.board import MAX_SIDE, MIN_SIDE
 from solver.neutreeko.build import build_table, is_large
 from solver.neutreeko.game import Game
-from solver.neutreeko.outcome import ending
 from solver.neutreeko.position import Move, Position
 from solver.neutreeko.probe import Tablebase
-from solver.neutreeko.record import after_moves, parse_record, read_moves
+from solver.neutreeko.record import (
+    GameRecord,
+    Variation,
+    after_moves,
+    parse_record,
+    read_moves,
+    read_playable,
+    read_variations,
+)
 from solver.neutreeko.report import JSONObject
 from solver.neutreeko.rules import DEFAULT_RULE, RULES, RuleError
 from solver.neutreeko.table import Table, open_table, solve_command, table_path
@@ -78,8 +92,11 @@ ENDPOINTS: dict[str, tuple[str, ...]] = {
     "/api/line": (*_POSITION_PARAMETERS, "max_plies"),
     "/api/annotate": _POSITION_PARAMETERS,
     "/api/game": _POSITION_PARAMETERS,
+    "/api/record": _POSITION_PARAMETERS,
     "/api/games": (),
 }
+#: The endpoints that also take a game record, POSTed as the request's body.
+POSTED = ("/api/annotate", "/api/game")
 _PLIES = re.compile(r"[0-9]{1,4}")
 
 
@@ -115,7 +132,9 @@ class Explorer:
         if endpoint == "/api/games":
             return self.games()
         if endpoint == "/api/game":
-            return self.game(read_start(parameters), _move_text(parameters).split())
+            return self.game(read_start(parameters), _move_text(parameters))
+        if endpoint == "/api/record":
+            return self.record(read_start(parameters), _move_text(parameters))
         if endpoint == "/api/annotate":
             start = read_start(parameters)
             moves = read_moves(start, _move_text(parameters))
@@ -129,33 +148,65 @@ class Explorer:
             return report.line_object(tablebase.line(position, int(plies)))
         return report.query_object(position, tablebase.probe(position), tablebase.moves(position))
 
+    def answer_record(self, endpoint: str, text: str) -> JSONObject:
+        """The JSON object ``endpoint`` (one of :data:`POSTED`) answers with for the game record ``text``."""
+        if endpoint not in POSTED:
+            raise ApiError(f"{endpoint} takes no game record; {' and '.join(POSTED)} do")
+        return self.annotate_record(text) if endpoint == "/api/annotate" else self.game_record(text)
+
     def annotate_record(self, text: str) -> JSONObject:
         """The annotation object (as ``/api/annotate`` answers) of the game record ``text``; raises
         :class:`~solver.neutreeko.record.RecordError` naming the line of a record that cannot be read."""
         record = parse_record(text)
         return annotation_object(annotate(self._tablebase(record.start.game), record.start, record.moves))
 
-    def game(self, start: Position, names: list[str]) -> JSONObject:
-        """The ``/api/game`` object of the moves ``names`` from ``start``: played while each is legal and
-        the game goes on (see :func:`~solver.neutreeko.outcome.ending`); the first that is not is refused."""
+    def game(self, start: Position, text: str) -> JSONObject:
+        """The ``/api/game`` object of the move text ``text`` (variations included) from ``start``: read
+        while each token is legal and its game goes on (see :func:`~solver.neutreeko.record.read_playable`);
+        the first that is not is refused."""
+        moves, variations, refused = read_playable(start, text)
+        return self._game_object(start, moves, variations, refused)
+
+    def game_record(self, text: str) -> JSONObject:
+        """The ``/api/game`` object of the game record ``text``, its variations included; raises
+        :class:`~solver.neutreeko.record.RecordError` naming the line of a record that cannot be read."""
+        record = parse_record(text)
+        return self._game_object(record.start, record.moves, record.variations, None)
+
+    def record(self, start: Position, text: str) -> JSONObject:
+        """``{"record": the text of the game record}`` of the move text ``text`` (variations included)
+        from ``start``; raises :class:`~solver.neutreeko.record.RecordError` for a move that is wrong."""
+        moves, variations = read_variations(start, text)
+        return {"record": GameRecord(start, moves, (), variations).text()}
+
+    def _game_object(self, start: Position, moves: Sequence[Move], variations: Sequence[Variation],
+                     refused: str | None) -> JSONObject:
         tablebase = self._tablebase(start.game)
-        positions, moves, seen, refused = [start], list[Move](), Counter([start]), None
-        for name in names:
-            over = ending(positions[-1], seen[positions[-1]])
-            try:
-                if over is not None:
-                    raise InputError(f"the game is over ({over.result})")
-                move = positions[-1].parse_move(name)
-            except InputError as error:
-                refused = f"ply {len(moves) + 1}, {name}, cannot be played: {error}"
-                break
-            moves.append(move)
+
+        def node(position: Position) -> JSONObject:
+            return report.query_object(position, tablebase.probe(position), tablebase.moves(position))
+
+        def branches(line: Sequence[Move], positions: Sequence[Position],
+                     variations: Sequence[Variation]) -> list[JSONObject]:
+            """Each variation of ``line`` (the moves from the start, leading to ``positions``) and theirs."""
+            answers = []
+            for variation in variations:
+                moves = (*line[:variation.ply - 1], *variation.moves)
+                played = [*positions[:variation.ply]]
+                for move in variation.moves:
+                    played.append(played[-1].play(move))
+                answers.append({"ply": variation.ply, "positions": [node(each) for each in played[variation.ply:]],
+                                "annotation": annotation_object(annotate(tablebase, start, moves)),
+                                "variations": branches(moves, played, variation.variations)})
+            return answers
+
+        positions = [start]
+        for move in moves:
             positions.append(positions[-1].play(move))
-            seen[positions[-1]] += 1
         return {"start": "start" if start == Position.start(start.game) else start.fen(),
-                "positions": [report.query_object(each, tablebase.probe(each), tablebase.moves(each))
-                              for each in positions],
-                "annotation": annotation_object(annotate(tablebase, start, moves)), "refused": refused}
+                "positions": [node(each) for each in positions],
+                "annotation": annotation_object(annotate(tablebase, start, moves)), "refused": refused,
+                "variations": branches(moves, positions, variations)}
 
     def games(self) -> JSONObject:
         """Every board and rule the explorer knows, with the state of its table; the answer is kept while

@@ -27,6 +27,7 @@ STATIC = {
     "/": ("index.html", "text/html; charset=utf-8"),
     "/explorer.css": ("explorer.css", "text/css; charset=utf-8"),
     "/explorer.js": ("explorer.js", "text/javascript; charset=utf-8"),
+    "/tree.js": ("tree.js", "text/javascript; charset=utf-8"),
     "/favicon.svg": ("favicon.svg", "image/svg+xml"),
 }
 

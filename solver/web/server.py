@@ -8,13 +8,14 @@ add a dependency and nothing else. What it adds to the standard server:
 - every error is a JSON object ``{"error": "..."}`` naming the problem, never an HTML or traceback
   page: 400 for a bad or oversized request (a URL longer than :data:`MAX_URL` characters, header lines
   over :data:`MAX_HEADER_BYTES` bytes in all, a parameter given twice, a value that is not UTF-8, a
-  body but to ``POST /api/annotate``, a body over :data:`MAX_BODY` bytes or without its length), and,
-  as RFC 9112 requires of a request whose framing is in doubt, for a header line folded onto the next
-  (obsolete line folding), a header line without a colon, or a ``Content-Length`` or ``Host`` given
-  twice; 404 for an unknown path, 405 for another method than GET or HEAD (or POST to
-  ``/api/annotate``), 421 for another host (below), 500 for a damaged table, a table that could not be
-  built or a fault of the server (logged on the server's standard error, with its traceback), 503
-  while a table is being built (see :mod:`solver.web.tables`) or all connections are taken;
+  body but to ``POST /api/annotate`` or ``/api/game``, a body over :data:`MAX_BODY` bytes or without
+  its length), and, as RFC 9112 requires of a request whose framing is in doubt, for a header line
+  folded onto the next (obsolete line folding), a header line without a colon, or a ``Content-Length``
+  or ``Host`` given twice; 404 for an unknown path, 405 for another method than GET or HEAD (or POST
+  to ``/api/annotate`` and ``/api/game``), 421 for another host (below), 500 for a damaged table, a
+  table that could not be built or a fault of the server (logged on the server's standard error, with
+  its traceback), 503 while a table is being built (see :mod:`solver.web.tables`) or all connections
+  are taken;
 - what clients may hold is bounded (:class:`Limits`): at most :data:`MAX_CONNECTIONS` connections are
   open at once (one more is answered 503 at once and closed, no thread started for it); a connection
   waiting :data:`IDLE_SECONDS` for its next request is closed, and so is one whose request (its line,
@@ -54,16 +55,14 @@ from urllib.parse import parse_qsl, urlsplit
 
 from solver import __version__
 from solver.core.errors import InputError, MissingTableError, TableError
-from solver.web.api import ApiError, Explorer
+from solver.web.api import POSTED, ApiError, Explorer
 from solver.web.assets import assets
 from solver.web.tables import BusyError
 
 #: The longest request URL answered (a position with a few hundred moves fits).
 MAX_URL = 8192
-#: The largest request body read: a game record for ``POST /api/annotate`` (thousands of plies fit).
+#: The largest request body read: a game record for ``POST /api/annotate`` or ``/api/game`` (thousands of plies fit).
 MAX_BODY = 64 * 1024
-#: The one path that takes a POST.
-POSTED = "/api/annotate"
 #: Connections open at once; one more is answered 503 and closed.
 MAX_CONNECTIONS = 64
 #: Seconds a kept-alive connection may wait for its next request before it is closed.
@@ -321,7 +320,7 @@ class _Handler(BaseHTTPRequestHandler):
         self._answer(self._route)
 
     def do_POST(self) -> None:
-        if urlsplit(self.path).path == POSTED:
+        if urlsplit(self.path).path in POSTED:
             self._answer(self._posted)
         else:
             self._refuse_method()
@@ -333,7 +332,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _refuse_method(self) -> None:
         self.close_connection = True  # its body, if any, is not read
-        allowed = "GET, HEAD, POST" if urlsplit(self.path).path == POSTED else "GET, HEAD"
+        allowed = "GET, HEAD, POST" if urlsplit(self.path).path in POSTED else "GET, HEAD"
         self._send_json(HTTPStatus.METHOD_NOT_ALLOWED, {"error": f"{self.command} is not allowed here; use "
                                                                  f"{' or '.join(allowed.split(', '))}"},
                         {"Allow": allowed})
@@ -373,11 +372,12 @@ class _Handler(BaseHTTPRequestHandler):
         return HTTPStatus.OK, asset.content, asset.media_type
 
     def _posted(self) -> tuple[int, bytes, str]:
-        """``POST /api/annotate``: the game record in the body annotated."""
-        if urlsplit(self.path).query:
+        """``POST /api/annotate`` or ``/api/game``: the game record in the body answered."""
+        url = urlsplit(self.path)
+        if url.query:
             self.close_connection = True
-            raise ApiError(f"POST {POSTED} takes its game record in the body, not in the URL")
-        answer = self.server.explorer.annotate_record(self._body())
+            raise ApiError(f"POST {url.path} takes its game record in the body, not in the URL")
+        answer = self.server.explorer.answer_record(url.path, self._body())
         return HTTPStatus.OK, json.dumps(answer).encode(), "application/json"
 
     def _body(self) -> str:

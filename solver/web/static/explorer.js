@@ -2,17 +2,27 @@
  * history chart, and the URL that holds the view.
  *
  * Everything the page knows of the game comes from the server's JSON API: /api/games (the boards and rules),
- * /api/game (a link's whole game at once: every position's moves and the annotation),
- * /api/position (a position's value and every move, best first, each with the position it leads to),
- * /api/annotate (every move of the game judged: best, inaccuracy, mistake, blunder; a pasted game record
- * is posted there) and /api/line (the perfect line). The page never decides a rule or a value itself: a
- * move is legal when the server lists it. Values are from the side to move's point of view, a move's for
- * the player making it.
+ * /api/game (a link's whole game at once, its variations too: every position's moves and each line's
+ * annotation; a pasted game record is posted there), /api/position (a position's value and every move,
+ * best first, each with the position it leads to), /api/annotate (every move of a line judged: best,
+ * inaccuracy, mistake, blunder), /api/line (the perfect line) and /api/record (the game written as a
+ * record, to copy or download). The page never decides a rule or a value itself: a move is legal when
+ * the server lists it. Values are from the side to move's point of view, a move's for the player making
+ * it.
  *
- * The view is the board, the rule, the start position, the moves and the ply shown; the URL holds it
- * (?board=5x5&rule=connected&start=...&moves=B1-C1+B5-A5&ply=1), so a link reproduces it. A new move or
- * position adds a history entry (the browser's back button undoes it); stepping through the game replaces
- * the current one.
+ * The game is a tree (tree.js): its main line and variations, nested. The board, the moves, the value
+ * history and the status show one line of it, the current one, at one of its plies; the game panel shows
+ * the whole tree, every move a button that goes there. A move that is not the line's next one, played
+ * before the line's end (or the perfect line from there), starts a variation instead of replacing what
+ * follows; one the tree already holds goes to it.
+ *
+ * The view is the board, the rule, the start position, the tree, the line shown and its ply; the URL
+ * holds it (?board=5x5&rule=connected&start=...&moves=B1-C1+(C4-C3+D5-D2)+B5-A5&line=1&ply=1: the
+ * tree's move text, variations in parentheses; the line by its place among the variations, in the order
+ * their parentheses open, none for the main line), so a link reproduces it. A tree whose link would be
+ * longer than MAX_LINK characters keeps only the main line and the line shown. A new move, variation or
+ * position adds a history entry (the browser's back button undoes it); stepping through the line
+ * replaces the current one.
  */
 "use strict";
 
@@ -26,6 +36,9 @@
   const CELL = 100;
   const MARGINS = {left: 30, top: 6, right: 6, bottom: 30, label: 17};
   const REPLY_DELAY = 450;  // ms before the perfect reply is played
+  // The longest query a link keeps the whole tree in: requests of the tree then stay well within the
+  // server's bound on a URL (8,192 characters).
+  const MAX_LINK = 4000;
   const MARKS = {  // the marks of /api/annotate
     inaccuracy: {symbol: "?!", plural: "inaccuracies", words: "Inaccuracy: keeps the value, but a slower win or a quicker loss"},
     mistake: {symbol: "?", plural: "mistakes", words: "Mistake: a win thrown to a draw, or a draw to a loss"},
@@ -155,9 +168,12 @@
     games = answer.games;
     fillBoards();
   });
-  // nodes[i]: the /api/position answer of the position after i moves; ply: the one shown; annotation:
-  // the /api/annotate answer of the moves.
-  const state = {board: "5x5", rule: "connected", start: "start", moves: [], nodes: [], ply: 0, annotation: null};
+  // root: the /api/position answer of the start; main: the tree's main line (tree.js); line: the line
+  // shown, ply: its ply shown. moves, nodes and
+  // annotation are the line's whole line: its moves from the start, nodes[i] the /api/position answer
+  // of the position after i of them, the /api/annotate answer of the moves.
+  const state = {board: "5x5", rule: "connected", start: "start", root: null, main: null, line: null, ply: 0,
+                 moves: [], nodes: [], annotation: null};
   let selected = null;  // the square of the piece picked up
   let drag = null;      // {square, pointer, from: {x, y}, moved}
   let cursor = null;    // the keyboard's square on the board
@@ -184,28 +200,38 @@
   /** The server's judgement of the move that led to nodes[ply]: {move, before, after, mark, best, ...}. */
   const judged = ply => state.annotation.moves[ply - 1];
 
-  /** The URL query of the view. */
+  /** The URL query of the view: its tree whole, or its main line and its line if that is too long. */
   function queryOf(view) {
     const parts = [["board", view.board], ["rule", view.rule]];
     if (view.start !== "start") parts.push(["start", view.start]);
-    if (view.moves.length) parts.push(["moves", view.moves.join(" ")]);
-    if (view.ply !== view.moves.length) parts.push(["ply", String(view.ply)]);
-    return "?" + queryText(parts);
+    const tree = GameTree.textOf(view.main), index = GameTree.linesOf(view.main).indexOf(view.line);
+    const query = (moves, line) => "?" + queryText([
+      ...parts, ...(moves ? [["moves", moves]] : []), ...(line ? [["line", String(line)]] : []),
+      ...(view.ply !== GameTree.lastPly(view.line) ? [["ply", String(view.ply)]] : [])]);
+    const whole = query(tree, index);
+    return whole.length <= MAX_LINK ? whole : query(GameTree.pathText(view.main, view.line), view.line === view.main ? 0 : 1);
   }
 
-  /** The words of move text, its move numbers left out: "1. B1-C1 B5-A5", "1.B1-C1", "12... B5-A5". */
-  const moveTokens = text => text.split(/[\s,]+/)
+  /**
+   * The words of move text, its move numbers left out, its parentheses kept: "1. B1-C1 B5-A5",
+   * "1.B1-C1", "12... B5-A5", "B1-C1 (C4-C3) B5-A5".
+   */
+  const moveTokens = text => text.replace(/[()]/g, " $& ").split(/[\s,]+/)
     .map(token => token.replace(/^\d+\.+/, ""))
     .filter(token => token && !/^(\.\.\.|\u2026)$/.test(token));
 
   function viewOf(parameters) {
-    const ply = parameters.get("ply");
+    const number = name => {
+      const value = parameters.get(name);
+      return value === null || !/^\d+$/.test(value) ? null : Number(value);
+    };
     return {
       board: parameters.get("board"),  // null: the server's default (the start's board, "connected")
       rule: parameters.get("rule"),
       start: parameters.get("start") || "start",
       moves: moveTokens(parameters.get("moves") || ""),
-      ply: ply === null || !/^\d+$/.test(ply) ? null : Number(ply),
+      line: number("line") || 0,
+      ply: number("ply"),
     };
   }
 
@@ -218,25 +244,38 @@
   }
 
   /**
-   * The game of a view, {game, refused}, in one request (/api/game): its nodes, ply by ply, and why a move
-   * of the view could not be played, or null. The server checks the board, the rule and the start (its
-   * message names a bad one), and plays the moves while they are legal and the game goes on.
+   * The game of a view, {game, refused}, in one request (/api/game; a pasted record's answer is the
+   * view's already): its tree, and why a move of the view could not be played, or null. The server
+   * checks the board, the rule and the start (its message names a bad one), and reads the moves while
+   * they are legal and their game goes on.
    */
   async function gameOf(view) {
-    const moves = view.moves.join(" ");
-    const answer = await api("game", {position: view.start, board: view.board, rule: view.rule, moves});
+    const answer = view.answer ||
+      await api("game", {position: view.start, board: view.board, rule: view.rule, moves: view.moves.join(" ")});
     const {board, rule} = answer.annotation;
-    const game = {board, rule, start: answer.start, moves: answer.annotation.moves.map(judgement => judgement.move),
-                  nodes: answer.positions, annotation: answer.annotation};
-    for (const node of game.nodes) positions.set(`${board}|${rule}|${node.position}`, Promise.resolve(node));
-    annotations.set(`${board}|${rule}|${game.start}|${game.moves.join(" ")}`, Promise.resolve(game.annotation));
-    return {game, refused: answer.refused};
+    const main = GameTree.fromAnswer(answer);
+    positions.set(`${board}|${rule}|${answer.positions[0].position}`, Promise.resolve(answer.positions[0]));
+    for (const line of GameTree.linesOf(main)) {
+      for (const node of line.nodes) positions.set(`${board}|${rule}|${node.position}`, Promise.resolve(node));
+      annotations.set(`${board}|${rule}|${answer.start}|${GameTree.movesOf(line).join(" ")}`, Promise.resolve(line.annotation));
+    }
+    return {game: {board, rule, start: answer.start, root: answer.positions[0], main}, refused: answer.refused};
+  }
+
+  /** Show ``line`` of the tree at ``ply`` (the end of the line if null or past it). */
+  function showLine(line, ply = null) {
+    state.line = line;
+    state.moves = GameTree.movesOf(line);
+    state.nodes = [state.root, ...GameTree.nodesOf(line)];
+    state.annotation = line.annotation;
+    state.ply = ply === null || ply > state.moves.length ? state.moves.length : ply;
   }
 
   /**
-   * Show ``view`` (its ply: the end of its moves if null), recorded in the URL as ``how`` says; returns
-   * why one of its moves was refused (the moves before it are shown), or null. A refused link keeps its
-   * URL ("replace" records nothing then): it stays the link that was shared.
+   * Show ``view`` (its line, by its place among the tree's lines, at its ply: the end of the line if
+   * null), recorded in the URL as ``how`` says; returns why one of its moves was refused (what comes
+   * before it is shown), or null. A refused link keeps its URL ("replace" records nothing then): it
+   * stays the link that was shared.
    */
   async function show(view, how) {
     const asked = gameOf(view);  // asked for before the catalogue is awaited: the two requests overlap
@@ -251,7 +290,7 @@
       quiet();
     }
     Object.assign(state, game);
-    state.ply = view.ply === null || view.ply > game.moves.length ? game.moves.length : view.ply;
+    showLine(GameTree.linesOf(game.main)[view.line || 0] || game.main, view.ply);
     selected = cursor = null;
     if (how === "push" || (how === "replace" && !refused)) record(how);
     render();
@@ -273,6 +312,19 @@
     return queue;
   }
 
+  /** Go to ``ply`` of ``line`` of the tree: a step if it is the line shown. */
+  function goToLine(line, ply) {
+    if (line === state.line) {
+      goTo(ply);
+      return;
+    }
+    cancelReply();
+    showLine(line, ply);
+    selected = null;
+    record("replace");
+    render();
+  }
+
   function goTo(ply) {
     cancelReply();
     const target = Math.max(0, Math.min(state.moves.length, ply));
@@ -288,20 +340,26 @@
   }
 
   /**
-   * Play ``name`` from the position shown: the game's own next move keeps the rest of the game. The piece
+   * Play ``name`` from the position shown: the line's own next move keeps the line; a move the tree holds
+   * goes to its line; another lengthens the line at its end, or starts a variation before it. The piece
    * slides there unless it was dragged (``slides``); a move ``byTable`` gets no perfect reply.
    */
   async function play(name, {byTable = false, slides = true} = {}) {
     const entry = current().moves.find(option => option.move === name);
     if (!entry || ending(state.ply)) return;
     cancelReply();
-    if (state.moves[state.ply] !== name) {
-      const moves = state.moves.slice(0, state.ply).concat(name);
-      const [child, annotation] = await Promise.all([positionAnswer(state.board, state.rule, entry.position),
-                                                     annotationOf({...state, moves})]);
-      Object.assign(state, {moves, nodes: state.nodes.slice(0, state.ply + 1).concat(child), annotation});
+    if (state.moves[state.ply] === name) {
+      state.ply += 1;
+    } else {
+      const moves = state.moves.slice(0, state.ply).concat(name), held = GameTree.follow(state.main, moves);
+      if (held.held < moves.length) {
+        const [child, annotation] = await Promise.all([positionAnswer(state.board, state.rule, entry.position),
+                                                       annotationOf({...state, moves})]);
+        showLine(GameTree.graft(held, moves, [child], annotation), moves.length);
+      } else {
+        showLine(held.line, moves.length);
+      }
     }
-    state.ply += 1;
     selected = null;
     if (slides) slide = squaresOf(name);
     record("push");
@@ -551,9 +609,8 @@
     }
   }
 
-  /** The tooltip of a move of the game: its value, and for a marked move the better moves. */
-  function verdict(ply) {
-    const {move, before, after, mark, best, keeping, legal} = judged(ply);
+  /** The tooltip of a move of the game, judged as ``judgement``: its value, and for a marked move the better moves. */
+  function verdict({move, before, after, mark, best, keeping, legal}) {
     if (mark === "best") {
       return `${move}: ${moveText(after)}, a best move` +
              (before.value === "loss" ? "" : ` (${keeping} of ${legal} moves keep the ${before.value})`);
@@ -561,45 +618,74 @@
     return `${MARKS[mark].words}. Played ${move}: ${moveText(after)}; better ${best.join(", ")}: ${moveText(before)}`;
   }
 
+  /**
+   * The game as a tree: the main line in move pairs, each variation under the move it replaces, indented,
+   * its own nested in it; every move a button that goes to its line at that ply, the move shown
+   * highlighted, those after it on its line faint. The caption is the line shown's.
+   */
   function renderGame() {
-    const list = $("game");
+    const list = $("game"), main = state.main, places = new Map(GameTree.linesOf(main).map((line, at) => [line, at]));
+    const button = (line, ply) => moveButton(line, ply, places.get(line));
     list.replaceChildren();
-    const marked = {inaccuracy: 0, mistake: 0, blunder: 0};
-    let row = null, number = 1;
-    for (let ply = 1; ply <= state.moves.length; ply += 1) {
-      const mover = state.nodes[ply - 1].to_move;
-      if (mover === "black" || !row) {
+    let row = null;
+    main.moves.forEach((move, at) => {
+      const ply = at + 1, {side, number} = main.annotation.moves[at];
+      if (side === "black" || !row) {
         row = html("li");
-        row.append(html("span", {class: "number"}, `${number}.`));
-        if (mover === "white") row.append(html("span", {class: "filler"}, "..."));
+        row.append(html("span", {class: "number"}, number.replace(/\.+$/, ".")));
+        if (side === "white") row.append(html("span", {class: "filler"}, "..."));
         list.append(row);
       }
-      const {mark} = judged(ply);
-      const classes = ["ply", ply === state.ply ? "current" : "", ply > state.ply ? "future" : ""];
-      const button = html("button", {type: "button", class: classes.join(" ").trim(), "data-ply": ply,
-                                     title: verdict(ply)}, state.moves[ply - 1]);
-      if (mark !== "best") {
-        marked[mark] += 1;
-        button.append(html("span", {class: `mark ${mark}`}, MARKS[mark].symbol));
+      row.append(button(main, ply));
+      const branches = main.variations.filter(branch => branch.ply === ply);
+      if (side === "white" || branches.length) row = null;
+      if (branches.length) {
+        list.append(html("li", {class: "variations"}));
+        list.lastChild.append(...branches.map(branch => variationBlock(branch, button)));
       }
-      button.addEventListener("click", () => goTo(ply));
-      row.append(button);
-      if (mover === "white") {
-        number += 1;
-        row = null;
-      }
-    }
-    const end = ending(state.moves.length);
+    });
+    const end = ending(main.moves.length, [state.root, ...GameTree.nodesOf(main)]);
     if (end) list.append(html("li", {class: "game-result"}, end.result));
-    if (!state.moves.length) list.append(html("li", {class: "game-result"}, "No moves yet: play one on the board."));
+    if (!main.moves.length) list.append(html("li", {class: "game-result"}, "No moves yet: play one on the board."));
+    const marked = {inaccuracy: 0, mistake: 0, blunder: 0};
+    for (const {mark} of state.annotation.moves) if (mark !== "best") marked[mark] += 1;
     const counts = Object.entries(marked).filter(([, count]) => count)
       .map(([kind, count]) => `${count} ${count > 1 ? MARKS[kind].plural : kind}`);
     const first = state.annotation.first_error;
     $("game-caption").textContent = state.moves.length
-      ? `${plyCount(state.moves.length)}${counts.length ? "; " + counts.join(", ") : ""}` +
+      ? `${state.line === main ? "" : "variation: "}${plyCount(state.moves.length)}` +
+        `${counts.length ? "; " + counts.join(", ") : ""}` +
         (first ? `; first decisive error ${judged(first).number} ${judged(first).move}` : "") : "";
     const currentButton = list.querySelector(".current");
     if (currentButton) scrollWithin(list, currentButton);
+  }
+
+  /** A variation's moves, numbered, each a button made by ``button(line, ply)``, its own variations in it. */
+  function variationBlock(line, button) {
+    const block = html("div", {class: "variation", role: "group",
+                               "aria-label": `Variation at ${line.annotation.moves[line.ply - 1].number}`});
+    let numbered = true;  // the first move of a variation, and the first after one of its own, say their number
+    line.moves.forEach((move, at) => {
+      const ply = line.ply + at, {side, number} = line.annotation.moves[ply - 1];
+      if (numbered || side === "black") block.append(html("span", {class: "number"}, number));
+      block.append(button(line, ply));
+      const branches = line.variations.filter(branch => branch.ply === ply);
+      block.append(...branches.map(branch => variationBlock(branch, button)));
+      numbered = branches.length > 0;
+    });
+    return block;
+  }
+
+  /** The button of ply ``ply`` of ``line``, the ``place``-th line of the tree. */
+  function moveButton(line, ply, place) {
+    const judgement = line.annotation.moves[ply - 1];
+    const shown = GameTree.owner(state.line, ply) === line && ply <= state.moves.length;  // on the line shown
+    const classes = ["ply", shown && ply === state.ply ? "current" : "", shown && ply > state.ply ? "future" : ""];
+    const item = html("button", {type: "button", class: classes.join(" ").trim(), "data-ply": ply, "data-line": place,
+                                 title: verdict(judgement)}, judgement.move);
+    if (judgement.mark !== "best") item.append(html("span", {class: `mark ${judgement.mark}`}, MARKS[judgement.mark].symbol));
+    item.addEventListener("click", () => goToLine(line, ply));
+    return item;
   }
 
   /**
@@ -684,6 +770,7 @@
     $("first").disabled = $("back").disabled = state.ply === 0;
     $("forward").disabled = $("last").disabled = state.ply === state.moves.length;
     $("line-button").disabled = Boolean(ending(state.ply));
+    $("promote").disabled = $("delete").disabled = state.line === state.main;
     $("board-select").value = state.board;
     fillRules();
     $("rule-select").value = state.rule;
@@ -827,34 +914,103 @@
     if (ending(state.ply)) return;
     const line = await api("line", {position: node.position, board: state.board, rule: state.rule});
     const names = line.moves.map(step => step.move);
-    // A drawn line goes on past the third repetition, where the page ends the game: it is cut there.
-    await show({board: state.board, rule: state.rule, start: state.start,
-                moves: state.moves.slice(0, state.ply).concat(names), ply: state.ply}, "push");
+    // A drawn line goes on past the third repetition, where the page ends the game: /api/game cuts it there.
+    const moves = state.moves.slice(0, state.ply).concat(names);
+    let held = GameTree.follow(state.main, moves), shown = held.line;
+    if (held.held < moves.length) {
+      const answer = await api("game", {position: state.start, board: state.board, rule: state.rule,
+                                        moves: moves.join(" ")});
+      const played = answer.annotation.moves.map(judgement => judgement.move);
+      held = GameTree.follow(state.main, played);
+      shown = held.held < played.length
+        ? GameTree.graft(held, played, answer.positions.slice(held.held + 1), answer.annotation) : held.line;
+    }
+    showLine(shown, state.ply);
+    record("push");
+    render();
     say(`The perfect line from here: ${plyCount(names.length)}, ${line.result}. ` +
         "Step through it with \u25B6 or the right arrow key.", "note");
   }));
 
-  $("copy-link").addEventListener("click", async () => {
+  /**
+   * Put ``text`` on the clipboard and say so (``what`` names it: "a link to this view"); where the
+   * clipboard is refused (an insecure origin, a browser's setting), ``refused()`` shows the text instead.
+   */
+  async function copy(text, what, refused = () => say(`${capitalise(what)}: ${text}`, "note")) {
     try {
-      await navigator.clipboard.writeText(location.href);
-      say("A link to this view is on the clipboard.", "note");
+      await navigator.clipboard.writeText(text);
+      say(`${capitalise(what)} is on the clipboard.`, "note");
     } catch (error) {
-      say(`The link to this view: ${location.href}`, "note");
+      refused();
     }
-  });
+  }
+
+  $("copy-link").addEventListener("click", () => copy(location.href, "a link to this view"));
+  $("copy-position").addEventListener("click", () => copy(current().position, "the position"));
+
+  /** The game record of the tree, variations and all, as the server writes it (/api/record). */
+  async function gameRecord() {
+    const answer = await api("record", {position: state.start, board: state.board, rule: state.rule,
+                                        moves: GameTree.textOf(state.main)});
+    return answer.record;
+  }
+
+  // A record refused by the clipboard is put in the paste box, selected, to be copied from there.
+  $("copy-record").addEventListener("click", () => act(async () => {
+    const text = await gameRecord();
+    await copy(text, "the game's record (paste it here, or give it to neutreeko annotate)", () => {
+      $("paste-input").value = text;
+      $("paste-input").rows = Math.min(8, text.split("\n").length);
+      $("paste-input").select();
+      say("The clipboard is not open to the page: the record is in the paste box, selected, to copy.", "note");
+    });
+  }));
+
+  $("download-record").addEventListener("click", () => act(async () => {
+    const file = URL.createObjectURL(new Blob([await gameRecord()], {type: "text/plain;charset=utf-8"}));
+    const link = html("a", {href: file, download: `neutreeko-${state.board}-${state.rule}.txt`});
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(file), 1000);  // once the download has read it
+  }));
+
+  /**
+   * Promote or delete the variation shown (``change`` does it and returns the line and ply to show), a
+   * new history entry. The focus, on a button the main line disables, goes to the move shown.
+   */
+  function changeVariation(change) {
+    act(() => {
+      if (state.line === state.main) return;
+      const [line, ply] = change(state.line);
+      showLine(line, ply);
+      record("push");
+      render();
+      if (document.activeElement.disabled) ($("game").querySelector(".ply.current") || $("game")).focus();
+    });
+  }
+
+  // The variation's moves become its parent's, at the same ply: the same line is shown, now its parent's.
+  $("promote").addEventListener("click", () => changeVariation(line => {
+    GameTree.promote(line);
+    return [line.parent, state.ply];
+  }));
+
+  $("delete").addEventListener("click", () => changeVariation(line => {
+    GameTree.remove(line);
+    return [line.parent, line.ply - 1];
+  }));
 
   /**
    * The view a pasted text asks for: a link, a game record (tags, or several lines: the server reads
-   * it), a position (and moves after it), or moves from the start.
+   * it, variations and all, and its answer is the view's), a position (and moves after it), or moves
+   * from the start.
    */
   async function pastedView(text) {
     text = text.trim();
     if (/^\[/.test(text) || text.includes("\n")) {
-      const annotation = await api("annotate", {}, text);
-      const view = {board: annotation.board, rule: annotation.rule, start: annotation.start,
-                    moves: annotation.moves.map(judgement => judgement.move), ply: null};
-      annotations.set(`${view.board}|${view.rule}|${view.start}|${view.moves.join(" ")}`, Promise.resolve(annotation));
-      return view;
+      const answer = await api("game", {}, text);
+      return {board: answer.annotation.board, rule: answer.annotation.rule, start: answer.start, answer, ply: null};
     }
     if (/^(https?:\/\/|\?)/i.test(text)) {
       const view = viewOf(new URL(text, location.href).searchParams);
