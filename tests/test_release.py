@@ -501,6 +501,12 @@ def test_no_mirror(tables):
                           code=1, program="necnon")
 
 
+def test_a_board_that_does_not_exist_is_bad_input(tables):
+    assert_one_line_error(invoke("fetch", "12x12", "--mirror", "http://127.0.0.1:9/"), "12x12", code=2)
+    assert_one_line_error(invoke("fetch", "3x3", "--protocol", "nix", "--mirror", "http://127.0.0.1:9/",
+                                 program=necnon_cli), "nix", code=2, program="necnon")
+
+
 def test_a_mirror_that_is_not_an_http_address(tables):
     assert_one_line_error(invoke("fetch", "4x4", "--mirror", "ftp://example.org/"), "not an http:// or https://",
                           code=1)

@@ -134,11 +134,11 @@ def solve(board: str | None, protocol: str, out: Path | None, force: bool) -> No
 
 
 @cli.command()
-@click.argument("board", metavar="WxH|hexN")
+@click.argument("board", metavar="BOARD")
 @protocol_option
 @releases.fetch_options
 def fetch(board: str, protocol: str, mirror: str | None, force: bool, quiet: bool) -> None:
-    """Download the table of BOARD under --protocol from a release (see publish) into the tables
+    """Download the table of BOARD (WxH or hexN) under --protocol from a release (see publish) into the tables
     directory, resuming a download that stopped; it is moved into place only once its size and
     SHA-256 match the mirror's manifest and every byte and its result digest are checked. A table
     already there is replaced only with --force. Refusals are one line and exit 1.

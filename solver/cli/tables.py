@@ -66,14 +66,14 @@ def solve(board: str, rule: str, out: Path | None, force: bool, fold: bool, prog
 
 
 @cli.command()
-@click.argument("board", metavar="WIDTHxHEIGHT")
+@click.argument("board", metavar="BOARD")
 @rule_option
 @releases.fetch_options
 def fetch(board: str, rule: str, mirror: str | None, force: bool, quiet: bool) -> None:
-    """Download the table of BOARD under --rule from a release (see publish) into the tables directory,
+    """Download the table of BOARD (WIDTHxHEIGHT) under --rule from a release (see publish) into the tables directory,
     resuming a download that stopped; it is moved into place only once its size and SHA-256 match the
     mirror's manifest, every byte is checked and the digest of its result bytes is the committed one
-    (every board of the survey, 8x8 and 9x9 connected; others: the manifest's). A table already there
+    (every board up to 7x7, 8x8, and 9x9 connected; others: the manifest's). A table already there
     is replaced only with --force. Refusals are one line and exit 1.
 
     \b

@@ -7,9 +7,9 @@ A release directory holds table files of either game under the names of the tabl
 checks::
 
     {"format": "neutreeko-solver release", "version": 1, "writer": "neutreeko-solver 0.1.0",
-     "tables": [{"file": "neutreeko-4x4.h5", "size": 126465, "sha256": "<hex of the file>",
+     "tables": [{"file": "neutreeko-4x4.h5", "size": <bytes>, "sha256": "<hex of the file>",
                  "game": "neutreeko", "board": "4x4", "rule": "connected", "folded": false,
-                 "result_digest": "sha256:<hex>", "figures": {"legal": 159040, ...}},
+                 "result_digest": "sha256:<hex>", "figures": {"legal": <count>, ...}},
                 ...]}
 
 Each entry's fields after ``sha256`` are its table's own description (the ``describe()`` of a game's
@@ -165,7 +165,8 @@ def read_manifest(mirror: str, timeout: float = download.TIMEOUT) -> list[Entry]
             raise ValueError("it has no list of tables")
         return [Entry.from_json(item) for item in manifest["tables"]]
     except (ValueError, RecursionError) as error:
-        why = "it is not JSON" if isinstance(error, json.JSONDecodeError) or not str(error) else str(error)
+        plain = not isinstance(error, (json.JSONDecodeError, UnicodeDecodeError)) and str(error)
+        why = str(error) if plain else "it is not JSON"
         raise ReleaseError(f"{url} is not a release manifest: {why}") from None
 
 
