@@ -426,7 +426,8 @@ def _examples(help_text: str) -> list[tuple[list[str], str | None]]:
 def test_every_command_has_an_example_that_runs(tables, tmp_path, monkeypatch):
     """Each command's help shows an example; each runs as shown (the survey's, which regenerates the
     committed report from every table up to 7 x 7, is the command that report names; serve's, a server
-    that runs until stopped, is run by tests/test_web.py)."""
+    that runs until stopped, is run by tests/test_web.py; fetch's, from a mirror on the network, is
+    shown here and fetched the same way from a mirror of its own by tests/test_release.py)."""
     monkeypatch.chdir(tmp_path)
     from solver.cli import cli
 
@@ -443,13 +444,17 @@ def test_every_command_has_an_example_that_runs(tables, tmp_path, monkeypatch):
             if name == "serve":  # a server runs until it is stopped: tests/test_web.py starts and stops it
                 assert args[1:] in (["--open"], [])
                 continue
+            if name == "fetch":  # its mirror is on the network: tests/test_release.py fetches from one of its own
+                assert args[1] == "8x8" and args[2] == "--mirror" and args[3].startswith("https://")
+                continue
             if name == "convert":  # it needs a table of the first format
                 (tmp_path / "old").mkdir()
                 table = open_table(Game.of("5x5"))
                 write_first_format(tmp_path / args[1], "result", table.result, table.attributes)
             result = invoke(*args, input=feed or "")
             assert result.exit_code == 0, (args, result.stderr)
-    assert sorted(path.name for path in tmp_path.iterdir()) == ["longest.html", "old", "reply.png", "tables"]
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["longest.html", "old", "release", "reply.png",
+                                                                "tables"]
 
 
 @pytest.mark.parametrize("name", ["query", "line", "show"])

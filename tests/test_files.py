@@ -138,6 +138,26 @@ def test_replacing_replaces_what_appeared(tmp_path):
     assert target.read_text() == "ours" and os.listdir(tmp_path) == ["P.h5"]
 
 
+def test_moving_into_place_keeps_the_source_whatever_fails(tmp_path, monkeypatch):
+    """A finished download is renamed as a temporary file is, but never lost to a failed rename."""
+    source, target = tmp_path / "P.h5.part", tmp_path / "P.h5"
+    source.write_text("downloaded")
+    target.write_text("precious")
+    with pytest.raises(FileExistsError, match="appeared"):
+        files.move_into_place(source, target, replace=False)
+    assert (source.read_text(), target.read_text()) == ("downloaded", "precious")
+    def failing(*_):
+        raise OSError(errno.EIO, "I/O error")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(os, "replace", failing)
+        with pytest.raises(OSError, match="I/O error"):
+            files.move_into_place(source, target)
+    assert (source.read_text(), target.read_text()) == ("downloaded", "precious")
+    files.move_into_place(source, target)
+    assert target.read_text() == "downloaded" and os.listdir(tmp_path) == ["P.h5"]
+
+
 @pytest.mark.parametrize("there", [False, True])
 def test_without_hard_links_the_destination_is_looked_at_before_the_rename(tmp_path, monkeypatch, there):
     def no_links(*_):

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 #: What the sdist's test suite reads beyond tests/test_*.py (which setuptools includes on its own).
 SUITE_FILES = ["conftest.py", "tests/helpers.py", "tests/reference.py", "tests/necnon_reference.py",
-               "tests/lowest-versions.txt", "docs/table-format.md", "docs/table-digests.csv", "docs/survey.md",
+               "tests/lowest-versions.txt", "docs/table-format.md", "docs/survey.md",
                "scripts/run_notebooks.py", "notebooks/statistics.ipynb", "notebooks/necnon.ipynb"]
 
 
@@ -95,6 +95,8 @@ def test_wheel_metadata_has_the_classifiers_and_extras(wheel):
     assert not any(r.startswith("matplotlib") and "extra" not in r for r in requires), requires
     with zipfile.ZipFile(wheel) as archive:
         assert any(n.endswith("solver/py.typed") for n in archive.namelist())
+        # The committed digests, which fetch and publish check tables against.
+        assert "solver/neutreeko/table-digests.csv" in archive.namelist()
 
 
 def test_citation_is_cff_1_2_with_the_package_version():

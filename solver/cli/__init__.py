@@ -3,11 +3,10 @@
 ``neutreeko`` is :data:`cli`; importing the command modules registers their commands with it.
 """
 
-from solver.cli import explorer, games, positions, puzzles, tables, train  # noqa: F401  (registers the commands)
-from solver.cli.containers import COMMANDS
+from solver.cli import containers, explorer, games, positions, puzzles, releases, tables, train  # noqa: F401  (registers the commands)
 from solver.cli.neutreeko import cli
 
-for command in COMMANDS:
+for command in (*containers.COMMANDS, *releases.COMMANDS):
     cli.add_command(command)
 
 __all__ = ["cli"]

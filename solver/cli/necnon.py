@@ -17,7 +17,7 @@ from typing import TypeVar
 import click
 
 from solver import __version__
-from solver.cli import common, containers
+from solver.cli import common, containers, releases
 from solver.cli.common import (
     STANDARD_OUTPUT,
     SVG_HINT,
@@ -44,7 +44,7 @@ from solver.necnon.probe import Tablebase
 from solver.necnon.rules import SETTINGS, Game
 from solver.necnon.solve import Progress
 from solver.necnon.survey import SurveyRow, csv_path, run_survey, survey_games, write_report
-from solver.necnon.table import Table, open_table
+from solver.necnon.table import GAME, Table, open_table, table_path
 from solver.necnon.values import Evaluation
 
 F = TypeVar("F", bound=Callable[..., object])
@@ -131,6 +131,25 @@ def solve(board: str | None, protocol: str, out: Path | None, force: bool) -> No
     path, summary, seconds = build_table(game, out, force, terminal_progress())
     click.echo(f"solved necnon {game}: {summary.positions:,} positions ({summary.classes:,} classes), "
                f"empty board {summary.value:+d} in {summary.turns} turns, in {seconds:.2f} s -> {path}")
+
+
+@cli.command()
+@click.argument("board", metavar="BOARD")
+@protocol_option
+@releases.fetch_options
+def fetch(board: str, protocol: str, mirror: str | None, force: bool, quiet: bool) -> None:
+    """Download the table of BOARD (WxH or hexN) under --protocol from a release (see publish) into the tables
+    directory, resuming a download that stopped; it is moved into place only once its size and
+    SHA-256 match the mirror's manifest and every byte and its result digest are checked. A table
+    already there is replaced only with --force. Refusals are one line and exit 1.
+
+    \b
+    Example:
+      necnon fetch 4x4 --protocol nec --mirror https://example.org/neutreeko-tables/
+    """
+    game = Game.of(board, protocol)
+    releases.fetch_table({"game": GAME, "board": str(game.grid), "protocol": game.setting}, table_path(game), None,
+                         partial(open_table, game), mirror, force, quiet)
 
 
 @cli.command()
@@ -323,5 +342,5 @@ def play(board: str | None, protocol: str, table_file: Path | None, build: bool,
 
 
 
-for _command in containers.COMMANDS:
+for _command in (*containers.COMMANDS, *releases.COMMANDS):
     cli.add_command(_command)

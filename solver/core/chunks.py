@@ -25,7 +25,7 @@ import os
 import threading
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -208,14 +208,16 @@ class Chunks:
     def whole(self) -> npt.NDArray[Any]:
         """The whole dataset as one array, every chunk verified (read in parallel, not cached)."""
         data = np.empty(self.length, dtype=self.dtype)
-
-        def place(number: int) -> None:
+        for number, chunk in enumerate(self.in_order()):
             first = number * self.chunk_items
-            data[first:first + self.chunk_items] = self._read(number)
-
-        for _ in _pool().map(place, range(self.count)):  # re-raises a chunk's error
-            pass
+            data[first:first + len(chunk)] = chunk
         return data
+
+    def in_order(self) -> Iterator[npt.NDArray[Any]]:
+        """Every chunk in order, verified, read a batch at a time in parallel and not cached: the whole
+        dataset in the memory of one batch, whatever its size."""
+        for first in range(0, self.count, _BATCH):
+            yield from _pool().map(self._read, range(first, min(first + _BATCH, self.count)))
 
     def close(self) -> None:
         """Drop this reader's chunks from the cache."""

@@ -374,6 +374,16 @@ class Contents:
             raise self.damaged("its data does not match its digest")
         return data
 
+    def checked_digest(self, dataset: str, length: int, dtype: npt.DTypeLike) -> str:
+        """The ``digest`` attribute, once the dataset (see :meth:`chunks`), read a chunk at a time in the
+        memory of a few, is found to have it: what :meth:`read` checks, without holding the data."""
+        sha = hashlib.sha256()
+        for chunk in self.chunks(dataset, length, dtype).in_order():
+            sha.update(chunk.data)
+        if "sha256:" + sha.hexdigest() != self.attributes.get("digest"):
+            raise self.damaged("its data does not match its digest")
+        return str(self.attributes["digest"])
+
     def check_figures(self, figures: Mapping[str, Any]) -> None:
         """Raise :class:`TableError` naming the first of ``figures`` (computed from the data) that is not
         the attribute of its name: data that contradicts its own attributes is damaged."""

@@ -40,3 +40,8 @@ class MissingTableError(TableError, KeyError):
 
     def __str__(self) -> str:
         return str(self.args[0]) if self.args else "table not found"
+
+
+class ReleaseError(TableError):
+    """A release of tables that cannot be used: a mirror that cannot be reached, a manifest that cannot
+    be read, a download that stopped, or a file that does not match what the manifest says of it."""

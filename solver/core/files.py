@@ -144,13 +144,28 @@ def replacing(path: Path | str, replace: bool = True) -> Iterator[str]:
     target = _writable(path)
     with _beside(target) as temporary:
         yield temporary
-        _flush(temporary)
-        interrupts.check()
-        (os.replace if replace else _rename_new)(temporary, target)
-        _flush(target.parent)
+        _rename_into_place(temporary, target, replace)
 
 
-def _rename_new(temporary: str, target: Path) -> None:
+def move_into_place(source: Path | str, path: Path | str, replace: bool = True) -> None:
+    """Rename the file ``source``, written beside ``path`` (in the directory of its :func:`destination`),
+    to ``path`` as :func:`replacing` renames its temporary file: flushed first, not once an interrupt has
+    been received, and never over anything unless ``replace`` (:class:`FileExistsError`). Whatever
+    fails, ``source`` stays as it was: for a file that took long to make (a download), which a failed
+    rename must not lose."""
+    _rename_into_place(source, _writable(path), replace)
+
+
+def _rename_into_place(temporary: Path | str, target: Path, replace: bool) -> None:
+    """Flush ``temporary``, check for an interrupt, rename it to ``target`` (replacing what is there only
+    if ``replace``) and flush ``target``'s directory."""
+    _flush(temporary)
+    interrupts.check()
+    (os.replace if replace else _rename_new)(temporary, target)
+    _flush(target.parent)
+
+
+def _rename_new(temporary: Path | str, target: Path) -> None:
     """Rename ``temporary`` to ``target`` unless something is there: :class:`FileExistsError`, and what
     is there is left as it is.
 

@@ -52,7 +52,7 @@ from solver.core.errors import TableError, TableMismatchError
 from solver.necnon.keys import KEY_LAYOUT, find
 from solver.necnon.rules import Game
 from solver.necnon.solve import RECORD
-from solver.necnon.stats import Summary, summarize
+from solver.necnon.stats import COUNT_NAMES, Summary, summarize
 
 FORMAT_VERSION = 1
 GAME = "necnon"
@@ -147,6 +147,18 @@ class Table:
             present[which] = rows >= 0
             found[which] = chunk[np.maximum(rows, 0)]
         return present, found
+
+    def result_digest(self) -> str:
+        """``"sha256:<hex>"`` of the records' bytes: the ``digest`` attribute, once the records, read a
+        chunk at a time, are found to have it (:class:`TableError` otherwise)."""
+        return self.contents.checked_digest(_DATASET, len(self.chunks), RECORD)
+
+    def describe(self) -> Attributes:
+        """What a release's manifest says of the table (:mod:`solver.core.release`): the game, board and
+        protocol, :meth:`result_digest` and the figures its attributes state."""
+        return {"game": GAME, "board": str(self.game.grid), "protocol": self.game.setting,
+                "result_digest": self.result_digest(),
+                "figures": {name: self.attributes.get(name) for name in (*COUNT_NAMES, "best_first")}}
 
     def close(self) -> None:
         """Close the file (its chunks leave the cache)."""

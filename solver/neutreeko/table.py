@@ -61,7 +61,7 @@ from solver.core.errors import TableError, TableMismatchError
 from solver.neutreeko import folding, index
 from solver.neutreeko.game import Game
 from solver.neutreeko.rules import DEFAULT_RULE
-from solver.neutreeko.stats import Summary, summarize
+from solver.neutreeko.stats import COUNT_NAMES, Summary, summarize
 from solver.neutreeko.symmetry import CANONICAL_FORM, symmetry_count
 from solver.neutreeko.values import ENCODING, ILLEGAL
 
@@ -169,6 +169,22 @@ class Table:
         summary = summarize(self.game, result)
         self.contents.check_figures(summary.counts())
         return result, summary
+
+    def result_digest(self) -> str:
+        """``"sha256:<hex>"`` of :attr:`result`'s bytes, the digest committed for the tables of the
+        survey (:mod:`solver.neutreeko.digests`): a full table's ``digest`` attribute, once its data, read
+        a chunk at a time, is found to have it; a folded table is unfolded first (as :attr:`result`).
+        Raises :class:`TableError` if the data does not match its digest."""
+        if self.folded:
+            return container.digest(self.result)
+        return self.contents.checked_digest(_DATASET, len(self.chunks), np.uint8)
+
+    def describe(self) -> Attributes:
+        """What a release's manifest says of the table (:mod:`solver.core.release`): the game, board and
+        rule, whether it is folded, :meth:`result_digest` and the counts its attributes state."""
+        return {"game": "neutreeko", "board": str(self.game.board), "rule": self.game.rule.name,
+                "folded": self.folded, "result_digest": self.result_digest(),
+                "figures": {name: self.attributes.get(name) for name in COUNT_NAMES}}
 
     def close(self) -> None:
         """Close the file (its chunks leave the cache)."""

@@ -1,0 +1,172 @@
+"""Releases of tables on the command line (:mod:`solver.core.release`): ``publish``, added to both
+groups (it takes tables of either game), and what each game's ``fetch`` shares: its mirror, force and
+quiet options, and the run of a fetch with its progress on standard error (:func:`fetch_table`). Each
+game's ``fetch`` is a command of its own group, whose board and variant options it takes. As in
+:mod:`solver.cli.containers`, a game's table module is imported only when a file of that game is
+published."""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Protocol, TypeVar
+
+import click
+
+from solver.core import container, release
+from solver.core.container import Attributes
+from solver.core.errors import ReleaseError
+from solver.core.files import size_text
+
+#: The environment variable that names the mirror when --mirror is not given.
+MIRROR_VARIABLE = "NEUTREEKO_MIRROR"
+
+F = TypeVar("F", bound=Callable[..., object])
+
+
+class Describable(Protocol):
+    """An opened table of either game, as a release describes it."""
+
+    def describe(self) -> Attributes: ...
+
+    def close(self) -> None: ...
+
+
+@click.command()
+@click.argument("directory", type=click.Path(path_type=Path))
+@click.argument("tables", nargs=-1, metavar="[TABLE...]", type=click.Path(path_type=Path))
+@click.option("--force", is_flag=True, help="Replace the release already in DIRECTORY.")
+def publish(directory: Path, tables: tuple[Path, ...], force: bool) -> None:
+    """Write a release of tables into DIRECTORY, for a web server to serve as a mirror of fetch: the
+    table files (default: every table of the tables directory, of either game), hard-linked or
+    copied, manifest.json (each table's game, board, rule or protocol, size, SHA-256, the digest of its
+    result bytes and its counts) and SHA256SUMS (for sha256sum -c). Every byte of every table is
+    checked first, and a Neutreeko table against its committed digest; an existing release is
+    replaced only with --force.
+
+    \b
+    Example (then serve release/ over HTTP; fetch takes its address):
+      neutreeko publish release/
+      cd release && sha256sum -c SHA256SUMS
+    """
+    paths = list(tables) or sorted(container.tables_dir().glob("*.h5"))
+    if not paths:
+        raise click.ClickException(f"no tables to publish in {container.tables_dir()}")
+    for entry in release.publish(directory, paths, _described, force):
+        click.echo(f"{entry.file}: {_label(entry.table)}, {size_text(entry.size)}, sha256 {entry.sha256}")
+    click.echo(f"published {len(paths)} table{'s' if len(paths) > 1 else ''} -> {directory} "
+               f"({release.MANIFEST}, {release.SUMS})")
+
+
+def _described(path: Path) -> tuple[str, Attributes]:
+    """The name in a release and the description of the table at ``path``, of whichever game it is,
+    once every byte of the file is checked, its data read and, for a Neutreeko table with a committed
+    digest, its result digest found to be that one."""
+    container.check_present(path, f"no table at {path}")
+    container.check_file(path)
+    contents = container.open_contents(path)
+    attributes = dict(contents.attributes)
+    contents.close()
+    committed: str | None = None
+    table: Describable
+    if attributes.get("game") == "necnon":
+        from solver.necnon import rules as necnon_rules
+        from solver.necnon import table as necnon_table
+        necnon = necnon_rules.Game.of(str(attributes.get("board")), str(attributes.get("protocol")))
+        table, name = necnon_table.open_table(necnon, path), necnon_table.table_path(necnon).name
+    else:
+        from solver.neutreeko import digests
+        from solver.neutreeko import table as neutreeko_table
+        from solver.neutreeko.game import Game
+        game = Game.of(str(attributes.get("board")), str(attributes.get("rule")))
+        table, name = neutreeko_table.open_table(game, path), neutreeko_table.table_path(game).name
+        committed = digests.committed_digest(game)
+    description = describing(table)
+    if committed is not None and description["result_digest"] != committed:
+        raise ReleaseError(f"{path} does not match the committed digest: its result digest is "
+                           f"{description['result_digest']}, the committed one {committed}")
+    return name, description
+
+
+def describing(table: Describable) -> Attributes:
+    """``table.describe()``, the table closed after."""
+    try:
+        return table.describe()
+    finally:
+        table.close()
+
+
+def _label(description: Attributes) -> str:
+    """``"neutreeko 4x4 connected"``, ``"necnon 3x3 nec"``."""
+    variant = description.get("rule", description.get("protocol"))
+    return f"{description.get('game')} {description.get('board')} {variant}"
+
+
+def fetch_options(command: F) -> F:
+    """--mirror, --force and --quiet, the options of each game's fetch (parameters ``mirror``, ``force``,
+    ``quiet``)."""
+    for option in reversed((
+            click.option("--mirror", envvar=MIRROR_VARIABLE, metavar="URL", default=None,
+                         help=f"Address (http:// or https://) of a release directory (see publish); default: "
+                              f"${MIRROR_VARIABLE}."),
+            click.option("--force", is_flag=True, help="Replace a table already in the tables directory."),
+            click.option("--quiet", "-q", is_flag=True,
+                         help="No progress line (it is shown only when standard error is a terminal)."))):
+        command = option(command)
+    return command
+
+
+def fetch_table(identity: Attributes, destination: Path, committed: str | None,
+                open_at: Callable[[Path], Describable], mirror: str | None, force: bool, quiet: bool) -> None:
+    """Fetch the table ``identity`` describes (game, board, rule or protocol) from ``mirror`` to
+    ``destination`` (see :func:`solver.core.release.fetch`; ``open_at(path)`` opens a file as that
+    table), with a progress line on standard error if it is a terminal and not ``quiet``, and one line
+    saying what was checked."""
+    if not mirror:
+        raise click.ClickException(f"no mirror to fetch from: give --mirror URL or set ${MIRROR_VARIABLE}")
+    shown = None if quiet or not stderr_is_terminal() else ProgressLine(destination.name)
+    try:
+        entry = release.fetch(mirror, destination, identity, committed, lambda path: describing(open_at(path)),
+                              force, shown)
+    finally:
+        if shown:
+            shown.end()
+    which = "the committed one" if committed else "the manifest's (none is committed for this table)"
+    click.echo(f"fetched {_label(identity)} from {mirror} -> {destination} ({size_text(entry.size)}; size, "
+               f"SHA-256 and every byte checked; result digest {entry.table['result_digest']}, {which})")
+
+
+def stderr_is_terminal() -> bool:
+    """Whether standard error is a terminal (a function of its own, so that tests can pretend)."""
+    return sys.stderr is not None and sys.stderr.isatty()
+
+
+class ProgressLine:
+    """A download's progress on one line of standard error that updates itself
+    (``neutreeko-8x8.h5: 12.5 MB of 629.4 MB (1 %)``), at most ten times a second and at the end."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self._shown = 0.0
+        self._width = 0
+
+    def __call__(self, held: int, total: int) -> None:
+        now = time.monotonic()
+        if held < total and now - self._shown < 0.1:
+            return
+        self._shown = now
+        text = f"{self.name}: {size_text(held)} of {size_text(total)} ({100 * held // max(total, 1)} %)"
+        click.echo(f"\r{text.ljust(self._width)}", err=True, nl=False)
+        self._width = len(text)
+
+    def end(self) -> None:
+        """End the line, if one was shown."""
+        if self._width:
+            click.echo(err=True)
+            self._width = 0
+
+
+#: The commands both groups add.
+COMMANDS = (publish,)
