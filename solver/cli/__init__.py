@@ -4,10 +4,10 @@
 """
 
 from solver.cli import explorer, games, positions, puzzles, tables, train  # noqa: F401  (registers the commands)
-from solver.cli.containers import COMMANDS
+from solver.cli.containers import commands
 from solver.cli.neutreeko import cli
 
-for command in COMMANDS:
+for command in commands("neutreeko", "neutreeko-5x5.h5"):
     cli.add_command(command)
 
 __all__ = ["cli"]

@@ -29,6 +29,11 @@ from solver.core.notation import quote
 
 Record = TypeVar("Record")
 
+#: How a move number is written: digits and dots (``3.``, ``3...``), perhaps its move glued on
+#: (``3.C4-C3``): the groups are the digits, the dots and the move.
+MOVE_NUMBER = re.compile(r"([0-9]+)(\.+)(.*)")
+#: A move number of more digits is refused before it is read as a number.
+MAX_NUMBER_DIGITS = 6
 #: A line of moves is wrapped to at most this many columns.
 WIDTH = 78
 #: A record longer than this is refused unread (a thousand moves take about 10 kB).
@@ -94,15 +99,15 @@ def at_line(number: int) -> Iterator[None]:
         raise RecordError(f"line {number}: {error}") from None
 
 
-def check_result(lines: RecordLines, result: str, results: Sequence[str]) -> None:
-    """Check the ``Result`` tag of ``lines``, if given: it must be one of ``results`` and be
-    ``result``, what the moves lead to (``*`` if the game is not over); else :class:`RecordError`
-    naming its line."""
+def check_result(lines: RecordLines, result: str, well_formed: Callable[[str], bool], expected: str) -> None:
+    """Check the ``Result`` tag of ``lines``, if given: it must be ``well_formed`` (else the message
+    says it is not ``expected``: ``"one of black wins, ..."``) and be ``result``, what the moves lead
+    to (``*`` if the game is not over); else :class:`RecordError` naming its line."""
     if "Result" not in lines.tags:
         return
     number, said = lines.tags["Result"]
-    if said not in results:
-        raise RecordError(f"line {number}: result {quote(said)} is not one of {', '.join(results)}")
+    if not well_formed(said):
+        raise RecordError(f"line {number}: result {quote(said)} is not {expected}")
     if said != result:
         actual = 'the game is not over after the moves (its result is "*")' if result == "*" else \
             f"the moves end in {result}"

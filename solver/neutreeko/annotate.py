@@ -41,6 +41,7 @@ from typing import Any, Sequence
 
 from solver.core.errors import IllegalMoveError
 from solver.core.marks import Mark
+from solver.core.report import aligned
 from solver.neutreeko.outcome import Outcome, ending
 from solver.neutreeko.position import BLACK, WHITE, Colour, Move, Position
 from solver.neutreeko.probe import RankedMove, Tablebase, best_moves
@@ -238,8 +239,7 @@ def annotation_text(annotation: Annotation, players: dict[Colour, str] | None = 
     rows += [(ply.number, ply.move + ply.mark.symbol, ply.before.terse(), ply.after.move_text(),
               "" if ply.mark is Mark.BEST else ply.mark.value, f"{ply.keeping}/{ply.legal}", _some(ply.best))
              for ply in annotation.plies]
-    widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]))]
-    lines += ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows]
+    lines += aligned(rows)
     lines.append("values are for the player moving; a move's plies count from the position before it")
     lines += [annotation.summary(side).text() for side in (BLACK, WHITE)]
     first = annotation.first_error

@@ -29,7 +29,6 @@ A record that cannot be read raises :class:`RecordError`, one line naming the li
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -40,6 +39,8 @@ from solver.core import files
 from solver.core.errors import BoardError, InputError
 from solver.core.notation import checked
 from solver.core.record import (
+    MAX_NUMBER_DIGITS,
+    MOVE_NUMBER,
     RecordError,
     RecordLines,
     at_line,
@@ -59,8 +60,6 @@ RESULTS = (*LINE_RESULTS[:3], "*")
 #: Tags a record writes from its game, in this order, before any others.
 GAME_TAGS = ("Board", "Rule", "Start")
 PLAYER_TAGS = ("Black", "White")
-#: How a move number is written: digits, dots (``3.``, ``3...``), perhaps its move glued on (``3.C4-C3``).
-MOVE_NUMBER = re.compile(r"([0-9]+)(\.+)(.*)")
 #: :func:`read_moves` refuses longer move text: room for a thousand moves with their numbers.
 MAX_MOVE_TEXT_LENGTH = 10_000
 
@@ -127,7 +126,7 @@ class _MoveReader:
             raise RecordError(f"move number {self.pending} is not followed by a move")
         label = ply_label(self.start, len(self.moves) + 1)
         counted = int(label.rstrip("."))
-        if len(digits) > 6:
+        if len(digits) > MAX_NUMBER_DIGITS:
             raise RecordError(f"move number {token} is too large")
         if self.offset is None:
             self.offset = int(digits) - counted
@@ -260,7 +259,7 @@ def parse_record(text: str) -> GameRecord:
             reader.finish()
     players = tuple((name, value) for name, (_, value) in split.tags.items() if name not in (*GAME_TAGS, "Result"))
     record = GameRecord(start, tuple(reader.moves), players)
-    check_result(split, record.result, RESULTS)
+    check_result(split, record.result, RESULTS.__contains__, f"one of {', '.join(RESULTS)}")
     return record
 
 
