@@ -109,8 +109,7 @@ def check_result(lines: RecordLines, result: str, well_formed: Callable[[str], b
     if not well_formed(said):
         raise RecordError(f"line {number}: result {quote(said)} is not {expected}")
     if said != result:
-        actual = 'the game is not over after the moves (its result is "*")' if result == "*" else \
-            f"the moves end in {result}"
+        actual = 'the game is not over (its result is "*")' if result == "*" else f"the game ends in {result}"
         raise RecordError(f'line {number}: [Result "{said}"], but {actual}')
 
 
