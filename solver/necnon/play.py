@@ -323,7 +323,8 @@ class Match:
         head = f"NECNON {game} ({game.grid.describe()}; Black {game.black.value}, Green {game.green.value})"
         going_on = "" if self.start.first_turn else f"\nThe game starts from {self.start.notation()}."
         if self.plies:
-            going_on += f"\nThe game goes on after {turns_text(len(self.plies))}: {' '.join(numbered(self.record().names()))}"
+            played = " ".join(numbered(self.record().names()))
+            going_on += f"\nThe game goes on after {turns_text(len(self.plies))}: {played}"
         prompt = "\nType a turn such as c3,d4 (c3 for one stone, pass), or help."
         if not self.persons:
             return f"{head}: {opponent} plays both sides (seed {self.seed}).{going_on}"
