@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import inspect
 import json
+import shlex
 from pathlib import Path
 from typing import Callable
 
@@ -64,6 +65,21 @@ def invoke(*args: str, input: str | None = None, program: click.Command = cli) -
     result = runner().invoke(program, list(args), input=input)
     assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
     return result
+
+
+def help_examples(help_text: str, program: str = "neutreeko") -> list[tuple[list[str], str | None]]:
+    """The example commands of a help text (the lines after ``Example ...:`` that run ``program``, or
+    pipe ``printf '...'`` into it): (arguments after the program's name, standard input or None)."""
+    examples = []
+    for line in help_text.split("Example", 1)[1].splitlines()[1:]:
+        line = line.strip()
+        if not line.startswith((f"{program} ", "printf ")):
+            break
+        feed, _, command = line.rpartition("| ")
+        words = shlex.split(command)
+        assert words[0] == program, line
+        examples.append((words[1:], shlex.split(feed)[1].encode().decode("unicode_escape") if feed else None))
+    return examples
 
 
 def assert_one_line_error(result: Result, *words: str, code: int | None = None,

@@ -10,8 +10,9 @@ import xml.etree.ElementTree as ElementTree
 import pytest
 
 from solver.core.errors import IllegalMoveError
+from solver.core.marks import Mark
 from solver.neutreeko import chart
-from solver.neutreeko.annotate import Mark, annotate, annotation_object
+from solver.neutreeko.annotate import annotate, annotation_object, mark_of
 from solver.neutreeko.position import Position
 from solver.neutreeko.record import read_moves
 from solver.neutreeko.values import DRAW, Evaluation
@@ -40,10 +41,10 @@ def test_marks_from_evaluations():
              (win(5), loss(2), Mark.BLUNDER), (DRAW, DRAW, Mark.BEST), (DRAW, loss(22), Mark.MISTAKE),
              (loss(8), loss(8), Mark.BEST), (loss(8), loss(2), Mark.INACCURACY), (loss(0), loss(0), Mark.BEST)]
     for before, after, mark in cases:
-        assert Mark.of(before, after) is mark
+        assert mark_of(before, after) is mark
     for before, after in [(win(5), win(3)), (DRAW, win(1)), (loss(4), loss(6)), (loss(4), DRAW)]:
         with pytest.raises(ValueError):
-            Mark.of(before, after)
+            mark_of(before, after)
     assert [mark.symbol for mark in Mark] == ["", "?!", "?", "??"]
 
 

@@ -6,7 +6,6 @@ import json
 import os
 import re
 import select
-import shlex
 import shutil
 import signal
 import subprocess
@@ -25,6 +24,7 @@ from solver.neutreeko.values import encode_result
 from tests.helpers import (
     assert_one_line_error,
     edit_data,
+    help_examples,
     invoke,
     overwrite_with_text,
     replace_with_foreign_hdf5,
@@ -409,20 +409,6 @@ def test_build_builds_a_table_larger_than_the_limit(fresh_tables, monkeypatch):
 
 # -- help texts: one POSITION, an example each (which runs), the rules listed ----------------------------
 
-def _examples(help_text: str) -> list[tuple[list[str], str | None]]:
-    """The example commands of a help text: (arguments after ``neutreeko``, standard input or None)."""
-    examples = []
-    for line in help_text.split("Example", 1)[1].splitlines()[1:]:
-        line = line.strip()
-        if not line.startswith(("neutreeko ", "printf ")):
-            break
-        feed, _, command = line.rpartition("| ")
-        words = shlex.split(command)
-        assert words[0] == "neutreeko", line
-        examples.append((words[1:], shlex.split(feed)[1].encode().decode("unicode_escape") if feed else None))
-    return examples
-
-
 def test_every_command_has_an_example_that_runs(tables, tmp_path, monkeypatch):
     """Each command's help shows an example; each runs as shown (the survey's, which regenerates the
     committed report from every table up to 7 x 7, is the command that report names; serve's, a server
@@ -433,7 +419,7 @@ def test_every_command_has_an_example_that_runs(tables, tmp_path, monkeypatch):
 
     for name in sorted(cli.commands):
         shown = invoke(name, "--help").stdout
-        examples = _examples(shown)
+        examples = help_examples(shown)
         assert examples, name
         for args, feed in examples:
             assert args[0] == name

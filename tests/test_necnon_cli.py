@@ -4,6 +4,8 @@ line on standard error, exit 2, nothing written)."""
 from __future__ import annotations
 
 import json
+import re
+import shlex
 import shutil
 
 import h5py
@@ -12,8 +14,10 @@ import pytest
 from solver.cli.necnon import cli
 from solver.necnon.position import Position
 from solver.necnon.probe import Tablebase
+from solver.necnon.record import read_record
 from solver.necnon.rules import Game
-from tests.helpers import assert_one_line_error, invoke
+from solver.necnon.table import open_table
+from tests.helpers import assert_one_line_error, help_examples, invoke, write_first_format
 
 
 def necnon(*args: str, input: str | None = None):
@@ -240,3 +244,34 @@ def test_a_damaged_table_is_refused(necnon_env, tmp_path):
     assert_one_line_error(result, "damaged", code=1, program="necnon")
     other = necnon("stats", "--board", "hex2", "--table", str(necnon_env / "necnon-3x3-nec.h5"))
     assert_one_line_error(other, "table for 3x3 nec, not hex2 nec", code=2, program="necnon")
+
+
+# -- help: an example in every command's, which runs as written --------------------------------------------
+
+def test_every_command_has_an_example_that_runs(fresh_tables, necnon_tables, tmp_path, monkeypatch):
+    """Each command's help ends with an example on a small board; each runs as shown, in a directory
+    of its own with a tables directory of its own (check-file's after the command its help names has
+    built the table; convert's on a table of the first format, as its help says)."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("NEUTREEKO_TABLES", str(tmp_path / "tables"))
+    for name in sorted(cli.commands):
+        shown = necnon(name, "--help").stdout
+        description = shown.split("\nOptions:", 1)[0]
+        examples = help_examples(description, "necnon")
+        last_line = description.rstrip().splitlines()[-1]
+        assert examples and help_examples(f"Example:\n{last_line}", "necnon") == examples[-1:], name  # it ends so
+        if name == "check-file":
+            builds = re.search(r"Example \(once (necnon [^)]*) has built the table\)", description)
+            assert builds, description
+            assert necnon(*shlex.split(builds.group(1))[1:]).exit_code == 0
+        if name == "convert":
+            (tmp_path / "old").mkdir()
+            table = open_table(Game.of("3x3", "nec"), necnon_tables / "necnon-3x3-nec.h5")
+            write_first_format(tmp_path / "old" / "necnon-3x3-nec.h5", "classes", table.records, table.attributes)
+        for args, feed in examples:
+            assert args[0] == name
+            result = necnon(*args, input=feed or "")
+            assert result.exit_code == 0, (args, result.stderr)
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["board.svg", "game.txt", "line.svg", "old",
+                                                                "survey.csv", "survey.md", "tables"]
+    assert read_record(tmp_path / "game.txt").names()[0] == "b2"

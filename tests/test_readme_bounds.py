@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from solver.core import record as records
 from solver.necnon import grid as necnon_grid
 from solver.necnon import position as necnon_position
 from solver.necnon import rules as necnon_rules
@@ -34,7 +35,7 @@ def test_neutreeko_bounds():
     assert _number(r"move text longer than ([\d,]+) \(a thousand") == record.MAX_MOVE_TEXT_LENGTH
     assert _number(r"a board longer than (\d+) and a rule") == board._LONGEST_BOARD
     assert _number(r"a rule longer than (\d+) characters") == rules.MAX_RULE_LENGTH
-    assert _number(r"standard input\) of more than ([\d,]+) bytes") == record.MAX_RECORD_BYTES
+    assert _number(r"standard input\) of more than ([\d,]+) bytes") == records.MAX_RECORD_BYTES
 
 
 def test_necnon_bounds():

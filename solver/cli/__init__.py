@@ -3,10 +3,11 @@
 ``neutreeko`` is :data:`cli`; importing the command modules registers their commands with it.
 """
 
-from solver.cli import containers, explorer, games, positions, puzzles, releases, tables, train  # noqa: F401  (registers the commands)
+from solver.cli import explorer, games, positions, puzzles, releases, tables, train  # noqa: F401  (registers the commands)
+from solver.cli.containers import commands
 from solver.cli.neutreeko import cli
 
-for command in (*containers.COMMANDS, *releases.COMMANDS):
+for command in (*commands("neutreeko", "neutreeko-5x5.h5"), *releases.COMMANDS):
     cli.add_command(command)
 
 __all__ = ["cli"]

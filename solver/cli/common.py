@@ -23,9 +23,11 @@ import click
 from solver.core import files, interrupts, png
 from solver.core.errors import InputError, TableError, TableMismatchError
 from solver.core.pictures import check_format
+from solver.core.record import read_file, read_stream
 
 Game = TypeVar("Game")
 Table = TypeVar("Table")
+Record = TypeVar("Record")
 
 Command = TypeVar("Command", bound=Callable[..., Any])
 
@@ -166,6 +168,14 @@ def input_lines(stream: TextIO) -> Iterator[str]:
     """The lines of a text stream, read from its bytes as UTF-8 whatever the locale (undecodable bytes
     become U+FFFD), a byte order mark at the start dropped; read as soon as each line arrives."""
     return iter(io.TextIOWrapper(stream.buffer, encoding="utf-8-sig", errors="replace").readline, "")
+
+
+def record_argument(game: str, parse: Callable[[str], Record]) -> Record:
+    """The record ``parse`` reads from the file ``game``, or from standard input for ``-``; a
+    :class:`~solver.core.record.RecordError` names the file (or standard input) and the line."""
+    if game != "-":
+        return read_file(game, parse)
+    return read_stream(standard_input().buffer, "standard input", parse)
 
 
 @contextmanager

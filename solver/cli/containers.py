@@ -1,7 +1,8 @@
 """Commands on the table files of either game, added to both groups: ``check-file`` digests whole
 files, ``convert`` rewrites files of the first container format in today's without solving again.
 Each game's table module is imported only when a file of that game is converted, so that neither
-command line loads the other game at start-up."""
+command line loads the other game at start-up. Each group gets commands of its own, whose help shows
+an example of its game (:func:`commands`)."""
 
 from __future__ import annotations
 
@@ -14,32 +15,13 @@ from solver.core import container, legacy
 _TABLES = click.argument("tables", nargs=-1, required=True, metavar="TABLE...", type=click.Path(path_type=Path))
 
 
-@click.command(name="check-file")
-@_TABLES
-def check_file_command(tables: tuple[Path, ...]) -> None:
-    """Digest every byte of table files (of either game) against their header: a probe checks only
-    the header, the metadata and the chunks it reads; this checks the whole file. Exits 1 at the
-    first file that is not intact, naming it.
-
-    \b
-    Example:
-      neutreeko check-file tables/neutreeko-5x5.h5
-    """
+def _check_file(tables: tuple[Path, ...]) -> None:
     for path in tables:
         container.check_present(path, f"no table at {path}")
         click.echo(f"{path}: intact ({container.check_file(path):,} bytes digested)")
 
 
-@click.command()
-@_TABLES
-def convert(tables: tuple[Path, ...]) -> None:
-    """Rewrite table files (of either game) written in the first container format in today's format,
-    in place, from their verified data: nothing is solved again, the result bytes stay the same.
-
-    \b
-    Example:
-      neutreeko convert old/neutreeko-5x5.h5
-    """
+def _convert(tables: tuple[Path, ...]) -> None:
     for path in tables:
         container.check_present(path, f"no table at {path}")
         attributes, data = legacy.read(path)
@@ -52,5 +34,25 @@ def convert(tables: tuple[Path, ...]) -> None:
         click.echo(f"converted {path} ({game}): {attributes['digest']}")
 
 
-#: The commands, for each game's group to add.
-COMMANDS = (check_file_command, convert)
+def commands(program: str, table: str, builds: str = "") -> tuple[click.Command, ...]:
+    """``check-file`` and ``convert`` for the group ``program``, their examples on its table file named
+    ``table`` (in ``tables/`` for check-file, once the command ``builds`` has built it if given; in
+    ``old/``, in the first format, for convert)."""
+    after = f" (once {builds} has built the table)" if builds else ""
+    check_file = click.command(name="check-file", help=f"""Digest every byte of table files (of either game)
+    against their header: a probe checks only the header, the metadata and the chunks it reads; this
+    checks the whole file. Exits 1 at the first file that is not intact, naming it.
+
+    \b
+    Example{after}:
+      {program} check-file tables/{table}
+    """)(_TABLES(_check_file))
+    convert = click.command(name="convert", help=f"""Rewrite table files (of either game) written in the
+    first container format in today's format, in place, from their verified data: nothing is solved
+    again, the result bytes stay the same.
+
+    \b
+    Example (a table of the first format in old/):
+      {program} convert old/{table}
+    """)(_TABLES(_convert))
+    return check_file, convert

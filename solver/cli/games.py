@@ -11,6 +11,7 @@ from solver.cli.common import (
     input_lines,
     picture_options,
     pictures_asked,
+    record_argument,
     standard_input,
     table_option,
     write_pictures,
@@ -29,7 +30,7 @@ from solver.neutreeko import pictures
 from solver.neutreeko.annotate import annotate, annotation_object, annotation_text
 from solver.neutreeko.game import Game
 from solver.neutreeko.play import ENGINES, SIDES, Match, new_seed
-from solver.neutreeko.record import GameRecord, RecordError, parse_record, read_record, record_text
+from solver.neutreeko.record import GameRecord, parse_record, read_record
 from solver.neutreeko.starts import DEPTH, TOP, fair_starts, starts_object, starts_text
 
 
@@ -91,17 +92,6 @@ def play(board: str, rule: str, table_file: Path | None, build: bool, you: str, 
     match.run(input_lines(stdin))
 
 
-def record_argument(game: str) -> GameRecord:
-    """The record in the file ``game``, or on standard input for ``-``."""
-    if game != "-":
-        return read_record(game)
-    text = record_text(standard_input().buffer, "standard input")
-    try:
-        return parse_record(text)
-    except RecordError as error:
-        raise RecordError(f"standard input, {error}") from None
-
-
 @cli.command(name="annotate")
 @click.argument("game", metavar="GAME|-")
 @table_option
@@ -123,7 +113,7 @@ def annotate_command(game: str, table_file: Path | None, build: bool, as_json: b
       printf '1. C4-C3 D5-D2 2. B1-A1\\n' | neutreeko annotate -
     """
     asked = pictures_asked(svg=svg_file, png=png_file)
-    record = record_argument(game)
+    record = record_argument(game, parse_record)
     judged = annotate(tablebase_for(table_file, build), record.start, record.moves)
     write_pictures(asked, lambda kind: pictures.annotation_picture(judged, kind))
     if as_json:

@@ -28,6 +28,7 @@ from solver.cli.common import (
     pictures_asked,
     reader_gone,
     rebuild_option,
+    record_argument,
     standard_input,
     svg_on_standard_output,
     table_option,
@@ -36,11 +37,14 @@ from solver.cli.common import (
 )
 from solver.core import files
 from solver.core.pictures import encode
-from solver.necnon import diagram, report
+from solver.necnon import chart, diagram, report
+from solver.necnon.annotate import annotate, annotation_object, annotation_text
 from solver.necnon.build import UNASKED_CELLS, build_table, check_build_asked, ensure_table
+from solver.necnon.judge import EngineJudge, Judge, TableJudge
 from solver.necnon.play import ENGINES, SIDES, Match, table_exists
 from solver.necnon.position import Position, notation_grid
 from solver.necnon.probe import Tablebase
+from solver.necnon.record import GameRecord, parse_record, read_record
 from solver.necnon.rules import SETTINGS, Game
 from solver.necnon.solve import Progress
 from solver.necnon.survey import SurveyRow, csv_path, run_survey, survey_games, write_report
@@ -126,7 +130,12 @@ def tablebase_for(table_file: Path | None, build: bool) -> Tablebase:
 @out_option
 @rebuild_option
 def solve(board: str | None, protocol: str, out: Path | None, force: bool) -> None:
-    """Solve a board from the empty board and write its HDF5 table."""
+    """Solve a board from the empty board and write its HDF5 table.
+
+    \b
+    Example (3 x 3, both players under NON, in a moment):
+      necnon solve --board 3x3 --protocol non
+    """
     game = game_of(board, protocol)
     path, summary, seconds = build_table(game, out, force, terminal_progress())
     click.echo(f"solved necnon {game}: {summary.positions:,} positions ({summary.classes:,} classes), "
@@ -159,7 +168,12 @@ def fetch(board: str, protocol: str, mirror: str | None, force: bool, quiet: boo
 @build_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def stats(board: str | None, protocol: str, table_file: Path | None, build: bool, as_json: bool) -> None:
-    """The figures of a solved board: positions by value, the empty board's value and best first stones."""
+    """The figures of a solved board: positions by value, the empty board's value and best first stones.
+
+    \b
+    Example (hex2; its table is built unasked, in a moment):
+      necnon stats --board hex2
+    """
     game = game_of(board, protocol)
     table = open_or_build(game, table_file, build)
     summary = table.summary
@@ -197,9 +211,12 @@ def survey_command(max_cells: int, games: int, seed: int, out: Path, force: bool
     """Solve every board and protocol up to --max-cells (reusing built tables) and tabulate them;
     an existing report (or its CSV) is replaced only with --force.
 
+    The committed report (docs/necnon-survey.md) names the command that made it, which needs every
+    table up to 21 cells (hours, and gigabytes).
+
     \b
-    Example (regenerates the committed report):
-      necnon survey --max-cells 21 --build --force
+    Example (the 20 boards and protocols of up to 9 cells, in seconds):
+      necnon survey --max-cells 9 --games 100 --out survey.md
     """
     surveyed = survey_games(max_cells)
     for path in (out, csv_path(out)):
@@ -230,9 +247,14 @@ def query(position: tuple[str, ...], board: str | None, protocol: str, table_fil
           moves: str, as_json: bool) -> None:
     """The value of POSITION (default: empty, the empty board) and of every turn, best first.
 
-    POSITION is the notation (e.g. "2b1/g3/4/4 b") or empty. Values are Black's points minus Green's
-    under perfect play, whoever is to move; turns are counted to the end of the game. Turns are
-    ranked best first for the side to move; ties by their cells in board order.
+    POSITION is the notation (e.g. "2b1/g3/4/3g b": 4 x 4, Black on c4, Green on a3 and d1, Black to
+    move) or empty. Values are Black's points minus Green's under perfect play, whoever is to move;
+    turns are counted to the end of the game. Turns are ranked best first for the side to move; ties by
+    their cells in board order.
+
+    \b
+    Example (the 4 x 4 table is built unasked, in a second or so):
+      necnon query 2b1/g3/4/3g b
     """
     game = game_of(board, protocol, position)
     tablebase = tablebase_for(table_file, build)
@@ -252,6 +274,10 @@ def line(position: tuple[str, ...], board: str | None, protocol: str, table_file
 
     Each turn is the first of query's ranking: the winner hurries, the loser delays, a draw is reached
     the fastest way.
+
+    \b
+    Example (hex2 under NEC for Black and NON for Green, drawn as a sheet of boards):
+      necnon line --board hex2 --protocol nec-non --svg line.svg
     """
     asked = pictures_asked(svg=svg_file, png=png_file)
     game = game_of(board, protocol, position)
@@ -273,6 +299,10 @@ def show(position: tuple[str, ...], board: str | None, protocol: str, table_file
     the SVG goes to standard output; so it does without --svg or --png when standard output is
     redirected, while a terminal gets the board and its turns as text (as query prints them). With
     --no-values no table is read (any board).
+
+    \b
+    Example (3 x 3 after two turns):
+      necnon show --board 3x3 --moves "b2 a1,c3" --svg board.svg
     """
     asked = pictures_asked(svg=None if svg_file == STANDARD_OUTPUT else svg_file, png=png_file)
     game = game_of(board, protocol, position)
@@ -320,27 +350,94 @@ def show(position: tuple[str, ...], board: str | None, protocol: str, table_file
               help="Seconds the mcts engine thinks per turn.")
 @click.option("--iterations", type=click.IntRange(min=1), default=None,
               help="Playouts of the mcts engine per turn instead of --time (reproducible with --seed).")
+@click.option("--load", "load_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
+              help="Continue the game of a record (as save and --record write it), on its board and protocol.")
+@click.option("--record", "record_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
+              help="Write the game's record to FILE after every turn.")
 def play(board: str | None, protocol: str, table_file: Path | None, build: bool, you: str, opponent: str | None,
-         start: str, seed: int | None, seconds: float, iterations: int | None) -> None:
+         start: str, seed: int | None, seconds: float, iterations: int | None, load_file: Path | None,
+         record_file: Path | None) -> None:
     """Play NECNON against the table or the search engine, with hints and take-backs.
 
     Type a turn as c3,d4 (two stones), c3 (one) or pass, or a command: hint, undo, line, board,
-    help, quit. Input may be piped.
+    save FILE, help, quit. Input may be piped. The end shows the score, with a table every turn that
+    gave points away, and the game's record, which annotate reads and --load continues; Ctrl-C shows
+    it too, then exits 130.
+
+    \b
+    Example (a first stone against the table on 3 x 3, a hint, the record kept in game.txt):
+      printf 'b2\\nhint\\nquit\\n' | necnon play --board 3x3 --record game.txt
     """
-    game = game_of(board, protocol, (start,))
-    begin = Position.parse(start, game)
-    has_table = table_exists(game, table_file)
+    if load_file is not None and (board is not None or start != "empty" or protocol_given()):
+        raise click.UsageError("--load continues a record on its own board and protocol, from its own start: "
+                               "it cannot be used with --board, --protocol or --from")
+    if record_file is not None:
+        with writing(record_file):
+            files.check_writable(record_file)
+    if load_file is not None:
+        game = read_record(load_file)
+    else:
+        game = GameRecord(Position.parse(start, game_of(board, protocol, (start,))))
+    has_table = table_exists(game.start.game, table_file)
     chosen = (opponent or ("perfect" if has_table else "mcts")).lower()
     tablebase = tablebase_for(table_file, build) if has_table or chosen == "perfect" else None
     stdin = standard_input()
-    match = Match.setup(begin, you.lower(), chosen, tablebase, seed, seconds, iterations,
-                        write=lambda text: click.echo(text, nl=False), echo_input=not stdin.isatty())
+    match = Match.setup(game, you.lower(), chosen, tablebase, seed, seconds, iterations,
+                        write=lambda text: click.echo(text, nl=False), echo_input=not stdin.isatty(),
+                        record_path=record_file)
     try:
         match.run(input_lines(stdin))
     except BrokenPipeError:
         reader_gone()
 
 
+def protocol_given() -> bool:
+    """Was --protocol given on the command line (rather than left to its default)?"""
+    source = click.get_current_context().get_parameter_source("protocol")
+    return source is not None and source.name == "COMMANDLINE"
 
-for _command in (*containers.COMMANDS, *releases.COMMANDS):
+
+@cli.command(name="annotate")
+@click.argument("game", metavar="GAME|-")
+@table_option
+@build_option
+@click.option("--time", "seconds", type=click.FloatRange(min=0.01), default=1.0, show_default=True,
+              help="Without a table: seconds the search engine thinks on each position of the game.")
+@click.option("--iterations", type=click.IntRange(min=1), default=None,
+              help="Without a table: playouts of the search engine on each position instead of --time "
+                   "(reproducible with --seed).")
+@click.option("--seed", type=int, default=1, show_default=True, help="Without a table: seed of the search engine.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (its schema is in the README).")
+@picture_options("Also draw the value-history chart")
+def annotate_command(game: str, table_file: Path | None, build: bool, seconds: float, iterations: int | None,
+                     seed: int, as_json: bool, svg_file: Path | None, png_file: Path | None) -> None:
+    """Judge every turn of a game record against the table (or, on a board without one, by the
+    search engine).
+
+    GAME is a record file (as play saves it, or a plain list of turns from the empty 4 x 4 board), -
+    for standard input. For every turn: the value before it and the turn's value (Black's points
+    minus Green's), the points it gave away for its player and a mark by them (?! inaccuracy: none, by
+    a slower way; ? mistake: one point; ?? blunder: two or more), the best turns and how many kept the
+    margin; then a summary per side, the first point lost and the result. On a board without a table
+    (one of more than 16 cells is built only with --build) the search engine judges, thinking --time
+    on each position: its values are estimates, and the output says so.
+
+    \b
+    Example (Green's second turn gives two points away):
+      printf '[Board "3x3"]\\n1. b2 2. a1,c3\\n' | necnon annotate -
+    """
+    asked = pictures_asked(svg=svg_file, png=png_file)
+    record = record_argument(game, parse_record)
+    played = record.start.game
+    judge: Judge
+    if table_exists(played, table_file) or build or played.grid.cells <= UNASKED_CELLS:
+        judge = TableJudge(tablebase_for(table_file, build))
+    else:
+        judge = EngineJudge(played, seed, seconds, iterations)
+    judged = annotate(judge, record)
+    write_pictures(asked, lambda kind: encode(chart.value_history(judged), kind))
+    click.echo(json.dumps(annotation_object(judged)) if as_json else annotation_text(judged))
+
+
+for _command in (*containers.commands("necnon", "necnon-3x3-nec.h5", "necnon stats --board 3x3"), *releases.COMMANDS):
     cli.add_command(_command)

@@ -1,10 +1,14 @@
 """What the games' terminal sessions share: reading a person's line after a prompt, from a terminal, a
 pipe or a list, with the line echoed when the input is not a terminal (so that a transcript reads like a
-session)."""
+session), and showing the end of a game that Ctrl-C stopped."""
 
 from __future__ import annotations
 
-from typing import Callable, Iterator
+from typing import Callable, Iterator, TypeVar
+
+from solver.core.interrupts import Terminated
+
+Result = TypeVar("Result")
 
 
 def read_line(lines: Iterator[str], prompt: str, write: Callable[[str], None], echo: bool) -> str | None:
@@ -24,3 +28,17 @@ def read_line(lines: Iterator[str], prompt: str, write: Callable[[str], None], e
     if echo:
         write(text + "\n")
     return text
+
+
+def until_interrupted(play: Callable[[], Result], stopped: Callable[[], object]) -> Result:
+    """``play()``; if Ctrl-C (a :class:`KeyboardInterrupt`, but not SIGTERM's
+    :class:`~solver.core.interrupts.Terminated`) stops it, ``stopped()`` first, which shows the end of
+    the game stopped, its record included: the game is not lost. The interrupt then goes on, so that
+    the command still exits as interrupted (130)."""
+    try:
+        return play()
+    except Terminated:
+        raise
+    except KeyboardInterrupt:
+        stopped()
+        raise

@@ -1,5 +1,5 @@
-"""What the reports of every game share: the CSV of a table of figures beside its Markdown report, and
-rows of figures as CSV."""
+"""What the reports of every game share: the CSV of a table of figures beside its Markdown report, rows
+of figures as CSV, and rows of text in aligned columns."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import csv
 import io
 from dataclasses import astuple, fields
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence
 
 from solver.core.errors import InputError
 
@@ -41,3 +41,14 @@ def to_csv(rows: Iterable[Any], row_type: type) -> str:
     writer.writerow(field.name for field in fields(row_type))
     writer.writerows(["" if cell is None else cell for cell in astuple(row)] for row in rows)
     return out.getvalue()
+
+
+def aligned(rows: Sequence[Sequence[str]]) -> list[str]:
+    """``rows`` of cells as lines, each column as wide as its widest cell, two spaces apart, no
+    trailing spaces.
+
+    >>> aligned([("", "move", "mark"), ("1.", "C4-C3?", "mistake")])
+    ['    move    mark', '1.  C4-C3?  mistake']
+    """
+    widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]))] if rows else []
+    return ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows]

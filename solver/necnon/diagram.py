@@ -9,7 +9,7 @@ A board diagram (:func:`board_diagram`)::
     |  ...                  |                       cell the side to move may play, the best value
     +-----------------------+                       (Black minus Green) of a turn laying a stone there,
     legend                                          in green where it keeps the position's value; the
-    2b1/g3/4/4 b                                    best turn's cells outlined; forbidden cells crossed
+    2b1/g3/4/3g b                                   best turn's cells outlined; forbidden cells crossed
 
 When the game is over, smothered groups are struck through in red and the header gives the score.
 A line sheet (:func:`line_sheet`) is a grid of small boards, one per turn of a line, each with the

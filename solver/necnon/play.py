@@ -11,9 +11,13 @@ random   any legal turn, uniformly
 
 A person types a turn (``c3,d4``, ``c3`` or ``pass``) or a command (:data:`COMMANDS`). ``hint`` shows
 the table's view of the position (its value and the best turns) where there is a table, else the
-engine's view (the most visited turns of a search). The game ends as the rules say, or with ``quit``
-or the end of input; the end shows the score, the turns played and, with a table, the first turn of
-each person that made the value worse for them.
+engine's view (the most visited turns of a search). The game ends as the rules say, with ``quit``, at
+the end of input or with Ctrl-C (the end is shown, then the interrupt goes on, so that the command
+exits 130). The end shows the score, with a table every turn that gave points away and a summary per
+side (as :mod:`solver.necnon.annotate` judges them), and the game's record
+(:mod:`solver.necnon.record`), which ``necnon annotate`` reads and ``necnon play --load`` continues. A
+match may begin with the turns of a record, and writes its record to a file after every turn when
+given one (``--record``) or when asked (``save FILE``).
 """
 
 from __future__ import annotations
@@ -22,12 +26,15 @@ import random
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, NamedTuple
 
-from solver.core.console import read_line
+from solver.core.console import read_line, until_interrupted
 from solver.core.errors import IllegalMoveError, MissingTableError, NotationError
 from solver.necnon import report
+from solver.necnon.annotate import annotate
 from solver.necnon.engine import SearchEngine
+from solver.necnon.judge import TableJudge
 from solver.necnon.position import BLACK, GREEN, Colour, Position, Turn
 from solver.necnon.probe import Tablebase
+from solver.necnon.record import GameRecord, numbered, write_record
 from solver.necnon.rules import Game
 from solver.necnon.table import open_table
 from solver.necnon.values import Evaluation, turns_text
@@ -43,6 +50,7 @@ COMMANDS = {
     "undo": "take back your last turn (and the reply to it)",
     "line": "the line of perfect play from here (with a table)",
     "board": "the board and the position in notation",
+    "save": "save the game so far as a record: save FILE",
     "help": "this list",
     "quit": "end the game",
 }
@@ -78,31 +86,56 @@ class PlayedGame(NamedTuple):
 
 class Match:
     """A game from ``start``: ``opponent`` (one of :data:`ENGINES`) plays the colours not in ``persons``.
-    ``tablebase`` (needed by the perfect opponent) answers hints and lines when given; the search
-    engine, made when first needed, thinks ``seconds`` a turn or runs ``iterations`` playouts."""
+    ``tablebase`` (needed by the perfect opponent) answers hints and lines and judges the game when
+    given; the search engine, made when first needed, thinks ``seconds`` a turn or runs ``iterations``
+    playouts. With ``record_path``, the record is written there after every turn and at the end;
+    ``tags`` are tags of the record besides the players' (kept from a record the game continues)."""
 
     def __init__(self, start: Position, persons: tuple[Colour, ...], opponent: str, tablebase: Tablebase | None,
                  seed: int, seconds: float = 2.0, iterations: int | None = None, write: Write = print,
-                 echo_input: bool = False) -> None:
+                 echo_input: bool = False, record_path: Path | None = None,
+                 tags: Iterable[tuple[str, str]] = ()) -> None:
         if opponent == "perfect" and tablebase is None:
             raise ValueError("the perfect opponent needs a tablebase")
         self.start, self.persons, self.opponent, self.tablebase = start, persons, opponent, tablebase
         self.seed, self.seconds, self.iterations = seed, seconds, iterations
         self.rng = random.Random(seed)
         self.echo_input = echo_input
+        self.record_path = record_path
+        self.tags = tuple((name, value) for name, value in tags if name not in ("Black", "Green"))
         self._write = write
         self._search: SearchEngine | None = None
         self.plies: list[Ply] = []
 
     @classmethod
-    def setup(cls, start: Position, you: str = BLACK, opponent: str = "perfect", tablebase: Tablebase | None = None,
+    def setup(cls, game: GameRecord, you: str = BLACK, opponent: str = "perfect", tablebase: Tablebase | None = None,
               seed: int | None = None, seconds: float = 2.0, iterations: int | None = None,
-              write: Write = print, echo_input: bool = False) -> Match:
-        """The match ``necnon play`` runs: a person plays the colours of ``you`` (a key of :data:`SIDES`).
+              write: Write = print, echo_input: bool = False, record_path: Path | None = None) -> Match:
+        """The match ``necnon play`` runs, from the start of ``game`` and after its turns (a record with
+        no turns for a new game): a person plays the colours of ``you`` (a key of :data:`SIDES`).
         Without a seed, one is drawn and shown, so that a game can be replayed."""
         if seed is None:
             seed = random.SystemRandom().randrange(1_000_000)
-        return cls(start, SIDES[you], opponent, tablebase, seed, seconds, iterations, write, echo_input)
+        match = cls(game.start, SIDES[you], opponent, tablebase, seed, seconds, iterations, write, echo_input,
+                    tags=game.tags)
+        for before, turn in zip(game.positions, game.turns):
+            match.plies.append(Ply(before.side_to_move, before.side_to_move in match.persons, before, turn))
+        match.record_path = record_path  # written from the first new turn on
+        return match
+
+    def record(self) -> GameRecord:
+        """The game so far as a record, the players named (``person``, ``mcts, seed 5, 2 s a turn``)."""
+        players = [(side.capitalize(), "person" if side in self.persons else self._opponent_name())
+                   for side in (BLACK, GREEN)]
+        return GameRecord(self.start, tuple(ply.turn for ply in self.plies), (*players, *self.tags))
+
+    def _opponent_name(self) -> str:
+        if self.opponent == "perfect":
+            return "perfect (the table)"
+        if self.opponent == "random":
+            return f"random, seed {self.seed}"
+        thinking = f"{self.iterations:,} playouts" if self.iterations is not None else f"{self.seconds:g} s"
+        return f"mcts, seed {self.seed}, {thinking} a turn"
 
     @property
     def position(self) -> Position:
@@ -110,11 +143,23 @@ class Match:
         return self.plies[-1].before.play(self.plies[-1].turn) if self.plies else self.start
 
     def run(self, lines: Iterable[str]) -> PlayedGame:
-        """Play until the game ends, reading the persons' input from ``lines``."""
+        """Play until the game ends, reading the persons' input from ``lines``.
+
+        A :class:`KeyboardInterrupt` (Ctrl-C, not SIGTERM) during play shows the end of a game
+        stopped, record included, and is raised again: the game is not lost, and the command still
+        exits as interrupted."""
         lines = iter(lines)
         if self.tablebase is not None:
             self.tablebase.table(self.start.game)  # a missing or broken table fails here, before any play
         self._say(self._introduction())
+
+        def stopped() -> None:
+            self._write("\n")  # end the prompt's line (and the terminal's ^C)
+            self._finish(False, "interrupted")
+
+        return until_interrupted(lambda: self._play(lines), stopped)
+
+    def _play(self, lines: Iterator[str]) -> PlayedGame:
         show_board = True
         while not self.position.over:
             side = self.position.side_to_move
@@ -145,6 +190,7 @@ class Match:
         else:
             turn, _ = self._engine().choose(position)
         self.plies.append(Ply(side, False, position, turn))
+        self._keep_record()
         self._say(f"{side.capitalize()} plays {turn.name(position.game.grid)}")
 
     def _engine(self) -> SearchEngine:
@@ -157,6 +203,9 @@ class Match:
         word = text.strip(" ").lower()
         if not word:
             return None
+        first, _, argument = text.strip(" ").partition(" ")
+        if first.lower() == "save":
+            return self._save_asked(argument.strip(" "))
         if word in COMMANDS:
             return self._run_command(word)
         position = self.position
@@ -169,6 +218,7 @@ class Match:
             self._say(f"{error}; type help for the commands")
             return None
         self.plies.append(Ply(position.side_to_move, True, position, turn))
+        self._keep_record()
         return "turn"
 
     def _run_command(self, word: str) -> str | None:
@@ -203,7 +253,30 @@ class Match:
         taken = [ply.turn.name(self.start.game.grid) for ply in self.plies[back:]]
         del self.plies[back:]
         self._say(f"took back {' '.join(taken)}")
+        self._keep_record()
         return True
+
+    def _save_asked(self, argument: str) -> str | None:
+        """``save FILE``: write the record there, saying so (or why not)."""
+        if not argument:
+            self._say("save the record where? type save FILE")
+            return None
+        self._save(Path(argument))
+        return "save"
+
+    def _keep_record(self) -> None:
+        if self.record_path is not None:
+            self._save(self.record_path, quiet=True)
+
+    def _save(self, path: Path, quiet: bool = False) -> None:
+        """Write the record to ``path``; say so unless ``quiet``, and say why not if it fails."""
+        try:
+            write_record(path, self.record())
+        except OSError as error:
+            self._say(f"cannot save the record to {path}: {error.strerror or error}")
+            return
+        if not quiet:
+            self._say(f"saved the record of {turns_text(len(self.plies))} to {path}")
 
     def _read(self, lines: Iterator[str], prompt: str) -> str | None:
         """The next line without its line end, after writing ``prompt``; None at the end of input."""
@@ -221,28 +294,26 @@ class Match:
             lines.append(f"== game stopped ({stopped}) after {turns_text(len(self.plies))} ==")
             if self.tablebase is not None:
                 lines.append(f"with perfect play from here: {report.describe(position, self.tablebase.probe(position))}")
-        grid = self.start.game.grid
-        lines.append("turns: " + (" ".join(f"{number}.{ply.turn.name(grid)}" for number, ply in enumerate(self.plies, 1))
-                                  or "(none)"))
-        if self.tablebase is not None:
-            lines += [self._slip(side, self.tablebase) for side in self.persons
-                      if any(ply.side == side for ply in self.plies)]
+        record = self.record()
+        if self.tablebase is not None and self.plies:
+            lines += self._judgement(record, self.tablebase)
+        lines += ["the record (necnon annotate reads it, play --load continues it):", record.text().rstrip("\n")]
+        if stopped != "interrupted":
+            # Interrupted, the record file is already up to date (written after every turn), and
+            # writing a file then is refused (see solver.core.interrupts).
+            self._keep_record()
         self._say("\n".join(lines))
         return PlayedGame(tuple(self.plies), position, finished)
 
-    def _slip(self, side: Colour, tablebase: Tablebase) -> str:
-        """The first turn of ``side`` that made the value worse for it, with a better one, if any."""
-        black = side == BLACK
-        for number, ply in enumerate(self.plies, 1):
-            if ply.side != side:
-                continue
-            before = tablebase.probe(ply.before)
-            after = tablebase.probe(ply.before.play(ply.turn))
-            if after.gain(black) < before.gain(black):
-                best = tablebase.turns(ply.before)[0]
-                return (f"{side.capitalize()}'s turn {number}, {ply.turn.name(self.start.game.grid)}, made the value "
-                        f"{after.label()} (from {before.label()}); {best.name} kept {before.label()}.")
-        return f"{side.capitalize()} kept the best value with every turn."
+    @staticmethod
+    def _judgement(record: GameRecord, tablebase: Tablebase) -> list[str]:
+        """Every turn of either side that gave points away, then a line per side."""
+        annotation = annotate(TableJudge(tablebase), record)
+        errors = annotation.errors()
+        lines = ["turns that gave points away:" if errors else "no turn gave a point away"]
+        lines += [f"  {turn.side.capitalize()} {turn.verdict()}" for turn in errors]
+        lines += [annotation.summary(side).text() for side in (BLACK, GREEN) if annotation.summary(side).turns]
+        return lines
 
     # -- text ----------------------------------------------------------------------------------------------
 
@@ -250,13 +321,18 @@ class Match:
         game = self.start.game
         opponent = {"perfect": "the table", "mcts": "the search engine", "random": "a random player"}[self.opponent]
         head = f"NECNON {game} ({game.grid.describe()}; Black {game.black.value}, Green {game.green.value})"
+        going_on = "" if self.start.first_turn else f"\nThe game starts from {self.start.notation()}."
+        if self.plies:
+            played = " ".join(numbered(self.record().names()))
+            going_on += f"\nThe game goes on after {turns_text(len(self.plies))}: {played}"
+        prompt = "\nType a turn such as c3,d4 (c3 for one stone, pass), or help."
         if not self.persons:
-            return f"{head}: {opponent} plays both sides (seed {self.seed})."
+            return f"{head}: {opponent} plays both sides (seed {self.seed}).{going_on}"
         if len(self.persons) == 2:
-            return f"{head}. You play both sides.\nType a turn such as c3,d4 (c3 for one stone, pass), or help."
+            return f"{head}. You play both sides.{going_on}{prompt}"
         other = GREEN if self.persons[0] == BLACK else BLACK
         return (f"{head}. You play {self.persons[0].capitalize()}, {opponent} plays {other.capitalize()} "
-                f"(seed {self.seed}).\nType a turn such as c3,d4 (c3 for one stone, pass), or help.")
+                f"(seed {self.seed}).{going_on}{prompt}")
 
     def _board(self, status: bool = True) -> str:
         position = self.position

@@ -7,7 +7,7 @@ move, ``b`` or ``g``; then, only after a pass, ``p`` (the previous turn was a pa
 two turns were: the game is over). The board is read from the rows: equal rows make a rectangle
 (``4/4/4/4`` is 4x4), rows of n, n+1, ..., 2n-1, ..., n cells a hexhex board (``3/4/5/4/3`` is hex3)::
 
-    2b1/g3/4/4 b          4x4: Black on c4, Green on a3, Black to move
+    2b1/g3/4/3g b         4x4: Black on c4, Green on a3 and d1, Black to move
     3/4/2b2/4/3 g         hex3: Black on c3 (the centre), Green to move
     bg/g1 g p             2x2 nec: Black has just passed (b1 has two green neighbours), Green to move
 
@@ -170,8 +170,8 @@ class Position:
         printable ASCII or is longer than :data:`MAX_POSITION_LENGTH`), or
         :class:`~solver.core.errors.IllegalPositionError` for one that cannot occur.
 
-        >>> print(Position.parse("2b1/g3/4/4 b", Game.of("4x4")).notation())
-        2b1/g3/4/4 b
+        >>> print(Position.parse("2b1/g3/4/3g b", Game.of("4x4")).notation())
+        2b1/g3/4/3g b
         """
         text = checked(text, "position", MAX_POSITION_LENGTH)
         if text.lower() == "empty":

@@ -35,12 +35,13 @@ where a value is ``"win"``, ``"draw"`` or ``"loss"`` and plies an integer, null 
 
 from __future__ import annotations
 
-import enum
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Sequence
 
 from solver.core.errors import IllegalMoveError
+from solver.core.marks import Mark
+from solver.core.report import aligned
 from solver.neutreeko.outcome import Outcome, ending
 from solver.neutreeko.position import BLACK, WHITE, Colour, Move, Position
 from solver.neutreeko.probe import RankedMove, Tablebase, best_moves
@@ -50,41 +51,21 @@ from solver.neutreeko.values import VALUES, Evaluation
 JSONObject = dict[str, Any]
 
 
-class Mark(enum.Enum):
-    """How a move compares with the best (see the module docstring)."""
+def mark_of(before: Evaluation, after: Evaluation) -> Mark:
+    """The mark of a move valued ``after`` from a position valued ``before``, both for the player
+    making it (see the module docstring). Raises :class:`ValueError` if ``after`` is better than
+    ``before``: no move is better than the best.
 
-    BEST = "best"
-    INACCURACY = "inaccuracy"
-    MISTAKE = "mistake"
-    BLUNDER = "blunder"
-
-    @property
-    def symbol(self) -> str:
-        """The chess sign: ``""``, ``"?!"``, ``"?"``, ``"??"``."""
-        return _SYMBOLS[self]
-
-    @property
-    def decisive(self) -> bool:
-        """True for a mistake or a blunder: the move changed the value of the game."""
-        return self in (Mark.MISTAKE, Mark.BLUNDER)
-
-    @classmethod
-    def of(cls, before: Evaluation, after: Evaluation) -> Mark:
-        """The mark of a move valued ``after`` from a position valued ``before``, both for the player
-        making it (see the module docstring). Raises :class:`ValueError` if ``after`` is better than
-        ``before``: no move is better than the best.
-
-        >>> Mark.of(Evaluation.win(5), Evaluation.win(9)).value, Mark.of(Evaluation.win(5), Evaluation.loss(8)).value
-        ('inaccuracy', 'blunder')
-        """
-        if after.order_key() < before.order_key():
-            raise ValueError(f"a move valued {after} cannot be better than its position's {before}")
-        if after == before:
-            return cls.BEST
-        return _BY_DROP[VALUES.index(after.value) - VALUES.index(before.value)]
+    >>> mark_of(Evaluation.win(5), Evaluation.win(9)).value, mark_of(Evaluation.win(5), Evaluation.loss(8)).value
+    ('inaccuracy', 'blunder')
+    """
+    if after.order_key() < before.order_key():
+        raise ValueError(f"a move valued {after} cannot be better than its position's {before}")
+    if after == before:
+        return Mark.BEST
+    return _BY_DROP[VALUES.index(after.value) - VALUES.index(before.value)]
 
 
-_SYMBOLS = {Mark.BEST: "", Mark.INACCURACY: "?!", Mark.MISTAKE: "?", Mark.BLUNDER: "??"}
 # A move's value drops by 0 (same value, worse plies), 1 (win to draw, draw to loss) or 2 (win to loss) places.
 _BY_DROP = (Mark.INACCURACY, Mark.MISTAKE, Mark.BLUNDER)
 
@@ -114,7 +95,7 @@ class AnnotatedPly:
         as ply ``ply`` of a game from ``start``."""
         before = ranked[0].evaluation
         return cls(ply, ply_label(start, ply), position.side_to_move, played.name, position, before,
-                   played.evaluation, Mark.of(before, played.evaluation),
+                   played.evaluation, mark_of(before, played.evaluation),
                    tuple(move.name for move in best_moves(list(ranked))),
                    sum(move.value == before.value for move in ranked), len(ranked))
 
@@ -127,8 +108,7 @@ class AnnotatedPly:
         if self.mark is Mark.BEST:
             return (f"{head} best: {self.after.move_text()} ({self.keeping} of {self.legal} moves keep "
                     f"the {self.before.value})")
-        article = "an" if self.mark is Mark.INACCURACY else "a"
-        return (f"{head} {article} {self.mark.value}: {self.before.terse()} -> {self.after.terse()}; "
+        return (f"{head} {self.mark.article} {self.mark.value}: {self.before.terse()} -> {self.after.terse()}; "
                 f"best {' '.join(self.best)} ({self.before.terse()})")
 
 
@@ -259,8 +239,7 @@ def annotation_text(annotation: Annotation, players: dict[Colour, str] | None = 
     rows += [(ply.number, ply.move + ply.mark.symbol, ply.before.terse(), ply.after.move_text(),
               "" if ply.mark is Mark.BEST else ply.mark.value, f"{ply.keeping}/{ply.legal}", _some(ply.best))
              for ply in annotation.plies]
-    widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]))]
-    lines += ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows]
+    lines += aligned(rows)
     lines.append("values are for the player moving; a move's plies count from the position before it")
     lines += [annotation.summary(side).text() for side in (BLACK, WHITE)]
     first = annotation.first_error

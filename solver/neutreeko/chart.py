@@ -20,15 +20,14 @@ written in its player's margin, Black's on the left and White's on the right, wi
 
 from __future__ import annotations
 
+from solver.core.marks import MARK_COLOURS, Mark
 from solver.core.scene import Circle, Group, Rect, Scene, Shape, Text, text_width
 from solver.core.scene import Line as Stroke
-from solver.neutreeko.annotate import Annotation, Mark
+from solver.neutreeko.annotate import Annotation
 from solver.neutreeko.diagram import FAINT_INK, INK, VALUE_COLOURS
 from solver.neutreeko.position import BLACK, Colour, Position
 from solver.neutreeko.values import Evaluation
 
-#: The colour of a move's label by its mark.
-MARK_COLOURS = {Mark.BEST: INK, Mark.INACCURACY: "#b8860b", Mark.MISTAKE: "#e66100", Mark.BLUNDER: "#c00000"}
 #: Row shading by the side to move.
 ROW_SHADES = {"black": "#e6e6e6", "white": "#fbfbfb"}
 GRID_LINE, GRID_LINE_STRONG = "#d0d0d0", "#9a9a9a"

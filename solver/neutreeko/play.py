@@ -41,9 +41,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Mapping, NamedTuple
 
-from solver.core.console import read_line
+from solver.core.console import read_line, until_interrupted
 from solver.core.errors import IllegalMoveError, NotationError
-from solver.core.interrupts import Terminated
 from solver.core.notation import checked, quote
 from solver.neutreeko import report
 from solver.neutreeko.annotate import AnnotatedPly, Annotation
@@ -224,14 +223,12 @@ class Match:
         lines = iter(lines)
         self.tablebase.table(self.start.game)  # a missing or broken table fails here, before any play
         self._say(self._introduction())
-        try:
-            return self._play(lines)
-        except Terminated:
-            raise
-        except KeyboardInterrupt:
+
+        def stopped() -> None:
             self._write("\n")  # end the prompt's line (and the terminal's ^C)
             self._finish(Outcome(Termination.INTERRUPTED))
-            raise
+
+        return until_interrupted(lambda: self._play(lines), stopped)
 
     def _play(self, lines: Iterator[str]) -> PlayedGame:
         show_board = True

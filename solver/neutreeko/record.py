@@ -10,14 +10,12 @@ A record is tag lines, then the moves, numbered as in chess (Black moves first):
 
     1. C4-C3 D5-D2 2. D1-E1 B5-B2
 
-Tags are ``[Name "value"]``, one a line, a ``"`` or ``\\`` in a value escaped with ``\\``. ``Board``
+The syntax of tags, comments and lines is every game's (:mod:`solver.core.record`). ``Board``
 (default ``5x5``) and ``Rule`` (default ``connected``) name the game; ``Start`` is the position the game
 began from, in notation, written only when it is not the board's standard start; ``Result`` is
 ``black wins``, ``white wins``, ``draw by repetition`` or ``*`` (not over), and must be what the moves
-lead to. ``Black``, ``White`` and any other tags (``Event``, ``Date``, ...) are kept as they are. Lines
-end with ``\\n``, ``\\r\\n`` or ``\\r`` (no other character ends a line); spaces around a line are
-ignored; blank lines and lines starting with ``#`` are ignored. Every tag is optional: a bare list of
-moves is a record of a game from the standard start.
+lead to. ``Black``, ``White`` and any other tags (``Event``, ``Date``, ...) are kept as they are.
+Every tag is optional: a bare list of moves is a record of a game from the standard start.
 
 **Move text** (the part after the tags, and what ``--moves`` takes everywhere) is moves ``FROM-TO``
 separated by spaces or line breaks, optionally numbered: ``1. C4-C3 D5-D2 2. D1-E1`` (``1... D5-D2``
@@ -46,11 +44,23 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import IO, Iterable, Mapping, Sequence
+from typing import Iterable, Mapping, Sequence
 
 from solver.core import files
 from solver.core.errors import BoardError, InputError
-from solver.core.notation import checked, quote
+from solver.core.notation import checked
+from solver.core.record import (
+    MAX_NUMBER_DIGITS,
+    MOVE_NUMBER,
+    RecordError,
+    RecordLines,
+    at_line,
+    check_result,
+    read_file,
+    split_record,
+    tag_lines,
+    wrap,
+)
 from solver.neutreeko.game import Game
 from solver.neutreeko.outcome import LINE_RESULTS, Outcome, ending
 from solver.neutreeko.position import Move, Position
@@ -61,25 +71,9 @@ RESULTS = (*LINE_RESULTS[:3], "*")
 #: Tags a record writes from its game, in this order, before any others.
 GAME_TAGS = ("Board", "Rule", "Start")
 PLAYER_TAGS = ("Black", "White")
-#: A move text is wrapped to lines of at most this many columns.
-WIDTH = 78
-
-_TAG = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]')
-_NUMBER = re.compile(r"([0-9]+)(\.+)(.*)")
 _TOKEN = re.compile(r"[()]|[^ ()]+")
-# A record's line ends: not str.splitlines's, which also ends lines at U+0085, U+2028, \v, \f and others
-# that notation refuses.
-_LINE_END = re.compile(r"\r\n?|\n")
 #: :func:`read_moves` refuses longer move text: room for a thousand moves with their numbers.
 MAX_MOVE_TEXT_LENGTH = 10_000
-#: A record longer than this is refused unread (a thousand moves take about 10 kB).
-MAX_RECORD_BYTES = 1_000_000
-
-
-class RecordError(InputError, ValueError):
-    """A game record or move text that cannot be read: the message names the line and the problem."""
-
-
 # -- numbering ----------------------------------------------------------------------------------------
 
 def move_number(start: Position, ply: int) -> int:
@@ -130,17 +124,6 @@ def tree_groups(start: Position, moves: Sequence[Move], variations: Sequence[Var
     return numbered(start, [move.name(board) for move in moves], first, branches)
 
 
-def wrap(groups: Sequence[str]) -> str:
-    """``groups`` separated by spaces, in lines of at most :data:`WIDTH` columns (unless a group is longer)."""
-    lines = [groups[0]] if groups else [""]
-    for group in groups[1:]:
-        if len(lines[-1]) + 1 + len(group) > WIDTH:
-            lines.append(group)
-        else:
-            lines[-1] += " " + group
-    return "\n".join(lines)
-
-
 # -- variations ---------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -185,7 +168,7 @@ class _Line:
         return self.positions[-1]
 
     def feed(self, token: str) -> None:
-        number = _NUMBER.fullmatch(token)
+        number = MOVE_NUMBER.fullmatch(token)
         if number is not None:
             self._number(number.group(1), token[:len(token) - len(number.group(3))])
             if number.group(3):
@@ -202,7 +185,7 @@ class _Line:
         self.check_complete()
         label = ply_label(self.start, len(self.positions))
         counted = int(label.rstrip("."))
-        if len(digits) > 6:
+        if len(digits) > MAX_NUMBER_DIGITS:
             raise RecordError(f"move number {token} is too large")
         if self.numbers.offset is None:
             self.numbers.offset = int(digits) - counted
@@ -425,16 +408,7 @@ class GameRecord:
         players = [(name, self.tag(name)) for name in PLAYER_TAGS if self.tag(name)]
         others = [(name, value) for name, value in self.tags if name not in PLAYER_TAGS]
         tags += [*players, ("Result", self.result), *others]
-        lines = [f'[{name} "{_escape(value)}"]' for name, value in tags]
-        return "\n".join([*lines, "", wrap(tree_groups(self.start, self.moves, self.variations))]) + "\n"
-
-
-def _escape(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
-
-
-def _unescape(value: str) -> str:
-    return re.sub(r"\\(.)", r"\1", value)
+        return "\n".join([*tag_lines(tags), "", wrap(tree_groups(self.start, self.moves, self.variations))]) + "\n"
 
 
 def parse_record(text: str) -> GameRecord:
@@ -442,49 +416,22 @@ def parse_record(text: str) -> GameRecord:
     and the problem: a malformed or repeated tag, a board, rule or start that is not valid, a move or
     move number that is wrong, a move after the end of the game, or a ``Result`` that the moves do not
     lead to."""
-    tags: dict[str, tuple[int, str]] = {}
-    moves: list[tuple[int, str]] = []
-    for number, line in enumerate(_LINE_END.split(text), 1):
-        stripped = line.strip(" ")
-        if not stripped or stripped.startswith("#"):
-            continue
-        if stripped.startswith("["):
-            tag = _TAG.fullmatch(stripped)
-            if tag is None:
-                raise RecordError(f'line {number}: a tag is written [Name "value"], not {quote(stripped, 40)}')
-            if moves:
-                raise RecordError(f"line {number}: tag {tag.group(1)} comes after the moves")
-            if tag.group(1) in tags:
-                raise RecordError(f"line {number}: tag {tag.group(1)} is given twice")
-            tags[tag.group(1)] = (number, _unescape(tag.group(2)))
-        else:
-            moves.append((number, stripped))
-    start = _start(tags)
+    split = split_record(text)
+    start = _start(split)
     reader = _TreeReader(start)
-    for number, line in moves:
-        try:
+    for number, line in split.moves:
+        with at_line(number):
             tokens = _tokens(checked(line, "move text", MAX_MOVE_TEXT_LENGTH))
-        except InputError as error:
-            raise RecordError(f"line {number}: {error}") from None
         for token in tokens:
             try:
                 reader.feed(token, number)
             except InputError as error:
                 raise RecordError(f"line {number}: {error}{_within(start, reader)}") from None
-    try:
+    with at_line(split.moves[-1][0] if split.moves else 0):  # without moves, nothing can be amiss
         main, variations = reader.finish()
-    except RecordError as error:
-        raise RecordError(f"line {moves[-1][0]}: {error}") from None
-    players = tuple((name, value) for name, (_, value) in tags.items() if name not in (*GAME_TAGS, "Result"))
+    players = tuple((name, value) for name, (_, value) in split.tags.items() if name not in (*GAME_TAGS, "Result"))
     record = GameRecord(start, main, players, variations)
-    if "Result" in tags:
-        line_number, said = tags["Result"]
-        if said not in RESULTS:
-            raise RecordError(f"line {line_number}: result {quote(said)} is not one of {', '.join(RESULTS)}")
-        if said != record.result:
-            actual = f"the moves end in {record.result}" if record.outcome else "the game is not over after the moves"
-            raise RecordError(f'line {line_number}: [Result "{said}"], but {actual}'
-                              + ("" if record.outcome else ' (its result is "*")'))
+    check_result(split, record.result, RESULTS.__contains__, f"one of {', '.join(RESULTS)}")
     return record
 
 
@@ -494,12 +441,12 @@ def _within(start: Position, reader: _TreeReader) -> str:
     return f" (in the variation at {ply_label(start, line.ply)})" if len(reader.lines) > 1 else ""
 
 
-def _start(tags: dict[str, tuple[int, str]]) -> Position:
+def _start(split: RecordLines) -> Position:
     """The start position the ``Board``, ``Rule`` and ``Start`` tags describe (without ``Board``, a
     ``Start`` gives the board; without either, 5 x 5)."""
-    board_line, board = tags.get("Board", (0, ""))
-    rule_line, rule = tags.get("Rule", (0, DEFAULT_RULE))
-    start_line, start = tags.get("Start", (0, ""))
+    board_line, board = split.tag("Board")
+    rule_line, rule = split.tag("Rule", DEFAULT_RULE)
+    start_line, start = split.tag("Start")
     try:
         game = Game.of(board or "5x5", rule) if board or not start else None
         return Position.parse(start, rule, game) if start else Position.start(game or Game.of())
@@ -511,31 +458,10 @@ def _start(tags: dict[str, tuple[int, str]]) -> Position:
         raise RecordError(f"line {start_line}: {error}") from None
 
 
-def record_text(stream: IO[bytes], name: str) -> str:
-    """The text of a record read from ``stream`` (``name`` in messages): UTF-8, a byte order mark at its
-    start skipped. Raises :class:`RecordError` for bytes that are not UTF-8, or more than
-    :data:`MAX_RECORD_BYTES` of them (without reading further: ``/dev/zero`` is refused at once)."""
-    data = stream.read(MAX_RECORD_BYTES + 1)
-    if len(data) > MAX_RECORD_BYTES:
-        raise RecordError(f"{name} is longer than any record (more than {MAX_RECORD_BYTES:,} bytes)")
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise RecordError(f"cannot read {name}: it is not UTF-8 ({error.reason} at byte {error.start:,})") from None
-
-
 def read_record(path: Path | str) -> GameRecord:
     """The record in the file ``path`` (UTF-8). Raises :class:`RecordError` naming the file, and the
     line for a record that cannot be read."""
-    try:
-        with open(path, "rb") as stream:
-            text = record_text(stream, str(path))
-    except OSError as error:
-        raise RecordError(f"cannot read {path}: {error.strerror or error}") from None
-    try:
-        return parse_record(text)
-    except RecordError as error:
-        raise RecordError(f"{path}, {error}") from None
+    return read_file(path, parse_record)
 
 
 def write_record(path: Path | str, record: GameRecord) -> None:

@@ -25,10 +25,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from solver.core.record import wrap
 from solver.neutreeko.outcome import game_over
 from solver.neutreeko.position import MAX_POSITION_LENGTH, Position
 from solver.neutreeko.probe import Evaluation, Line, RankedMove
-from solver.neutreeko.record import move_number, numbered, ply_label, wrap
+from solver.neutreeko.record import move_number, numbered, ply_label
 from solver.neutreeko.values import plies_text
 
 #: How a forced move (the only one that keeps the value) is marked in text, after the move.

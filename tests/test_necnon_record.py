@@ -1,0 +1,150 @@
+"""NECNON game records: the text written, round trips (write, read, replay), turn numbers, and bad records
+(one line naming the line)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from solver.cli.necnon import cli
+from solver.core.errors import IllegalMoveError
+from solver.necnon.position import Position
+from solver.necnon.record import GameRecord, RecordError, parse_record, read_record, write_record
+from solver.necnon.rules import Game
+from tests.helpers import assert_one_line_error, invoke
+
+GAME = Game.of("3x3", "nec")
+# A whole game on 3 x 3: Green's a1,c3 gives two points away, and Black wins by 1.
+WHOLE = "1. b2 2. a1,c3 3. b1,c1 4. a2,a3 5. c2 6. b3"
+
+
+def necnon(*args: str, input: str | None = None):
+    return invoke(*args, input=input, program=cli)
+
+
+def random_game(start: Position, rng: random.Random, limit: int = 200) -> GameRecord:
+    """A game of random legal turns from ``start``, to its end or ``limit`` turns."""
+    turns, position = [], start
+    while len(turns) < limit and not position.over:
+        turn = rng.choice(position.turns())
+        turns.append(turn)
+        position = position.play(turn)
+    return GameRecord(start, tuple(turns), (("Black", "person"), ("Green", 'an "engine" \\ seed 3'),
+                                            ("Event", "test")))
+
+
+def test_record_text():
+    record = parse_record(f'[Board "3x3"]\n{WHOLE}')
+    assert record.text() == ('[Board "3x3"]\n[Protocol "nec"]\n[Result "Black wins by 1"]\n\n'
+                             f"{WHOLE}\n")
+    assert record.result == "Black wins by 1" and record.end.over and record.end.margin() == 1
+    named = GameRecord(record.start, record.turns, (("Green", "Bo"), ("Black", "Ann"), ("Date", "today")))
+    assert named.text().splitlines()[2:6] == ['[Black "Ann"]', '[Green "Bo"]', '[Result "Black wins by 1"]',
+                                              '[Date "today"]']
+
+
+@pytest.mark.parametrize("text", [
+    "b2 a1,c3 b1,c1", "1. b2 2. a1,c3 3. b1,c1", "1.b2 2.a1,c3 3.c1,b1", "  1. b2\n 2. A1,C3\r\n3. b1,c1  ",
+    "# a comment\n\nb2\n2. a1,c3 b1,c1",
+])
+def test_plain_and_numbered_turns_read_alike(text):
+    """One reader: a plain list, numbered turns (glued or not, any case, over lines) give the same game."""
+    assert parse_record(f'[Board "3x3"]\n{text}').names() == ["b2", "a1,c3", "b1,c1"]
+
+
+def test_a_bare_list_of_turns_is_a_game_on_the_default_board():
+    record = parse_record("b2 a1,c3")
+    assert str(record.start.game) == "4x4 nec" and record.start.first_turn and record.result == "*"
+    assert parse_record('[Start "1b1/3/3 g"]\na1,c3').start.game.grid == GAME.grid  # the board of Start
+
+
+@pytest.mark.parametrize("board, protocol", [("3x3", "nec"), ("hex2", "non"), ("3x2", "nec-non"), ("5x5", "non-nec"),
+                                             ("hex4", "nec")])
+def test_round_trip_random_games(board, protocol, tmp_path):
+    """Write, read, replay: random games from the empty board and from positions met on the way (either
+    side to move, after a pass too), with escaped tag values, come back equal through text and a file."""
+    game = Game.of(board, protocol)
+    rng = random.Random(f"{board} {protocol}")
+    whole = random_game(Position.empty(game), rng)
+    starts = [Position.empty(game), *rng.sample(whole.positions[1:-1], min(4, len(whole.positions) - 2))]
+    for number, start in enumerate(starts):
+        record = random_game(start, rng)
+        text = record.text()
+        assert parse_record(text) == record
+        assert ('[Start "' in text) == (not start.first_turn)
+        path = tmp_path / f"game-{number}.txt"
+        write_record(path, record)
+        again = read_record(path)
+        assert again == record and again.text() == text
+        replayed = start
+        for turn in again.turns:
+            replayed = replayed.play(turn)
+        assert replayed == record.end and again.result == record.result
+        assert max(len(line) for line in text.splitlines()) <= 78
+    assert sorted(path.name for path in tmp_path.iterdir()) == [f"game-{n}.txt" for n in range(len(starts))]
+
+
+def test_a_game_stopped_before_its_end_reads_back_stopped():
+    record = random_game(Position.empty(Game.of("hex3")), random.Random(1), limit=3)
+    assert record.result == "*" and parse_record(record.text()) == record
+
+
+# -- bad records: one line naming the line ---------------------------------------------------------
+
+BAD_RECORDS = [
+    ('[Board "3x3"\n1. b2', RecordError, ["line 1", "tag"]),
+    ('[Black "a"]\n[Black "b"]', RecordError, ["line 2", "Black", "twice"]),
+    ('1. b2\n[Black "a"]', RecordError, ["line 2", "after the moves"]),
+    ('[Board "9x9"]', RecordError, ["line 1", "9x9"]),
+    ('[Board "3x3"]\n[Protocol "necnon"]', RecordError, ["line 2", "necnon", "known"]),
+    ('[Start "3/3/3 x"]', RecordError, ["line 1", "side to move"]),
+    ('[Board "4x4"]\n[Start "1b1/3/3 g"]', RecordError, ["line 2", "3x3 board, not 4x4"]),
+    ('[Board "3x3"]\n\n1. b2\n2. b2,c3', RecordError, ["line 4", "b2 is occupied"]),
+    ('[Board "3x3"]\n1. b2 2. a1', RecordError, ["line 2", "lays two stones"]),
+    ('[Board "3x3"]\n1. a1,b1', RecordError, ["line 2", "first turn lays one stone"]),
+    ('[Board "3x3"]\n1. b2 3. a1,c3', RecordError, ["line 2", "turn number 3. where 2. was expected"]),
+    ('[Board "3x3"]\n1. b2 1... a1,c3', RecordError, ["line 2", "1...", "where 2. was expected"]),
+    ('[Board "3x3"]\n1. b2\n2.', RecordError, ["line 3", "2.", "not followed by a turn"]),
+    ('[Board "3x3"]\n1. 2. b2', RecordError, ["line 2", "1.", "not followed by a turn"]),
+    ('[Board "3x3"]\n1. b2 1234567. a1,c3', RecordError, ["line 2", "too large"]),
+    ('[Board "3x3"]\n1. b2 2. a1,z9', RecordError, ["line 2", "no cell z9"]),
+    (f'[Board "3x3"]\n{WHOLE} 7. pass', RecordError, ["line 2", "pass comes after the end of the game",
+                                                        "Black wins by 1"]),
+    (f'[Board "3x3"]\n[Result "draw"]\n{WHOLE}', RecordError, ["line 2", '[Result "draw"]',
+                                                              "the game ends in Black wins by 1"]),
+    ('[Board "3x3"]\n[Result "Green wins by 1"]\n1. b2', RecordError, ["line 2", "not over", '"*"']),
+    ('[Result "1-0"]', RecordError, ["line 1", "'1-0'", "Black wins by N"]),
+    ('[Board "3x3"]\n1. b2\u2028a1,c3', RecordError, ["line 2", "U+2028"]),
+]
+
+
+@pytest.mark.parametrize("text, error, words", BAD_RECORDS)
+def test_bad_records_name_the_line(text, error, words):
+    with pytest.raises(error) as raised:
+        parse_record(text)
+    for word in words:
+        assert word in str(raised.value), (word, str(raised.value))
+    assert "\n" not in str(raised.value)
+
+
+def test_a_record_is_checked_when_made_in_code():
+    with pytest.raises(ValueError, match="reserved"):
+        GameRecord(Position.empty(GAME), (), (("Result", "draw"),))
+    with pytest.raises(IllegalMoveError):
+        GameRecord(Position.empty(GAME), (Position.empty(GAME).turns()[0],) * 2).positions
+
+
+def test_bad_record_files_are_one_line_errors(necnon_env, tmp_path):
+    path = tmp_path / "bad.txt"
+    path.write_text('[Board "3x3"]\n1. b2 2. b2,c3\n')
+    assert_one_line_error(necnon("annotate", str(path)), f"{path}, line 2", "b2 is occupied", code=2,
+                          program="necnon")
+    assert_one_line_error(necnon("annotate", "-", input='[Board "3x3"]\n1. b2 3. a1,c3'),
+                          "standard input, line 2", "where 2. was expected", code=2, program="necnon")
+    assert_one_line_error(necnon("annotate", str(tmp_path / "missing.txt")), "missing.txt", "No such file", code=2,
+                          program="necnon")
+    path.write_bytes(b"\xff\xfe1. b2")
+    assert_one_line_error(necnon("annotate", str(path)), "cannot read", "not UTF-8", code=2, program="necnon")
+    assert_one_line_error(necnon("play", "--load", str(tmp_path / "missing.txt")), "missing.txt", code=2,
+                          program="necnon")
