@@ -7,7 +7,7 @@ from solver.cli import explorer, games, positions, puzzles, releases, tables, tr
 from solver.cli.containers import commands
 from solver.cli.neutreeko import cli
 
-for command in (*commands("neutreeko", "neutreeko-5x5.h5"), *releases.COMMANDS):
+for command in (*commands("neutreeko", "neutreeko-5x5.h5"), releases.publish_command("neutreeko")):
     cli.add_command(command)
 
 __all__ = ["cli"]

@@ -439,5 +439,5 @@ def annotate_command(game: str, table_file: Path | None, build: bool, seconds: f
     click.echo(json.dumps(annotation_object(judged)) if as_json else annotation_text(judged))
 
 
-for _command in (*containers.commands("necnon", "necnon-3x3-nec.h5", "necnon stats --board 3x3"), *releases.COMMANDS):
+for _command in (*containers.commands("necnon", "necnon-3x3-nec.h5", "necnon stats --board 3x3"), releases.publish_command("necnon")):
     cli.add_command(_command)

@@ -34,23 +34,32 @@ class Describable(Protocol):
     def close(self) -> None: ...
 
 
-@click.command()
-@click.argument("directory", type=click.Path(path_type=Path))
-@click.argument("tables", nargs=-1, metavar="[TABLE...]", type=click.Path(path_type=Path))
-@click.option("--force", is_flag=True, help="Replace the release already in DIRECTORY.")
-def publish(directory: Path, tables: tuple[Path, ...], force: bool) -> None:
-    """Write a release of tables into DIRECTORY, for a web server to serve as a mirror of fetch: the
-    table files (default: every table of the tables directory, of either game), hard-linked or
-    copied, manifest.json (each table's game, board, rule or protocol, size, SHA-256, the digest of its
-    result bytes and its counts) and SHA256SUMS (for sha256sum -c). Every byte of every table is
-    checked first, and a Neutreeko table against its committed digest; an existing release is
-    replaced only with --force.
+def _with_publish_options(command: Callable[..., None]) -> Callable[..., None]:
+    """``command`` with publish's arguments and options (attached anew for each group's command)."""
+    options = (click.argument("directory", type=click.Path(path_type=Path)),
+               click.argument("tables", nargs=-1, metavar="[TABLE...]", type=click.Path(path_type=Path)),
+               click.option("--force", is_flag=True, help="Replace the release already in DIRECTORY."))
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+def publish_command(program: str) -> click.Command:
+    """``publish`` for the group ``program`` (the same command in both; its example names the group)."""
+    return click.command(name="publish", help=f"""Write a release of tables into DIRECTORY, for a web
+    server to serve as a mirror of fetch: the table files (default: every table of the tables
+    directory, of either game), hard-linked or copied, manifest.json (each table's game, board, rule or
+    protocol, size, SHA-256, the digest of its result bytes and its counts) and SHA256SUMS (for
+    sha256sum -c). Every byte of every table is checked first, and a Neutreeko table against its
+    committed digest; an existing release is replaced only with --force.
 
     \b
-    Example (then serve release/ over HTTP; fetch takes its address):
-      neutreeko publish release/
-      cd release && sha256sum -c SHA256SUMS
-    """
+    Example (sha256sum -c SHA256SUMS in release/ then checks it; served, it is a mirror):
+      {program} publish release/
+    """)(_with_publish_options(_publish))
+
+
+def _publish(directory: Path, tables: tuple[Path, ...], force: bool) -> None:
     paths = list(tables) or sorted(container.tables_dir().glob("*.h5"))
     if not paths:
         raise click.ClickException(f"no tables to publish in {container.tables_dir()}")
@@ -166,7 +175,3 @@ class ProgressLine:
         if self._width:
             click.echo(err=True)
             self._width = 0
-
-
-#: The commands both groups add.
-COMMANDS = (publish,)
