@@ -12,6 +12,7 @@ import pytest
 
 import solver.core.container
 from solver.core import legacy
+from solver.core.chunks import Chunks
 from solver.core.container import FORMAT, check_file, digest
 from solver.core.errors import MissingTableError, TableError, TableMismatchError
 from solver.neutreeko import index
@@ -19,6 +20,7 @@ from solver.neutreeko.build import TableExistsError, build_table
 from solver.neutreeko.game import Game
 from solver.neutreeko.position import Position
 from solver.neutreeko.solve import solve
+from solver.neutreeko.stats import summarize, summarize_stretches
 from solver.neutreeko.table import FORMAT_VERSION, convert_table, open_table, table_path, tables_dir, write_table
 from solver.neutreeko.values import ENCODING
 from tests.helpers import (
@@ -332,3 +334,14 @@ def test_invented_data_with_the_original_attributes_is_damaged(table_5x5, tmp_pa
         write_table(Game.of("4x4"), solve(Game.of("4x4")).result, tmp_path / "neutreeko-4x4.h5", 0.0)
     result = invoke(*command)
     assert_one_line_error(result, f"table {path} is damaged", code=1)
+
+
+def test_a_full_table_is_counted_a_chunk_at_a_time(table_5x5, solved_5x5, monkeypatch):
+    """The summary of a full table streams its chunks (never the whole array at once) and agrees with
+    the counts of the whole array, however the stretches fall: the longest wins found across them."""
+    monkeypatch.setattr(Chunks, "whole", lambda self: pytest.fail("the whole dataset was read at once"))
+    streamed = open_table(GAME, table_5x5).summary
+    assert streamed == summarize(GAME, solved_5x5.result)
+    bounds = [0, 1, 1_000, 262_144, 262_145, 2_000_000, 3_000_000, GAME.positions]
+    ragged = [(first, solved_5x5.result[first:end]) for first, end in zip(bounds, bounds[1:])]
+    assert summarize_stretches(GAME, ragged) == streamed and len(streamed.longest_win_indices) > 1

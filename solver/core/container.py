@@ -374,14 +374,21 @@ class Contents:
             raise self.damaged("its data does not match its digest")
         return data
 
-    def checked_digest(self, dataset: str, length: int, dtype: npt.DTypeLike) -> str:
-        """The ``digest`` attribute, once the dataset (see :meth:`chunks`), read a chunk at a time in the
-        memory of a few, is found to have it: what :meth:`read` checks, without holding the data."""
+    def checked_chunks(self, dataset: str, length: int, dtype: npt.DTypeLike) -> Iterator[npt.NDArray[Any]]:
+        """The dataset's chunks in order (see :meth:`chunks`), read in the memory of a few; after the last,
+        :class:`TableError` unless together they have the ``digest`` attribute: what :meth:`read`
+        checks, without holding the data."""
         sha = hashlib.sha256()
         for chunk in self.chunks(dataset, length, dtype).in_order():
             sha.update(chunk.data)
+            yield chunk
         if "sha256:" + sha.hexdigest() != self.attributes.get("digest"):
             raise self.damaged("its data does not match its digest")
+
+    def checked_digest(self, dataset: str, length: int, dtype: npt.DTypeLike) -> str:
+        """The ``digest`` attribute, once the dataset is found to have it (see :meth:`checked_chunks`)."""
+        for _ in self.checked_chunks(dataset, length, dtype):
+            pass
         return str(self.attributes["digest"])
 
     def check_figures(self, figures: Mapping[str, Any]) -> None:

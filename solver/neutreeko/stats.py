@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Iterable, Iterator
 
 import numpy as np
 
@@ -39,34 +40,52 @@ class Summary:
 
 
 def summarize(game: Game, result: np.ndarray) -> Summary:
-    """Count ``result`` (one byte per index of ``game``) by value and distance, a stretch at a time so
-    that no temporary array grows with the board."""
-    histogram = np.zeros(256, dtype=np.int64)
+    """Count ``result`` (one byte per index of ``game``) by value and distance (see
+    :func:`summarize_stretches`)."""
+    return summarize_stretches(game, stretches(result))
+
+
+def stretches(result: np.ndarray) -> Iterator[tuple[int, np.ndarray]]:
+    """``result`` as (first index, bytes) stretches, in order, each a view of at most 16 MB."""
     for first in range(0, len(result), _STRETCH):
-        histogram += np.bincount(result[first:first + _STRETCH], minlength=256)
+        yield first, result[first:first + _STRETCH]
+
+
+def summarize_stretches(game: Game, parts: Iterable[tuple[int, np.ndarray]]) -> Summary:
+    """Count the result bytes of ``game`` given as (first index, bytes) stretches that together cover
+    every index once, in order, by value and distance; in the memory of one stretch (and of the
+    indices of the longest wins), so that a table can be counted as it is read a chunk at a time."""
+    histogram = np.zeros(256, dtype=np.int64)
+    longest_byte, longest = 0, list[np.ndarray]()  # the longest win's byte so far, and its indices
+    no_move = 0
+    lost_at_once = encode_result(0)
+    for first, part in parts:
+        counts = np.bincount(part, minlength=256)
+        histogram += counts
+        win_bytes = np.flatnonzero(counts[_WIN_BYTES]) * 2 + 2
+        if len(win_bytes) and win_bytes[-1] >= longest_byte:
+            if win_bytes[-1] > longest_byte:
+                longest_byte, longest = int(win_bytes[-1]), list[np.ndarray]()
+            longest.append(first + np.flatnonzero(part == longest_byte))
+        if counts[lost_at_once]:
+            _, other = index.decode(first + np.flatnonzero(part == lost_at_once), game.board.size)
+            no_move += int(np.count_nonzero(~game.wins[index.triple_rank(other[:, 0], other[:, 1], other[:, 2])]))
     by_distance = {byte - 1: int(histogram[byte]) for byte in range(1, ILLEGAL) if histogram[byte]}
     wins = {plies: count for plies, count in by_distance.items() if plies % 2 == 1}
     losses = {plies: count for plies, count in by_distance.items() if plies % 2 == 0}
-    longest_win = max(wins, default=0)
-    lost_at_once = _indices_of(result, encode_result(0))
-    _, other = index.decode(lost_at_once, game.board.size)
-    other_won = game.wins[index.triple_rank(other[:, 0], other[:, 1], other[:, 2])]
     return Summary(
-        legal=int(len(result) - histogram[ILLEGAL]),
+        legal=int(histogram.sum() - histogram[ILLEGAL]),
         wins=sum(wins.values()),
         losses=sum(losses.values()),
         draws=int(histogram[UNDECIDED]),
-        longest_win=longest_win,
+        longest_win=max(wins, default=0),
         longest_loss=max(losses, default=0),
-        no_move=int(np.count_nonzero(~other_won)),
+        no_move=no_move,
         wins_by_plies=wins,
         losses_by_plies=losses,
-        longest_win_indices=tuple(int(i) for i in _indices_of(result, encode_result(longest_win))) if wins else (),
+        longest_win_indices=tuple(int(i) for part in longest for i in part),
     )
 
 
-def _indices_of(result: np.ndarray, byte: int) -> np.ndarray:
-    """The indices whose byte is ``byte`` (int64), found a stretch at a time."""
-    found = [first + np.flatnonzero(result[first:first + _STRETCH] == byte)
-             for first in range(0, len(result), _STRETCH)]
-    return np.concatenate(found) if found else np.empty(0, dtype=np.int64)
+# The bytes of wins: an odd distance d is the byte d + 1 (see solver.neutreeko.values).
+_WIN_BYTES = slice(2, ILLEGAL, 2)

@@ -49,7 +49,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable, Iterator
 
 import numpy as np
 import numpy.typing as npt
@@ -61,7 +61,7 @@ from solver.core.errors import TableError, TableMismatchError
 from solver.neutreeko import folding, index
 from solver.neutreeko.game import Game
 from solver.neutreeko.rules import DEFAULT_RULE
-from solver.neutreeko.stats import COUNT_NAMES, Summary, summarize
+from solver.neutreeko.stats import COUNT_NAMES, Summary, stretches, summarize, summarize_stretches
 from solver.neutreeko.symmetry import CANONICAL_FORM, symmetry_count
 from solver.neutreeko.values import ENCODING, ILLEGAL
 
@@ -76,8 +76,6 @@ INDEX_DESCRIPTION = (
     "three squares taken out")
 _DATASET = "result"
 _FOLDED_DATASET = "class_result"
-# Rows of the index checked at a time for the legal set (bounds the temporary arrays).
-_ROWS = 1 << 12
 
 
 def table_path(game: Game) -> Path:
@@ -153,22 +151,29 @@ class Table:
 
         Raises :class:`TableError` unless the data matches its digest, holds 255 exactly where the index
         has no legal position, and gives the counts the attributes state."""
-        return self._checked[0]
-
-    @property
-    def summary(self) -> Summary:
-        """The counts of :attr:`result` (checked as it is)."""
-        return self._checked[1]
+        return self._whole[0]
 
     @cached_property
-    def _checked(self) -> tuple[npt.NDArray[np.uint8], Summary]:
+    def summary(self) -> Summary:
+        """The counts of :attr:`result`, checked as it is. A full table not yet read whole is counted as
+        it is read, a chunk at a time in the memory of a few (on 9 x 9: 6.5 GB never held at once)."""
+        if self.folded or "_whole" in self.__dict__:
+            return self._whole[1]
+        return self._checked_summary(_indexed(self.contents.checked_chunks(_DATASET, len(self.chunks), np.uint8)))
+
+    @cached_property
+    def _whole(self) -> tuple[npt.NDArray[np.uint8], Summary]:
         dataset = _FOLDED_DATASET if self.folded else _DATASET
         data = self.contents.read(dataset, len(self.chunks), np.uint8)
         result = folding.unfold(self.game, data) if self.folded else data
-        _check_legal_set(self.game, result, self.contents)
-        summary = summarize(self.game, result)
+        return result, self._checked_summary(stretches(result))
+
+    def _checked_summary(self, parts: Iterable[tuple[int, npt.NDArray[np.uint8]]]) -> Summary:
+        """The summary of the result bytes ``parts`` (see :func:`summarize_stretches`), once they hold 255
+        exactly where the index has no legal position and give the counts the attributes state."""
+        summary = summarize_stretches(self.game, _legal_checked(self.game, parts, self.contents))
         self.contents.check_figures(summary.counts())
-        return result, summary
+        return summary
 
     def result_digest(self) -> str:
         """``"sha256:<hex>"`` of :attr:`result`'s bytes, the digest committed for the tables of the
@@ -191,13 +196,27 @@ class Table:
         self.contents.close()
 
 
-def _check_legal_set(game: Game, result: npt.NDArray[np.uint8], contents: Contents) -> None:
-    """Raise :class:`TableError` unless ``result`` is 255 exactly at the indices whose mover has won."""
-    rows = result.reshape(len(game.wins), -1)
-    for first in range(0, len(rows), _ROWS):
-        illegal, won = rows[first:first + _ROWS] == ILLEGAL, game.wins[first:first + _ROWS]
-        if not illegal[won].all() or illegal[~won].any():
+def _indexed(chunks: Iterable[npt.NDArray[np.uint8]]) -> Iterator[tuple[int, npt.NDArray[np.uint8]]]:
+    """The chunks of a full table, in order, with the index of each one's first byte."""
+    first = 0
+    for chunk in chunks:
+        yield first, chunk
+        first += len(chunk)
+
+
+def _legal_checked(game: Game, parts: Iterable[tuple[int, npt.NDArray[np.uint8]]],
+                   contents: Contents) -> Iterator[tuple[int, npt.NDArray[np.uint8]]]:
+    """``parts`` (first index, result bytes) passed on, each once it is found to hold 255 exactly at the
+    indices whose mover has won; else :class:`TableError`."""
+    other_count = index.other_count(game.board.size)
+    for first, part in parts:
+        # The part's indices fall in rows of other_count, one per mover triple: count its 255s row by row.
+        rows = np.arange(first // other_count, (first + len(part) - 1) // other_count + 1)
+        starts = np.maximum(rows * other_count - first, 0)
+        illegal = np.add.reduceat(part == ILLEGAL, starts, dtype=np.int64)
+        if not np.array_equal(illegal, np.where(game.wins[rows], np.diff(starts, append=len(part)), 0)):
             raise contents.damaged("it marks as illegal a legal position, or as legal an illegal one")
+        yield first, part
 
 
 def solve_command(game: Game, path: Path | None = None) -> str:
