@@ -390,7 +390,7 @@
       const classes = ["ply", ply === state.ply ? "current" : "", ply > state.ply ? "future" : ""].filter(Boolean);
       const button = html("button", {type: "button", class: classes.join(" "), "data-ply": ply,
                                      title: `Go to the position after turn ${ply}`});
-      button.append(html("span", {class: "number"}, `${ply}.`), stoneIcon(by), html("span", {}, turn));
+      button.append(html("span", {class: "number"}, `${ply}.`), stoneIcon(by), html("span", {class: "turn"}, turn));
       if (state.values) button.append(html("span", {class: "label"}, label(state.values[ply].value)));
       button.addEventListener("click", () => goTo(ply));
       const item = html("li");
@@ -472,8 +472,10 @@
   /** Where the cursor starts: on the first allowed cell, or the first cell. */
   const firstCursor = () => shown().allowed[0] || state.grid.cells[0].name;
 
+  // The cursor shows while the board has the keyboard's focus; a click's focus redraws nothing (the click
+  // would lose the cell it went down on).
   boardSvg.addEventListener("focus", () => {
-    if (!state.grid) return;  // the page is starting
+    if (!state.grid || !boardSvg.matches(":focus-visible")) return;  // the page is starting, or a click
     cursor = cursor || firstCursor();
     renderBoard();
   });
