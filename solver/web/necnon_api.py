@@ -107,12 +107,11 @@ class NecnonApi:
         module docstring)."""
         if endpoint == "/api/game":
             return self.game(read_start(parameters), parameters.get("moves", ""))
-        seconds = read_seconds(parameters.get("seconds")) if endpoint == "/api/search" else 0.0
         position = read_start(parameters).play_line(parameters.get("moves", ""))
         if endpoint == "/api/rules":
             return report.state_object(position)
         if endpoint == "/api/search":
-            return self.search(position, seconds)
+            return self.search(position, read_seconds(parameters.get("seconds")))
         tablebase = self._tablebase(position.game)
         if endpoint == "/api/line":
             return report.line_object(tablebase.line(position))

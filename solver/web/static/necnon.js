@@ -24,7 +24,6 @@
   const REPLY_DELAY = 300;  // ms before the table's reply is played
   const boardSvg = $("board");
 
-  const otherSide = side => (side === "black" ? "green" : "black");
   /** "+2", "-1", "0": a value, Black's points minus Green's. */
   const label = value => (value > 0 ? `+${value}` : String(value));
   const turnsText = count => `${count} ${count === 1 ? "turn" : "turns"}`;
