@@ -146,3 +146,10 @@ def serve_tables() -> Iterator[Callable[[Path], str]]:
 def explorer_url(tables_5x5, serve_tables) -> str:
     """The address of an explorer server reading :func:`tables_5x5`, running for the session."""
     return serve_tables(tables_5x5)
+
+
+@pytest.fixture(scope="session")
+def necnon_url(necnon_tables, serve_tables) -> str:
+    """The address of an explorer server reading :func:`necnon_tables` (and no Neutreeko table), running
+    for the session."""
+    return serve_tables(necnon_tables)

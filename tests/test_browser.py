@@ -18,6 +18,9 @@ from urllib.request import urlopen
 
 import pytest
 
+from solver.necnon.build import build_table as build_necnon_table
+from solver.necnon.rules import Game as NecnonGame
+from solver.necnon.table import table_path as necnon_table_path
 from solver.neutreeko.game import Game
 from solver.neutreeko.position import Position
 from solver.neutreeko.record import parse_record, read_variations
@@ -417,7 +420,7 @@ return {style: style.outlineStyle, width: parseFloat(style.outlineWidth), colour
 #: its colour (the fill of SVG text), its size on the screen, its weight, the background colours from its
 #: element up to the page and the product of their opacities. Disabled controls are left out (WCAG
 #: exempts them), and so are shapes behind an SVG text (the chart's rows: its labels are in full ink),
-#: but for the dot behind a target's letters.
+#: but for the dot behind a target's letters and the NECNON cell behind a value or a name.
 TEXTS_JS = """
 const texts = [];
 const add = (element, text, style) => {
@@ -425,6 +428,8 @@ const add = (element, text, style) => {
   const backgrounds = []; let opacity = 1;
   const dot = element.closest(".dot");  // a target's letters, on its dot
   if (dot) backgrounds.push(getComputedStyle(dot.querySelector("circle")).fill);
+  const cell = element.closest("#board .cell");  // a NECNON cell's value or name, on the cell
+  if (cell) backgrounds.push(getComputedStyle(cell.querySelector(".outline")).fill);
   for (let node = element; node; node = node.parentElement) {
     const layer = getComputedStyle(node);
     backgrounds.push(layer.backgroundColor);
@@ -850,3 +855,237 @@ def test_a_tree_too_long_for_a_link_keeps_the_game_and_the_line_shown(browser, e
     wait_until(browser, lambda: "ply 15 of" in text_of(browser, "status"), "the link kept is shown")
     assert browser.execute_script("return document.getElementById('fen').textContent") == shown
     assert len(browser.find_elements(By.CSS_SELECTOR, "#game .variation")) == 1
+
+
+# -- NECNON -----------------------------------------------------------------------------------------------
+
+def necnon_page(driver, url: str, query: str) -> None:
+    """The NECNON page of ``query`` opened, its board drawn."""
+    from selenium.webdriver.common.by import By
+
+    driver.get(f"{url}necnon?{query}")
+    wait_until(driver, lambda: driver.find_elements(By.CSS_SELECTOR, "#board .cell"), "the NECNON board is drawn")
+
+
+def cell(driver, name: str):
+    from selenium.webdriver.common.by import By
+
+    return driver.find_element(By.CSS_SELECTOR, f'#board .cell[data-cell="{name}"]')
+
+
+def necnon_api(url: str, endpoint: str, **parameters: str) -> dict:
+    with urlopen(f"{url}api/{endpoint}?" + urlencode({"game": "necnon", **parameters})) as answer:
+        return json.load(answer)
+
+
+def game_turns(driver) -> list[str]:
+    """The turns of the game list, read at once (the list is redrawn as turns are played)."""
+    return driver.execute_script("return [...document.querySelectorAll('#game .ply')]"
+                                 ".map(button => button.querySelector('.turn').textContent)")
+
+
+def test_necnon_a_two_stone_turn_by_clicks_and_the_table_s_reply(browser, necnon_url):
+    """3x3 nec, the table replying: Black's first stone by a click and Play; Green's reply is the table's
+    best; then a two-stone turn: the first click shows a ghost stone and, on the other cells, the value
+    of the turn with both; the second completes it, Play plays it, and the table's reply follows."""
+    from selenium.webdriver.common.by import By
+
+    necnon_page(browser, necnon_url, "board=3x3&protocol=nec")
+    assert "Black to move" in text_of(browser, "status") and "Green by 1 in 5 turns" in text_of(browser, "status")
+    values = {group.get_attribute("data-cell"): group.find_element(By.CSS_SELECTOR, ".value").text
+              for group in browser.find_elements(By.CSS_SELECTOR, "#board .cell.allowed")}
+    empty = necnon_api(necnon_url, "position", board="3x3")
+    assert values == {entry["turn"]: f"{entry['value']:+d}" if entry["value"] else "0" for entry in empty["ranking"]}
+    browser.find_element(By.ID, "reply-toggle").click()
+    assert browser.find_element(By.ID, "confirm").get_attribute("disabled") is not None
+    cell(browser, "b2").click()
+    assert browser.find_elements(By.CSS_SELECTOR, '#board .cell[data-cell="b2"] .stone.ghost.black')
+    assert browser.find_element(By.ID, "confirm").text == "Play b2"
+    browser.find_element(By.ID, "confirm").click()
+    after = necnon_api(necnon_url, "position", board="3x3", moves="b2")
+    reply = after["ranking"][0]["turn"]
+    wait_until(browser, lambda: "turn 2 of 2" in text_of(browser, "status"), "the table replies")
+    assert game_turns(browser) == ["b2", reply] and query_of(browser)["moves"] == [f"b2 {reply}"]
+
+    position = necnon_api(necnon_url, "position", board="3x3", moves=f"b2 {reply}")
+    first, second = position["ranking"][-1]["turn"].split(",")  # the worst turn: not the table's choice
+    cell(browser, first).click()
+    assert "choose one more cell" in text_of(browser, "chosen")
+    pairs = {entry["turn"]: entry["value"] for entry in position["ranking"] if first in entry["turn"].split(",")}
+    shown = {group.get_attribute("data-cell"): group.find_element(By.CSS_SELECTOR, ".value").text
+             for group in browser.find_elements(By.CSS_SELECTOR, "#board .cell.allowed:not(.chosen)")}
+    assert shown == {next(name for name in turn.split(",") if name != first): f"{value:+d}" if value else "0"
+                     for turn, value in pairs.items()}
+    cell(browser, second).click()
+    assert browser.find_element(By.ID, "confirm").text == f"Play {first},{second}"
+    browser.find_element(By.ID, "confirm").click()
+    answer = necnon_api(necnon_url, "position", board="3x3", moves=f"b2 {reply} {first},{second}")
+    assert not answer["over"]  # so the table replies
+    wait_until(browser, lambda: len(game_turns(browser)) == 4, "the two-stone turn and the table's reply")
+    assert game_turns(browser)[2:] == [f"{first},{second}", answer["ranking"][0]["turn"]]
+    assert "turn 4 of 4" in text_of(browser, "status")
+
+
+def test_necnon_hex2_is_drawn_with_hexagons(browser, necnon_url):
+    """hex2: seven hexagonal cells, pointy side up, in rows of 2, 3 and 2, each the same width apart as
+    its neighbours in its row, the middle row half a cell further out; the cells named as the notation."""
+    necnon_page(browser, necnon_url, "board=hex2&protocol=nec")
+    outlines = browser.execute_script("""return [...document.querySelectorAll('#board .cell')].map(group => {
+        const shape = group.querySelector('.outline'), box = shape.getBoundingClientRect();
+        return {name: group.dataset.cell, tag: shape.tagName, corners: shape.points ? shape.points.length : 0,
+                x: box.x + box.width / 2, y: box.y + box.height / 2, width: box.width, height: box.height};});""")
+    assert sorted(outline["name"] for outline in outlines) == ["a1", "a2", "b1", "b2", "b3", "c2", "c3"]
+    assert all(outline["tag"] == "polygon" and outline["corners"] == 6 for outline in outlines)
+    assert all(abs(outline["height"] / outline["width"] - 2 / 3 ** 0.5) < 0.02 for outline in outlines)  # pointy up
+    by_name = {outline["name"]: outline for outline in outlines}
+    rows = [["c2", "c3"], ["b1", "b2", "b3"], ["a1", "a2"]]
+    width = by_name["b2"]["x"] - by_name["b1"]["x"]
+    assert width > 40
+    for row in rows:
+        assert len({round(by_name[name]["y"]) for name in row}) == 1
+        assert all(abs(by_name[right]["x"] - by_name[left]["x"] - width) < 1 for left, right in zip(row, row[1:]))
+    assert abs(by_name["c2"]["x"] - by_name["b1"]["x"] - width / 2) < 1 and by_name["c2"]["y"] < by_name["b1"]["y"]
+    assert abs(by_name["a1"]["x"] - by_name["c2"]["x"]) < 1
+
+
+def test_necnon_a_search_engine_game_on_hex4_answers_within_its_time(browser, necnon_url):
+    """hex4 has no table: the page offers the search engine, which, with 0.5 s to think, answers each
+    turn within its time (and a little for the request); going back shows its view of the position it
+    played from, its turns most visited first."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.select import Select
+
+    necnon_page(browser, necnon_url, "board=hex4&protocol=nec")
+    assert "search engine" in text_of(browser, "turns") and browser.find_element(By.ID, "line-button").is_displayed() is False
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#board .cell")) == 37
+    Select(browser.find_element(By.ID, "think-select")).select_by_value("0.5")
+    browser.find_element(By.ID, "reply-toggle").click()
+    time.sleep(2)  # the engine's kernels, loading in the server's background since the board was shown
+    for ply, first in ((2, "d4"), (4, None)):
+        allowed = necnon_api(necnon_url, "rules", board="hex4", moves=" ".join(game_turns(browser)))["allowed"]
+        for name in [first] if first else allowed[:2]:
+            cell(browser, name).click()
+        began = time.monotonic()
+        browser.find_element(By.ID, "confirm").click()
+        wait_until(browser, lambda: f"turn {ply} of {ply}" in text_of(browser, "status"), "the engine replies")
+        took = time.monotonic() - began
+        assert took < 2.0, took
+    searches = browser.execute_script("return performance.getEntriesByType('resource').filter(entry => "
+                                      "new URL(entry.name).pathname === '/api/search').map(entry => entry.duration)")
+    assert len(searches) == 2 and all(500 <= duration < 1100 for duration in searches), searches
+    browser.find_element(By.ID, "back").click()
+    wait_until(browser, lambda: "playouts" in text_of(browser, "turns-caption"), "the engine's view is listed")
+    turns = browser.find_elements(By.CSS_SELECTOR, "#turns .move")
+    assert turns[0].get_attribute("data-turn") == game_turns(browser)[3] and "best" in turns[0].get_attribute("class")
+
+
+def test_necnon_a_turn_played_with_keys_only(browser, necnon_url):
+    """Tab reaches the board; its cursor, drawn at 3:1 against a cell, goes along the rows and between
+    them with the arrows (on hexagons: up to the left, down to the right, and back); Enter or Space
+    chooses the cell under it, Escape clears; Tab reaches Play, Enter plays the turn, and the focus goes
+    back to the board."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    necnon_page(browser, necnon_url, "board=hex2&protocol=nec&moves=b2")
+    board = browser.find_element(By.ID, "board")
+    for _ in range(12):
+        if browser.switch_to.active_element == board:
+            break
+        press(browser, Keys.TAB)
+    assert browser.switch_to.active_element == board
+
+    def at() -> str:
+        return re.search(r"the cursor on ([a-z][0-9])", board.get_attribute("aria-label"))[1]
+
+    ring = browser.execute_script("""const style = getComputedStyle(document.querySelector('#board .cursor'));
+        return {display: style.display, stroke: style.stroke,
+                cell: getComputedStyle(document.querySelector('#board .cell .outline')).fill};""")
+    assert ring["display"] != "none" and contrast(colour(ring["stroke"]), colour(ring["cell"])) >= 3, ring
+    assert at() == "a1"  # the first allowed cell
+    for key, expected in ((Keys.ARROW_RIGHT, "a2"), (Keys.ARROW_UP, "b2"), (Keys.ARROW_UP, "c2"), (Keys.ARROW_DOWN, "b2"),
+                          (Keys.ARROW_RIGHT, "b3"), (Keys.ARROW_RIGHT, "b3"), (Keys.ARROW_DOWN, "a2")):
+        press(browser, key)
+        assert at() == expected, (key, expected)
+    press(browser, Keys.ENTER)
+    assert "a2 chosen" in text_of(browser, "chosen")
+    press(browser, Keys.ESCAPE)
+    assert "a2" not in text_of(browser, "chosen")
+    press(browser, Keys.SPACE, Keys.ARROW_LEFT, Keys.ENTER)
+    assert browser.find_element(By.ID, "confirm").text == "Play a1,a2"
+    press(browser, Keys.TAB, Keys.TAB)
+    assert browser.switch_to.active_element == browser.find_element(By.ID, "confirm")
+    ring = browser.execute_script(FOCUS_RING_JS)
+    assert ring["visible"] and ring["style"] != "none" and ring["width"] >= 2, ring
+    press(browser, Keys.ENTER)
+    wait_until(browser, lambda: "turn 2 of 2" in text_of(browser, "status"), "Enter on Play plays the turn")
+    assert game_turns(browser) == ["b2", "a1,a2"] and browser.switch_to.active_element == board
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_necnon_every_text_meets_the_aa_contrast(browser, necnon_url, scheme):
+    """The NECNON page's texts, its cells' values and names among them, at AA in both schemes: values
+    shown, a cell chosen, the best turn hovered, a note, the end with its score, the engine's view."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+
+    def check(when: str) -> None:
+        failures = contrast_failures(browser)
+        assert not failures, f"{scheme}, {when}:\n" + "\n".join(failures)
+
+    with media(browser, prefers_color_scheme=scheme):
+        necnon_page(browser, necnon_url, "board=3x3&protocol=nec&moves=b2+a1,c3")
+        check("values shown")
+        cell(browser, "b1").click()
+        ActionChains(browser).move_to_element(browser.find_element(By.CSS_SELECTOR, "#turns .move")).perform()
+        check("a cell chosen, a turn hovered")
+        browser.find_element(By.ID, "line-button").click()
+        wait_until(browser, lambda: "perfect line" in text_of(browser, "message"), "the line's note is shown")
+        browser.find_element(By.ID, "last").click()
+        assert "smothered" in text_of(browser, "score")
+        check("the end of the perfect line")
+        necnon_page(browser, necnon_url, "board=hex4&protocol=nec&moves=d4")
+        browser.find_element(By.ID, "hint-button").click()
+        wait_until(browser, lambda: "playouts" in text_of(browser, "turns-caption"), "the engine's view is listed")
+        check("the engine's view")
+
+
+@pytest.mark.parametrize("query", ["board=3x3&protocol=nec&moves=b2+a1,c3", "board=hex4&protocol=nec&moves=d4"])
+def test_necnon_on_a_phone_nothing_scrolls_sideways(browser, necnon_url, query):
+    with viewport(browser, 390, 844, mobile=True):
+        necnon_page(browser, necnon_url, query)
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= 390
+        board = box(browser, "#board")
+        assert board["left"] >= 0 and board["right"] <= 390 and board["width"] > 300
+        assert box(browser, "#confirm")["right"] <= 390
+
+
+@pytest.fixture(scope="module")
+def both_url(serve_tables, table_5x5, tmp_path_factory) -> str:
+    """The address of an explorer server with the tables both pages open on: Neutreeko's 5 x 5 (a link
+    to the session's) and NECNON's 4x4 nec."""
+    directory = tmp_path_factory.mktemp("tables-both")
+    (directory / table_5x5.name).symlink_to(table_5x5)
+    build_necnon_table(NecnonGame.of("4x4", "nec"), directory / necnon_table_path(NecnonGame.of("4x4", "nec")).name)
+    return serve_tables(directory)
+
+
+def test_the_game_selector_goes_from_one_page_to_the_other(browser, both_url):
+    """The Neutreeko page's Game selector opens NECNON's page (4x4 nec, the default), whose selector
+    goes back; each page lists its own game's boards only."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.select import Select
+
+    def boards() -> list[str]:
+        return [option.get_attribute("value") for option in browser.find_elements(By.CSS_SELECTOR, "#board-select option")]
+
+    browser.get(both_url)
+    wait_until(browser, lambda: "ply 0 of 0" in text_of(browser, "status"), "the Neutreeko page is shown")
+    assert "5x5" in boards() and "hex2" not in boards()
+    Select(browser.find_element(By.ID, "game-select")).select_by_visible_text("NECNON")
+    wait_until(browser, lambda: "Black to move" in text_of(browser, "status") and "turn 0 of 0" in text_of(browser, "status"),
+               "the NECNON page is shown")
+    assert urlsplit(browser.current_url).path == "/necnon" and query_of(browser) == {"board": ["4x4"], "protocol": ["nec"]}
+    assert "hex2" in boards() and "9x9" not in boards()
+    Select(browser.find_element(By.ID, "game-select")).select_by_visible_text("Neutreeko")
+    wait_until(browser, lambda: urlsplit(browser.current_url).path == "/", "the Neutreeko page is opened again")

@@ -28,7 +28,7 @@ from solver.core.errors import TableError
 from solver.neutreeko.game import Game
 from solver.neutreeko.solve import solve
 from solver.neutreeko.table import table_path, write_table
-from solver.web import api
+from solver.web import neutreeko_api
 from solver.web.api import Explorer
 from solver.web.server import MAX_HEADER_BYTES, ExplorerServer, Limits
 from solver.web.tables import BuildError, BuildLimits, BusyError
@@ -263,7 +263,7 @@ def test_a_ready_table_does_not_wait_for_a_build_and_builds_go_one_at_a_time(tmp
     once; another missing table, and the one building, get BusyError after the wait (0.5 s here); the
     failed build is then remembered: asking again gets the same error without another run."""
     command, runs = fake_build(tmp_path, 2, "no table written")
-    monkeypatch.setattr(api, "_build_command", lambda game, out: command)
+    monkeypatch.setattr(neutreeko_api, "_build_command", lambda game, out: command)
     explorer = Explorer(copy_4x4(tables_4x4, tmp_path / "tables").parent, limits=BuildLimits(wait_seconds=0.5))
     outcome: list[BaseException] = []
 
@@ -300,7 +300,7 @@ def test_a_ready_table_does_not_wait_for_a_build_and_builds_go_one_at_a_time(tmp
 
 def test_a_failed_build_is_tried_again_after_a_while(tmp_path, monkeypatch):
     command, runs = fake_build(tmp_path, 0, "no table written")
-    monkeypatch.setattr(api, "_build_command", lambda game, out: command)
+    monkeypatch.setattr(neutreeko_api, "_build_command", lambda game, out: command)
     explorer = Explorer(tmp_path / "tables", limits=BuildLimits(failure_seconds=0.5))
     for _ in range(2):
         with pytest.raises(BuildError, match="not tried again for 0.5 s"):
@@ -313,7 +313,7 @@ def test_a_failed_build_is_tried_again_after_a_while(tmp_path, monkeypatch):
 
 def test_a_build_whose_process_dies_says_so(tmp_path, monkeypatch):
     killed = [sys.executable, "-c", "import os, signal; os.kill(os.getpid(), signal.SIGKILL)"]
-    monkeypatch.setattr(api, "_build_command", lambda game, out: killed)
+    monkeypatch.setattr(neutreeko_api, "_build_command", lambda game, out: killed)
     with pytest.raises(BuildError, match=r"3x3 connected table .*: its process ended on a signal \(Killed\)"):
         Explorer(tmp_path / "tables").answer("/api/position", {"board": "3x3"})
     assert leftovers(tmp_path / "tables") == []
@@ -365,7 +365,8 @@ def test_a_table_replaced_damaged_or_deleted_on_disk_is_noticed(tmp_path, tables
     os.replace(tmp_path / "good.h5", path)
     assert explorer.answer("/api/position", {"board": "4x4"}) == answer
     path.unlink()
-    assert {game["board"]: game["table"] for game in explorer.games()["games"]}["4x4"] == "on demand"
+    assert {game["board"]: game["table"] for game in explorer.games()["games"] if game["game"] == "neutreeko"}["4x4"] \
+        == "on demand"
     assert explorer.answer("/api/position", {"board": "4x4"}) == answer
     assert path.is_file() and any("building the 4x4 connected table" in message for message in messages)
 

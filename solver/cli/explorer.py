@@ -40,16 +40,20 @@ def _open_browser(url: str) -> None:
               show_default=True, help="Bound on the table chunks kept in memory, in MiB, over every table "
                                       "(also $NEUTREEKO_CACHE_MB for every command).")
 def serve(host: str, port: int, open_browser: bool, quiet: bool, cache_mb: int) -> None:
-    """Explore the tables in a web browser: a page and a JSON API.
+    """Explore the tables in a web browser: a page and a JSON API, for Neutreeko and NECNON.
 
     \b
     The page shows a board you play on by clicking or dragging, every move
     with its value, the game with its mistakes marked, and a chart of the
-    value move by move. The API answers as query, line and annotate --json:
+    value move by move; /necnon does the same for NECNON, with the search
+    engine on boards without a table. The API answers as query, line and
+    annotate --json:
       GET /api/position?position=start&moves=B1-C1&board=5x5&rule=connected
       GET /api/line?position=...   (the same parameters, and max_plies)
       GET /api/annotate?position=...   (the same; or POST a game record)
-      GET /api/games               (every board and rule, and its table)
+      GET /api/position?game=necnon&board=4x4&protocol=nec&moves=b2
+      GET /api/search?game=necnon&board=hex4&seconds=1   (the engine)
+      GET /api/games               (every board of both games, and its table)
     Every board and rule whose table exists is served; a missing table of
     a board up to 5 x 5 is built on first use. A probe reads only the
     chunks of a table it needs; at most --cache-mb of them stay in memory,

@@ -13,12 +13,32 @@ JSON objects (values are Black's points minus Green's under perfect play, see :m
                       "turns": int}, ...],
             "points": {"black": int, "green": int}, "smothered": [{"colour": ..., "cells": [...]}, ...]}
            "result", "points" and "smothered" describe the end of the line.
+    state  {"position": ..., "board": ..., "protocol": ..., "to_move": ..., "over": ...,
+            "allowed": ["a1", ...], "stones": 2, "result": "Black wins by 1"|"draw"|...,
+            "points": {...}, "smothered": [...]}
+           what the rules say, no table read: the cells the side to move may play (none once the game
+           is over), the stones its turn lays (2, 1, or 0: a pass or the end), and the result, the
+           points and the smothered groups if the game ended here.
+    search {"position": ..., "board": ..., "protocol": ..., "to_move": ..., "over": ...,
+            "iterations": int, "seconds": float,
+            "turns": [{"turn": "a1,c3", "visits": int, "mean_margin": float, "won": float,
+                       "position": NOTATION}, ...]}
+           the search engine's view (:class:`~solver.necnon.engine.Verdict`): its turns most visited
+           first, the first its choice, each with the playouts through it, their mean margin (Black
+           minus Green) and the share of them its player won.
+    grid   {"board": "hex2", "kind": "hex", "extent": [width, height],
+            "cells": [{"name": "a1", "x": float, "y": float}, ...], "rows": [["c2", "c3"], ...]}
+           a board's cells (in cell order) and where their centres are drawn, in cell widths from the
+           top left (:meth:`Grid.centre <solver.necnon.grid.Grid.centre>`); its rows top first, as the
+           notation writes them.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from solver.necnon.engine import Verdict
+from solver.necnon.grid import Grid
 from solver.necnon.position import Position
 from solver.necnon.probe import Line, RankedTurn
 from solver.necnon.values import Evaluation, turns_text
@@ -26,11 +46,16 @@ from solver.necnon.values import Evaluation, turns_text
 JSONObject = dict[str, Any]
 
 
+def _described(position: Position) -> JSONObject:
+    """The keys every object of a position starts with."""
+    return {"position": position.notation(), "board": str(position.game.grid), "protocol": position.game.setting,
+            "to_move": position.side_to_move, "over": position.over}
+
+
 def position_object(position: Position, evaluation: Evaluation) -> JSONObject:
     """The keys every query or line object starts with."""
-    return {"position": position.notation(), "board": str(position.game.grid), "protocol": position.game.setting,
-            "to_move": position.side_to_move, "over": position.over, "value": evaluation.margin,
-            "turns": evaluation.turns, "result": evaluation.result()}
+    return {**_described(position), "value": evaluation.margin, "turns": evaluation.turns,
+            "result": evaluation.result()}
 
 
 def query_object(position: Position, evaluation: Evaluation, ranked: list[RankedTurn]) -> JSONObject:
@@ -42,16 +67,49 @@ def query_object(position: Position, evaluation: Evaluation, ranked: list[Ranked
 
 def line_object(line: Line) -> JSONObject:
     """The ``line --json`` object."""
-    black, green = line.points
     return {
         **position_object(line.position, line.evaluation),
         "line": [{"turn": number, "play": step.name, "by": before.side_to_move, "position": step.position.notation(),
                   "value": step.evaluation.margin, "turns": step.evaluation.turns}
                  for number, (step, before) in enumerate(zip(line.steps, _befores(line)), 1)],
-        "points": {"black": black, "green": green},
-        "smothered": [{"colour": group.colour, "cells": [line.end.game.grid.name(cell) for cell in group.cells]}
-                      for group in line.end.groups() if group.smothered],
+        **_score(line.end),
     }
+
+
+def _score(position: Position) -> JSONObject:
+    """``points`` and ``smothered``: the score if the game ended in ``position``, and the groups it counts."""
+    black, green = position.points()
+    grid = position.game.grid
+    return {"points": {"black": black, "green": green},
+            "smothered": [{"colour": group.colour, "cells": [grid.name(cell) for cell in group.cells]}
+                          for group in position.groups() if group.smothered]}
+
+
+def state_object(position: Position) -> JSONObject:
+    """The state object of ``position`` (see the module docstring): what the rules say of it."""
+    turns = position.turns()
+    grid = position.game.grid
+    allowed = () if position.over else position.allowed()
+    return {**_described(position), "allowed": [grid.name(cell) for cell in allowed],
+            "stones": len(turns[0].cells) if turns else 0, "result": Evaluation(position.margin(), 0).result(),
+            **_score(position)}
+
+
+def search_object(position: Position, verdict: Verdict) -> JSONObject:
+    """The search object of the engine's ``verdict`` on ``position`` (see the module docstring)."""
+    return {**_described(position), "iterations": verdict.iterations, "seconds": round(verdict.seconds, 3),
+            "turns": [{"turn": entry.name, "visits": entry.visits, "mean_margin": round(entry.mean_margin, 3),
+                       "won": round(entry.won, 3), "position": position.play(entry.turn).notation()}
+                      for entry in verdict.turns]}
+
+
+def grid_object(grid: Grid) -> JSONObject:
+    """The grid object of a board (see the module docstring)."""
+    width, height = grid.extent()
+    return {"board": str(grid), "kind": grid.kind, "extent": [round(width, 4), round(height, 4)],
+            "cells": [{"name": grid.name(cell), "x": round(x, 4), "y": round(y, 4)}
+                      for cell, (x, y) in ((cell, grid.centre(cell)) for cell in range(grid.cells))],
+            "rows": [[grid.name(cell) for cell in row] for row in grid.rows]}
 
 
 def describe(position: Position, evaluation: Evaluation) -> str:

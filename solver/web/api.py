@@ -1,308 +1,90 @@
-"""The explorer's JSON API, apart from HTTP: an endpoint and its parameters in, a JSON object out.
+"""The explorer's JSON API, apart from HTTP: an endpoint and its parameters in, a JSON object out, for
+every game of :data:`GAMES`, the registry of the games the explorer serves.
 
-Every value is from the point of view of the side to move (see :mod:`solver.neutreeko.probe`)::
+A request names its game with the parameter ``game`` (default ``neutreeko``); the game's own API module
+answers it with the parameters it reads, which are that game's (:mod:`solver.web.neutreeko_api`:
+``position``, ``moves``, ``board``, ``rule``; :mod:`solver.web.necnon_api`: ``position``, ``moves``,
+``board``, ``protocol``). ``GET /api/games`` lists every game's boards in one answer::
 
-    GET /api/position?position=P[&moves=M][&board=B][&rule=R]
-        the ``neutreeko query --json`` object (:func:`solver.neutreeko.report.query_object`) of P
-        after the moves M: its value and every move best first, each with its resulting position
-    GET /api/line?position=P[&moves=M][&board=B][&rule=R][&max_plies=N]
-        the ``neutreeko line --json`` object (:func:`solver.neutreeko.report.line_object`) of the
-        perfect-play line from there, stopped after N plies (default and most: :data:`MAX_LINE_PLIES`)
-    GET /api/annotate?position=P[&moves=M][&board=B][&rule=R]
-        the ``neutreeko annotate --json`` object (:func:`solver.neutreeko.annotate.annotation_object`)
-        of the game of the moves M from P: every ply judged (best, inaccuracy, mistake, blunder, with
-        the best moves), a summary per side, the first decisive error
-    GET /api/game?position=P[&moves=M][&board=B][&rule=R]
-        what a link's page needs in one answer: ``{"start": "start" or P's notation, "positions": [the
-        /api/position object of P and of the position after each move of the main line], "annotation":
-        the /api/annotate object of the main line, "refused": null or "ply 3, C4-C9, cannot be played:
-        ...", "variations": [...]}``; M may hold variations in parentheses (as a record's move text),
-        each answered as ``{"ply": the ply it replaces, "positions": [the position after each of its
-        moves], "annotation": the /api/annotate object of its whole line from P, "variations": [its
-        own]}``; M is read while its moves are legal and their game goes on, the first that is not
-        refused, what came before it in M answered
-    POST /api/annotate   (the body: a game record, see :mod:`solver.neutreeko.record`)
-        the same object for the game the record describes (:meth:`Explorer.annotate_record`)
-    POST /api/game   (the body: a game record)
-        the /api/game object of the record, its variations included (:meth:`Explorer.game_record`)
-    GET /api/record?position=P[&moves=M][&board=B][&rule=R]
-        ``{"record": the text of the game record}`` of the moves M (variations included) from P, as
-        :meth:`GameRecord.text <solver.neutreeko.record.GameRecord.text>` writes it
-    GET /api/games
-        {"games": [{"board": "5x5", "rule": "connected", "table": "ready"}, ...], "default": {...},
-         "max_line_plies": 1000}: every board and rule, and whether its table is "ready", will be
-        built on first use ("on demand": a board of at most 25 squares, about a second) or is "missing"
-        (build it with ``neutreeko solve``); made again only when the names in the tables directory
-        change (a table added, removed or renamed into place)
+    {"games": [{"game": "neutreeko", "board": "5x5", "rule": "connected", "table": "ready"}, ...,
+               {"game": "necnon", "board": "4x4", "protocol": "nec", "table": "on demand"}, ...],
+     "default": {"board": "5x5", "rule": "connected"}, "max_line_plies": 1000}
 
-P is a position in notation or ``start`` (the start of the board and rule; the default); M is move text
-as ``--moves`` takes it (``FROM-TO`` separated by spaces, ``+`` in a URL, or commas, and optionally
-numbered: ``1. C4-C3 D5-D2``), each move checked; B defaults to the board P is
-written on (5 x 5 for ``start``) and R to ``connected``. The board and the rule are checked against the
-known ones before any file is touched.
+``POST /api/annotate`` and ``POST /api/game`` take a Neutreeko game record as their body.
 
-A request that cannot be answered raises :class:`ApiError` (HTTP 400, 404 for an unknown endpoint) or
-an :class:`~solver.core.errors.InputError` naming the problem (400); a damaged table, or one that could
-not be built, raises :class:`~solver.core.errors.TableError` (the server's fault: 500), and a table being
-built :class:`~solver.web.tables.BusyError` (503). :class:`Explorer` is safe to call from several threads
-at once.
-
-Run as ``python -m solver.web.api BOARD RULE OUT``, the module is the child process that builds a table
-on demand (see :mod:`solver.web.tables`): it writes the table of BOARD and RULE to OUT.
+A request that cannot be answered raises :class:`~solver.web.game_api.ApiError` (HTTP 400, 404 for an
+endpoint no game has) or another :class:`~solver.core.errors.InputError` naming the problem (400); the
+errors of tables and builds are the games' (see their modules). :class:`Explorer` is safe to call from
+several threads at once.
 """
 
 from __future__ import annotations
 
-import os
-import re
-import sys
-from collections.abc import Callable, Mapping, Sequence
-from functools import lru_cache, partial
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from solver.core.errors import InputError, MissingTableError
-from solver.neutreeko import report
-from solver.neutreeko.annotate import annotate, annotation_object
-from solver.neutreeko.board import MAX_SIDE, MIN_SIDE
-from solver.neutreeko.build import build_table, is_large
-from solver.neutreeko.game import Game
-from solver.neutreeko.position import Move, Position
-from solver.neutreeko.probe import Tablebase
-from solver.neutreeko.record import (
-    GameRecord,
-    Variation,
-    after_moves,
-    parse_record,
-    read_moves,
-    read_playable,
-    read_variations,
-)
-from solver.neutreeko.report import JSONObject
-from solver.neutreeko.rules import DEFAULT_RULE, RULES, RuleError
-from solver.neutreeko.table import Table, open_table, solve_command, table_path
-from solver.web.tables import BuildLimits, LiveTables, run_child
+from solver.web.game_api import ApiError, GameApi, JSONObject, check_parameters
+from solver.web.necnon_api import NecnonApi
+from solver.web.neutreeko_api import POSTED, NeutreekoApi
+from solver.web.tables import BuildLimits, Builds
 
-#: The most plies ``/api/line`` answers with: its lines stop there ("stopped").
-MAX_LINE_PLIES = 1000
+__all__ = ["ENDPOINTS", "GAMES", "POSTED", "ApiError", "Explorer"]
 
-_POSITION_PARAMETERS = ("position", "moves", "board", "rule")
-#: Each endpoint and the parameters it reads.
-ENDPOINTS: dict[str, tuple[str, ...]] = {
-    "/api/position": _POSITION_PARAMETERS,
-    "/api/line": (*_POSITION_PARAMETERS, "max_plies"),
-    "/api/annotate": _POSITION_PARAMETERS,
-    "/api/game": _POSITION_PARAMETERS,
-    "/api/record": _POSITION_PARAMETERS,
-    "/api/games": (),
+#: The games the explorer serves, by the name a request gives in ``game``, each its API's maker: called
+#: with the tables directory and the builds every game's tables share.
+GAMES: dict[str, Callable[[Path | None, Builds], GameApi]] = {
+    "neutreeko": NeutreekoApi,
+    "necnon": NecnonApi,
 }
-#: The endpoints that also take a game record, POSTed as the request's body.
-POSTED = ("/api/annotate", "/api/game")
-_PLIES = re.compile(r"[0-9]{1,4}")
-
-
-class ApiError(InputError):
-    """A request the API cannot answer, with the HTTP status to answer it with."""
-
-    def __init__(self, message: str, status: int = 400) -> None:
-        super().__init__(message)
-        self.status = status
+DEFAULT_GAME = "neutreeko"
+#: Every endpoint of some game, and ``/api/games``.
+ENDPOINTS = sorted({endpoint for api in (NeutreekoApi, NecnonApi) for endpoint in api.endpoints} | {"/api/games"})
 
 
 class Explorer:
-    """Answers the API's requests from the tables in ``directory`` (default: the tables directory).
-    A missing table of a board of at most 25 squares (5 x 5) is built on first use, in a child process,
-    one at a time, within ``limits`` (see :mod:`solver.web.tables`); ``announce`` is told, in words, when
-    a build starts, ends or fails. A table replaced or deleted on disk is noticed at the next request.
-    A request for a ready table never waits for a build. :meth:`close` stops a build under way."""
+    """Answers the API's requests for every game of :data:`GAMES` from the tables in ``directory``
+    (default: the tables directory). Missing tables are built one at a time, whatever their game, within
+    ``limits``; ``announce`` is told, in words, when a build starts, ends or fails (see
+    :mod:`solver.web.tables`). :meth:`close` stops a build under way."""
 
     def __init__(self, directory: Path | None = None, announce: Callable[[str], None] = lambda message: None,
                  limits: BuildLimits = BuildLimits()) -> None:
-        self._directory = directory
-        self._tables: LiveTables[Table] = LiveTables(announce, limits)
-        self._games: tuple[frozenset[str] | None, JSONObject] | None = None  # the directory's names, the answer
+        self._builds = Builds(announce, limits)
+        self._apis = {name: make(directory, self._builds) for name, make in GAMES.items()}
+        self._games: tuple[tuple[list[JSONObject], ...], JSONObject] | None = None  # the games' lists, the answer
 
     def answer(self, endpoint: str, parameters: Mapping[str, str]) -> JSONObject:
-        """The JSON object ``endpoint`` answers with for ``parameters`` (see the module docstring)."""
+        """The JSON object ``endpoint`` answers with for ``parameters``: the answer of the game they name."""
         if endpoint not in ENDPOINTS:
             raise ApiError(f"no endpoint {endpoint}; the API has {', '.join(ENDPOINTS)}", 404)
-        unknown = sorted(set(parameters) - set(ENDPOINTS[endpoint]))
-        if unknown:
-            known = ", ".join(ENDPOINTS[endpoint]) or "none"
-            raise ApiError(f"unknown parameter {unknown[0]!r} for {endpoint}; it takes: {known}")
         if endpoint == "/api/games":
+            check_parameters(endpoint, parameters, ())
             return self.games()
-        if endpoint == "/api/game":
-            return self.game(read_start(parameters), _move_text(parameters))
-        if endpoint == "/api/record":
-            return self.record(read_start(parameters), _move_text(parameters))
-        if endpoint == "/api/annotate":
-            start = read_start(parameters)
-            moves = read_moves(start, _move_text(parameters))
-            return annotation_object(annotate(self._tablebase(start.game), start, moves))
-        position = read_position(parameters)
-        tablebase = self._tablebase(position.game)
-        if endpoint == "/api/line":
-            plies = parameters.get("max_plies", str(MAX_LINE_PLIES))
-            if not _PLIES.fullmatch(plies) or int(plies) > MAX_LINE_PLIES:
-                raise ApiError(f"max_plies {plies[:20]!r} is not a whole number from 0 to {MAX_LINE_PLIES}")
-            return report.line_object(tablebase.line(position, int(plies)))
-        return report.query_object(position, tablebase.probe(position), tablebase.moves(position))
+        name = parameters.get("game", DEFAULT_GAME)
+        api = self._apis.get(name)
+        if api is None:
+            raise ApiError(f"unknown game {name[:40]!r}; the explorer has {', '.join(GAMES)}")
+        if endpoint not in api.endpoints:
+            raise ApiError(f"{name} has no endpoint {endpoint}; it has {', '.join(api.endpoints)}")
+        check_parameters(endpoint, parameters, ("game", *api.endpoints[endpoint]))
+        return api.answer(endpoint, {key: value for key, value in parameters.items() if key != "game"})
 
     def answer_record(self, endpoint: str, text: str) -> JSONObject:
-        """The JSON object ``endpoint`` (one of :data:`POSTED`) answers with for the game record ``text``."""
-        if endpoint not in POSTED:
-            raise ApiError(f"{endpoint} takes no game record; {' and '.join(POSTED)} do")
-        return self.annotate_record(text) if endpoint == "/api/annotate" else self.game_record(text)
-
-    def annotate_record(self, text: str) -> JSONObject:
-        """The annotation object (as ``/api/annotate`` answers) of the game record ``text``; raises
-        :class:`~solver.neutreeko.record.RecordError` naming the line of a record that cannot be read."""
-        record = parse_record(text)
-        return annotation_object(annotate(self._tablebase(record.start.game), record.start, record.moves))
-
-    def game(self, start: Position, text: str) -> JSONObject:
-        """The ``/api/game`` object of the move text ``text`` (variations included) from ``start``: read
-        while each token is legal and its game goes on (see :func:`~solver.neutreeko.record.read_playable`);
-        the first that is not is refused."""
-        moves, variations, refused = read_playable(start, text)
-        return self._game_object(start, moves, variations, refused)
-
-    def game_record(self, text: str) -> JSONObject:
-        """The ``/api/game`` object of the game record ``text``, its variations included; raises
-        :class:`~solver.neutreeko.record.RecordError` naming the line of a record that cannot be read."""
-        record = parse_record(text)
-        return self._game_object(record.start, record.moves, record.variations, None)
-
-    def record(self, start: Position, text: str) -> JSONObject:
-        """``{"record": the text of the game record}`` of the move text ``text`` (variations included)
-        from ``start``; raises :class:`~solver.neutreeko.record.RecordError` for a move that is wrong."""
-        moves, variations = read_variations(start, text)
-        return {"record": GameRecord(start, moves, (), variations).text()}
-
-    def _game_object(self, start: Position, moves: Sequence[Move], variations: Sequence[Variation],
-                     refused: str | None) -> JSONObject:
-        tablebase = self._tablebase(start.game)
-
-        def node(position: Position) -> JSONObject:
-            return report.query_object(position, tablebase.probe(position), tablebase.moves(position))
-
-        def branches(line: Sequence[Move], positions: Sequence[Position],
-                     variations: Sequence[Variation]) -> list[JSONObject]:
-            """Each variation of ``line`` (the moves from the start, leading to ``positions``) and theirs."""
-            answers = []
-            for variation in variations:
-                moves = (*line[:variation.ply - 1], *variation.moves)
-                played = [*positions[:variation.ply]]
-                for move in variation.moves:
-                    played.append(played[-1].play(move))
-                answers.append({"ply": variation.ply, "positions": [node(each) for each in played[variation.ply:]],
-                                "annotation": annotation_object(annotate(tablebase, start, moves)),
-                                "variations": branches(moves, played, variation.variations)})
-            return answers
-
-        positions = [start]
-        for move in moves:
-            positions.append(positions[-1].play(move))
-        return {"start": "start" if start == Position.start(start.game) else start.fen(),
-                "positions": [node(each) for each in positions],
-                "annotation": annotation_object(annotate(tablebase, start, moves)), "refused": refused,
-                "variations": branches(moves, positions, variations)}
+        """The JSON object ``endpoint`` (one of :data:`POSTED`) answers with for the Neutreeko game record
+        ``text``."""
+        neutreeko = self._apis["neutreeko"]
+        assert isinstance(neutreeko, NeutreekoApi)
+        return neutreeko.answer_record(endpoint, text)
 
     def games(self) -> JSONObject:
-        """Every board and rule the explorer knows, with the state of its table; the answer is kept while
-        the names in the tables directory stay the same (a table added, removed or renamed into place
-        changes them; listing them costs microseconds, making the answer tens of milliseconds)."""
-        names = _listing(self._path(Game.of()).parent)
-        if self._games is None or self._games[0] != names:
-            self._games = names, self._list_games()
+        """Every game's boards, with the state of their tables (``GET /api/games``); the answer is kept
+        while every game keeps its list (see :meth:`NeutreekoApi.games
+        <solver.web.neutreeko_api.NeutreekoApi.games>`)."""
+        lists = tuple(api.games() for api in self._apis.values())
+        if self._games is None or any(kept is not new for kept, new in zip(self._games[0], lists)):
+            self._games = lists, {"games": [entry for each in lists for entry in each], **NeutreekoApi.catalogue()}
         return self._games[1]
-
-    def _list_games(self) -> JSONObject:
-        games = []
-        for width in range(MIN_SIDE, MAX_SIDE + 1):
-            for height in range(MIN_SIDE, MAX_SIDE + 1):
-                for rule in RULES:
-                    try:
-                        game = game_of(f"{width}x{height}", rule)
-                    except RuleError:
-                        continue
-                    games.append({"board": str(game.board), "rule": rule, "table": self._table_state(game)})
-        return {"games": games, "default": {"board": str(Game.of().board), "rule": DEFAULT_RULE},
-                "max_line_plies": MAX_LINE_PLIES}
 
     def close(self) -> None:
         """Stop the build under way, if any, removing what it wrote; build nothing more."""
-        self._tables.close()
-
-    def _table_state(self, game: Game) -> str:
-        if self._path(game).is_file():
-            return "ready"
-        return "missing" if is_large(game) else "on demand"
-
-    def _path(self, game: Game) -> Path:
-        return table_path(game) if self._directory is None else self._directory / table_path(game).name
-
-    def _tablebase(self, game: Game) -> Tablebase:
-        """A tablebase for one request, ``game``'s table already at hand (opened, reopened or built
-        now): so that a request is answered from one file, and an error is raised before any work."""
-        tablebase = Tablebase(opener=self._table)
-        tablebase.table(game)
-        return tablebase
-
-    def _table(self, game: Game) -> Table:
-        """``game``'s table as it is on disk now (see :class:`~solver.web.tables.LiveTables`); a missing
-        large table is said to the page by how to build it, not by where the server keeps it."""
-        build = None if is_large(game) else partial(_build_command, game)
-        try:
-            return self._tables.get(str(game), self._path(game), partial(open_table, game), build)
-        except MissingTableError:
-            if build is not None:
-                raise
-            raise MissingTableError(f"no table for {game} on this server (build it with: "
-                                    f"{solve_command(game)})") from None
-
-
-def _listing(directory: Path) -> frozenset[str] | None:
-    """The names in ``directory``, or None if it cannot be read."""
-    try:
-        return frozenset(os.listdir(directory))
-    except OSError:
-        return None
-
-
-def _build_command(game: Game, out: Path) -> list[str]:
-    """The child process that writes ``game``'s table to ``out``: this module run as a program."""
-    return [sys.executable, "-m", "solver.web.api", str(game.board), game.rule.name, str(out)]
-
-
-def build_into(board: str, rule: str, out: str) -> None:
-    """Write the table of ``board`` and ``rule`` to ``out`` (the work of a build's child process)."""
-    build_table(Game.of(board, rule), Path(out))
-
-
-@lru_cache(maxsize=64)
-def game_of(board: str, rule: str) -> Game:
-    """The game of a board and a rule by name, made once (its lookup tables with it); raises as
-    :meth:`Game.of <solver.neutreeko.game.Game.of>` does."""
-    return Game.of(board, rule)
-
-
-def read_start(parameters: Mapping[str, str]) -> Position:
-    """The position ``parameters`` name before their moves (see the module docstring), the board and
-    the rule checked first. Raises :class:`~solver.core.errors.InputError` naming what is wrong."""
-    rule = parameters.get("rule", DEFAULT_RULE)
-    board = parameters.get("board")
-    return Position.parse(parameters.get("position", "start"), rule, None if board is None else game_of(board, rule))
-
-
-def read_position(parameters: Mapping[str, str]) -> Position:
-    """The position ``parameters`` describe: :func:`read_start` after their moves, each checked."""
-    return after_moves(read_start(parameters), _move_text(parameters))
-
-
-def _move_text(parameters: Mapping[str, str]) -> str:
-    return parameters.get("moves", "").replace(",", " ")
-
-
-if __name__ == "__main__":
-    run_child(build_into, sys.argv[1:])
+        self._builds.stop()

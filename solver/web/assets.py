@@ -1,6 +1,6 @@
-"""The page's files: the package's own ``static/`` files, read once, and ``palette.css``, the colours of
-the board diagrams (:mod:`solver.neutreeko.diagram`) as CSS custom properties, so that the page and the
-pictures share one palette.
+"""The pages' files: the package's own ``static/`` files, read once, and ``palette.css``, the colours of
+the board diagrams of both games (:mod:`solver.neutreeko.diagram`, :mod:`solver.necnon.diagram`) as CSS
+custom properties, so that the pages and the pictures share one palette.
 
 The server answers only the paths of :func:`assets` (a fixed table, never a path on disk made from a
 request), so nothing outside these files can be reached.
@@ -11,6 +11,7 @@ from __future__ import annotations
 from importlib import resources
 from typing import NamedTuple
 
+from solver.necnon import diagram as necnon_diagram
 from solver.neutreeko import diagram
 from solver.neutreeko.position import BLACK, WHITE
 
@@ -28,6 +29,10 @@ STATIC = {
     "/explorer.css": ("explorer.css", "text/css; charset=utf-8"),
     "/explorer.js": ("explorer.js", "text/javascript; charset=utf-8"),
     "/tree.js": ("tree.js", "text/javascript; charset=utf-8"),
+    "/page.js": ("page.js", "text/javascript; charset=utf-8"),
+    "/necnon": ("necnon.html", "text/html; charset=utf-8"),
+    "/necnon.js": ("necnon.js", "text/javascript; charset=utf-8"),
+    "/necnon.css": ("necnon.css", "text/css; charset=utf-8"),
     "/favicon.svg": ("favicon.svg", "image/svg+xml"),
 }
 
@@ -42,8 +47,17 @@ def palette_css() -> str:
         "white-piece": diagram.PIECE_COLOURS[WHITE][0], "white-edge": diagram.PIECE_COLOURS[WHITE][1],
         "ink": diagram.INK, "faint-ink": diagram.FAINT_INK,
     }
+    (black, black_edge), (green, green_edge) = (necnon_diagram.STONE_COLOURS[colour] for colour in ("black", "green"))
+    colours.update({
+        "necnon-cell": necnon_diagram.CELL_FILL, "necnon-cell-edge": necnon_diagram.CELL_EDGE,
+        "necnon-black": black, "necnon-black-edge": black_edge, "necnon-green": green, "necnon-green-edge": green_edge,
+        "necnon-last-turn": necnon_diagram.LAST_TURN, "necnon-keeps": necnon_diagram.KEEPS,
+        "necnon-loses": necnon_diagram.LOSES, "necnon-smothered": necnon_diagram.SMOTHERED,
+        "necnon-faint-ink": necnon_diagram.FAINT_INK,
+    })
     lines = [f"  --{name}: {colour};" for name, colour in colours.items()]
-    return "/* The colours of the board diagrams (solver/neutreeko/diagram.py). */\n:root {\n" + "\n".join(lines) + "\n}\n"
+    return ("/* The colours of the board diagrams (solver/neutreeko/diagram.py, solver/necnon/diagram.py). */\n"
+            ":root {\n" + "\n".join(lines) + "\n}\n")
 
 
 def assets() -> dict[str, Asset]:

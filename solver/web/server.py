@@ -14,8 +14,8 @@ add a dependency and nothing else. What it adds to the standard server:
   or ``Host`` given twice; 404 for an unknown path, 405 for another method than GET or HEAD (or POST
   to ``/api/annotate`` and ``/api/game``), 421 for another host (below), 500 for a damaged table, a
   table that could not be built or a fault of the server (logged on the server's standard error, with
-  its traceback), 503 while a table is being built (see :mod:`solver.web.tables`) or all connections
-  are taken;
+  its traceback), 503 while a table is being built (see :mod:`solver.web.tables`), while a search
+  still waits for another (see :mod:`solver.web.searches`) or when all connections are taken;
 - what clients may hold is bounded (:class:`Limits`): at most :data:`MAX_CONNECTIONS` connections are
   open at once (one more is answered 503 at once and closed, no thread started for it); a connection
   waiting :data:`IDLE_SECONDS` for its next request is closed, and so is one whose request (its line,

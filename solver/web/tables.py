@@ -14,7 +14,7 @@ What a request for a table may cost, and why:
   child process, so that its memory (hundreds of megabytes over every small board) is the system's
   again when it ends, and so that stopping the server stops it at once: the child writes only in a
   private directory beside the table, and is killed and its directory removed when the server stops
-  (:meth:`LiveTables.close`); the server renames a built table into place
+  (:meth:`Builds.stop`); the server renames a built table into place
   (:func:`solver.core.files.replacing`: not once a SIGINT or SIGTERM has been received).
 - **A wait** is bounded: a request for a table being built, or for a missing table while another is
   being built, waits up to :attr:`BuildLimits.wait_seconds`, then gets :class:`BusyError` (HTTP 503).
@@ -82,13 +82,13 @@ class _Slot(Generic[Table]):
 
 class LiveTables(Generic[Table]):
     """Tables by key (a name such as ``"5x5 centre"``, used in messages), kept open while their files
-    stay the same (see the module docstring). ``announce`` is told, in words, when a build starts, ends
-    and fails. Safe to call from several threads at once."""
+    stay the same (see the module docstring); missing ones built by ``builds``, which every game's
+    tables of a server share, so that builds run one at a time whatever their game. Safe to call from
+    several threads at once."""
 
-    def __init__(self, announce: Callable[[str], None] = lambda message: None,
-                 limits: BuildLimits = BuildLimits()) -> None:
-        self._limits = limits
-        self._builds = Builds(announce, limits)
+    def __init__(self, builds: Builds) -> None:
+        self._limits = builds.limits
+        self._builds = builds
         self._slots: dict[str, _Slot[Table]] = {}
         self._slots_lock = threading.Lock()
 
@@ -114,10 +114,6 @@ class LiveTables(Generic[Table]):
         finally:
             slot.lock.release()
 
-    def close(self) -> None:
-        """Stop the build under way, if any (see :meth:`Builds.stop`); no table is built afterwards."""
-        self._builds.stop()
-
     def _slot(self, key: str) -> _Slot[Table]:
         with self._slots_lock:
             return self._slots.setdefault(key, _Slot(threading.Lock()))
@@ -137,6 +133,15 @@ class LiveTables(Generic[Table]):
         return open_table(path), signature
 
 
+def listing(directory: Path) -> frozenset[str] | None:
+    """The names in ``directory``, or None if it cannot be read: an answer made from the tables there
+    is made again only when they change (a table added, removed or renamed into place)."""
+    try:
+        return frozenset(os.listdir(directory))
+    except OSError:
+        return None
+
+
 def _signature(path: Path) -> Signature | None:
     """(device, inode, size, modification time in ns) of the file at ``path`` (links followed), or None
     if it cannot be looked at: a file replaced, rewritten or deleted has another signature (or none)."""
@@ -151,7 +156,8 @@ class Builds:
     """Tables built one at a time, each by a child process (see the module docstring); ``announce`` is
     told when a build starts, ends and fails."""
 
-    def __init__(self, announce: Callable[[str], None], limits: BuildLimits) -> None:
+    def __init__(self, announce: Callable[[str], None] = lambda message: None,
+                 limits: BuildLimits = BuildLimits()) -> None:
         self._announce = announce
         self._limits = limits
         self._one_at_a_time = threading.Lock()
@@ -161,6 +167,10 @@ class Builds:
         self._private: Path | None = None
         self._stopping = False
         self._failures: dict[str, tuple[float, BuildError]] = {}
+
+    @property
+    def limits(self) -> BuildLimits:
+        return self._limits
 
     def build(self, key: str, path: Path, command: Command) -> None:
         """Build the table ``key`` at ``path``: run ``command(out)`` in a child process, ``out`` in a

@@ -27,7 +27,7 @@
 "use strict";
 
 (() => {
-  const SVG = "http://www.w3.org/2000/svg";
+  const {$, element, html, capitalise, queryText, api, say, quiet} = Page;  // page.js
   const VALUES = ["win", "draw", "loss"];  // best first, for the side they belong to
   const GROUPS = {win: "Winning", draw: "Drawing", loss: "Losing"};
   // Board geometry in SVG units: a square is CELL; the margins hold the rank and file labels, and are
@@ -45,22 +45,10 @@
     blunder: {symbol: "??", plural: "blunders", words: "Blunder: a win thrown to a loss"},
   };
 
-  const $ = id => document.getElementById(id);
   const boardSvg = $("board"), chartSvg = $("chart");
 
   // -- small helpers --------------------------------------------------------------------------------
 
-  function element(tag, attributes = {}, text = null, namespace = SVG) {
-    const node = namespace ? document.createElementNS(namespace, tag) : document.createElement(tag);
-    for (const [name, value] of Object.entries(attributes)) {
-      if (value !== null && value !== undefined) node.setAttribute(name, value);
-    }
-    if (text !== null) node.textContent = text;
-    return node;
-  }
-
-  const html = (tag, attributes = {}, text = null) => element(tag, attributes, text, null);
-  const capitalise = word => word.charAt(0).toUpperCase() + word.slice(1);
   const other = side => (side === "black" ? "white" : "black");
   /** "win in 3", "draw", "loss in 22": a value as the tables word it. */
   const terse = ({value, plies}) => (value === "draw" ? "draw" : `${value} in ${plies}`);
@@ -76,9 +64,6 @@
   /** "1 ply", "2 plies": a count of plies. */
   const plyCount = count => `${count} ${count === 1 ? "ply" : "plies"}`;
   const squaresOf = move => move.split("-");
-  /** A URL query of [name, value] pairs, a space as "+" and "/" as it is, so that positions read well. */
-  const queryText = pairs => pairs.map(([name, value]) =>
-    `${name}=${encodeURIComponent(value).replace(/%2F/g, "/").replace(/%20/g, "+")}`).join("&");
 
   /** Pieces of a position in notation: [{colour, square}], read from the server's own notation. */
   function piecesOf(fen, board) {
@@ -96,43 +81,6 @@
       }
     });
     return pieces;
-  }
-
-  // -- messages -------------------------------------------------------------------------------------
-
-  let messageTimer = null;
-
-  function say(text, kind = "error") {
-    const box = $("message");
-    box.textContent = text;
-    box.className = `message ${kind === "note" ? "note" : ""}`;
-    clearTimeout(messageTimer);
-    if (kind === "note") messageTimer = setTimeout(quiet, 8000);
-  }
-
-  function quiet() {
-    $("message").textContent = "";  // its line stays, empty (explorer.css)
-  }
-
-  // -- the server -----------------------------------------------------------------------------------
-
-  /**
-   * The JSON answer of /api/<endpoint> to a GET with ``parameters``, or to a POST of ``body``; an Error
-   * with the server's message if it refuses.
-   */
-  async function api(endpoint, parameters = {}, body = null) {
-    const query = queryText(Object.entries(parameters)
-      .filter(([, value]) => value !== undefined && value !== null && value !== ""));
-    let response, answer;
-    try {
-      response = await fetch(`/api/${endpoint}${query ? "?" + query : ""}`,
-                             body === null ? {} : {method: "POST", body});
-      answer = await response.json();
-    } catch (error) {
-      throw new Error(`the explorer's server does not answer (${error.message}); is neutreeko serve running?`);
-    }
-    if (!response.ok) throw new Error(answer.error || `the server answered ${response.status}`);
-    return answer;
   }
 
   const positions = new Map();  // "board|rule|position" -> promise of the /api/position answer
@@ -162,10 +110,10 @@
 
   // -- the view -------------------------------------------------------------------------------------
 
-  let games = [];  // /api/games: [{board, rule, table}]
+  let games = [];  // /api/games: [{game: "neutreeko", board, rule, table}], Neutreeko's entries
   // Asked for as the page starts, alongside the first view's game; a view is shown once it is here.
   const catalogue = api("games").then(answer => {
-    games = answer.games;
+    games = answer.games.filter(entry => entry.game === "neutreeko");
     fillBoards();
   });
   // root: the /api/position answer of the start; main: the tree's main line (tree.js); line: the line

@@ -1,0 +1,287 @@
+"""Neutreeko's part of the explorer's JSON API (``game=neutreeko``, the default; see
+:mod:`solver.web.api`): an endpoint and its parameters in, a JSON object out.
+
+Every value is from the point of view of the side to move (see :mod:`solver.neutreeko.probe`)::
+
+    GET /api/position?position=P[&moves=M][&board=B][&rule=R]
+        the ``neutreeko query --json`` object (:func:`solver.neutreeko.report.query_object`) of P
+        after the moves M: its value and every move best first, each with its resulting position
+    GET /api/line?position=P[&moves=M][&board=B][&rule=R][&max_plies=N]
+        the ``neutreeko line --json`` object (:func:`solver.neutreeko.report.line_object`) of the
+        perfect-play line from there, stopped after N plies (default and most: :data:`MAX_LINE_PLIES`)
+    GET /api/annotate?position=P[&moves=M][&board=B][&rule=R]
+        the ``neutreeko annotate --json`` object (:func:`solver.neutreeko.annotate.annotation_object`)
+        of the game of the moves M from P: every ply judged (best, inaccuracy, mistake, blunder, with
+        the best moves), a summary per side, the first decisive error
+    GET /api/game?position=P[&moves=M][&board=B][&rule=R]
+        what a link's page needs in one answer: ``{"start": "start" or P's notation, "positions": [the
+        /api/position object of P and of the position after each move of the main line], "annotation":
+        the /api/annotate object of the main line, "refused": null or "ply 3, C4-C9, cannot be played:
+        ...", "variations": [...]}``; M may hold variations in parentheses (as a record's move text),
+        each answered as ``{"ply": the ply it replaces, "positions": [the position after each of its
+        moves], "annotation": the /api/annotate object of its whole line from P, "variations": [its
+        own]}``; M is read while its moves are legal and their game goes on, the first that is not
+        refused, what came before it in M answered
+    POST /api/annotate   (the body: a game record, see :mod:`solver.neutreeko.record`)
+        the same object for the game the record describes (:meth:`NeutreekoApi.annotate_record`)
+    POST /api/game   (the body: a game record)
+        the /api/game object of the record, its variations included (:meth:`NeutreekoApi.game_record`)
+    GET /api/record?position=P[&moves=M][&board=B][&rule=R]
+        ``{"record": the text of the game record}`` of the moves M (variations included) from P, as
+        :meth:`GameRecord.text <solver.neutreeko.record.GameRecord.text>` writes it
+    GET /api/games
+        {"games": [{"game": "neutreeko", "board": "5x5", "rule": "connected", "table": "ready"}, ...],
+         "default": {...}, "max_line_plies": 1000}: every board and rule, and whether its table is
+        "ready", will be built on first use ("on demand": a board of at most 25 squares, about a
+        second) or is "missing"
+        (build it with ``neutreeko solve``); made again only when the names in the tables directory
+        change (a table added, removed or renamed into place)
+
+P is a position in notation or ``start`` (the start of the board and rule; the default); M is move text
+as ``--moves`` takes it (``FROM-TO`` separated by spaces, ``+`` in a URL, or commas, and optionally
+numbered: ``1. C4-C3 D5-D2``), each move checked; B defaults to the board P is
+written on (5 x 5 for ``start``) and R to ``connected``. The board and the rule are checked against the
+known ones before any file is touched.
+
+A request that cannot be answered raises :class:`~solver.web.game_api.ApiError` (HTTP 400) or
+an :class:`~solver.core.errors.InputError` naming the problem (400); a damaged table, or one that could
+not be built, raises :class:`~solver.core.errors.TableError` (the server's fault: 500), and a table being
+built :class:`~solver.web.tables.BusyError` (503). :class:`NeutreekoApi` is safe to call from several
+threads at once.
+
+Run as ``python -m solver.web.neutreeko_api BOARD RULE OUT``, the module is the child process that builds a table
+on demand (see :mod:`solver.web.tables`): it writes the table of BOARD and RULE to OUT.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Mapping, Sequence
+from functools import lru_cache, partial
+from pathlib import Path
+
+from solver.core.errors import MissingTableError
+from solver.neutreeko import report
+from solver.neutreeko.annotate import annotate, annotation_object
+from solver.neutreeko.board import MAX_SIDE, MIN_SIDE
+from solver.neutreeko.build import build_table, is_large
+from solver.neutreeko.game import Game
+from solver.neutreeko.position import Move, Position
+from solver.neutreeko.probe import Tablebase
+from solver.neutreeko.record import (
+    GameRecord,
+    Variation,
+    after_moves,
+    parse_record,
+    read_moves,
+    read_playable,
+    read_variations,
+)
+from solver.neutreeko.rules import DEFAULT_RULE, RULES, RuleError
+from solver.neutreeko.table import Table, open_table, solve_command, table_path
+from solver.web.game_api import ApiError, JSONObject
+from solver.web.tables import Builds, LiveTables, listing, run_child
+
+#: The most plies ``/api/line`` answers with: its lines stop there ("stopped").
+MAX_LINE_PLIES = 1000
+
+_POSITION_PARAMETERS = ("position", "moves", "board", "rule")
+#: Each endpoint and the parameters it reads.
+ENDPOINTS: dict[str, tuple[str, ...]] = {
+    "/api/position": _POSITION_PARAMETERS,
+    "/api/line": (*_POSITION_PARAMETERS, "max_plies"),
+    "/api/annotate": _POSITION_PARAMETERS,
+    "/api/game": _POSITION_PARAMETERS,
+    "/api/record": _POSITION_PARAMETERS,
+}
+#: The endpoints that also take a game record, POSTed as the request's body.
+POSTED = ("/api/annotate", "/api/game")
+_PLIES = re.compile(r"[0-9]{1,4}")
+
+
+class NeutreekoApi:
+    """Answers Neutreeko's requests from the tables in ``directory`` (default: the tables directory).
+    A missing table of a board of at most 25 squares (5 x 5) is built on first use by ``builds``, in a
+    child process, one at a time (see :mod:`solver.web.tables`). A table replaced or deleted on disk is
+    noticed at the next request. A request for a ready table never waits for a build."""
+
+    endpoints = ENDPOINTS
+
+    def __init__(self, directory: Path | None = None, builds: Builds | None = None) -> None:
+        self._directory = directory
+        self._tables: LiveTables[Table] = LiveTables(builds or Builds())
+        self._games: tuple[frozenset[str] | None, list[JSONObject]] | None = None  # the directory's names, the list
+
+    def answer(self, endpoint: str, parameters: Mapping[str, str]) -> JSONObject:
+        """The JSON object ``endpoint`` (one of :data:`ENDPOINTS`) answers with for ``parameters`` (see the
+        module docstring)."""
+        if endpoint == "/api/game":
+            return self.game(read_start(parameters), _move_text(parameters))
+        if endpoint == "/api/record":
+            return self.record(read_start(parameters), _move_text(parameters))
+        if endpoint == "/api/annotate":
+            start = read_start(parameters)
+            moves = read_moves(start, _move_text(parameters))
+            return annotation_object(annotate(self._tablebase(start.game), start, moves))
+        position = read_position(parameters)
+        tablebase = self._tablebase(position.game)
+        if endpoint == "/api/line":
+            plies = parameters.get("max_plies", str(MAX_LINE_PLIES))
+            if not _PLIES.fullmatch(plies) or int(plies) > MAX_LINE_PLIES:
+                raise ApiError(f"max_plies {plies[:20]!r} is not a whole number from 0 to {MAX_LINE_PLIES}")
+            return report.line_object(tablebase.line(position, int(plies)))
+        return report.query_object(position, tablebase.probe(position), tablebase.moves(position))
+
+    def answer_record(self, endpoint: str, text: str) -> JSONObject:
+        """The JSON object ``endpoint`` (one of :data:`POSTED`) answers with for the game record ``text``."""
+        if endpoint not in POSTED:
+            raise ApiError(f"{endpoint} takes no game record; {' and '.join(POSTED)} do")
+        return self.annotate_record(text) if endpoint == "/api/annotate" else self.game_record(text)
+
+    def annotate_record(self, text: str) -> JSONObject:
+        """The annotation object (as ``/api/annotate`` answers) of the game record ``text``; raises
+        :class:`~solver.neutreeko.record.RecordError` naming the line of a record that cannot be read."""
+        record = parse_record(text)
+        return annotation_object(annotate(self._tablebase(record.start.game), record.start, record.moves))
+
+    def game(self, start: Position, text: str) -> JSONObject:
+        """The ``/api/game`` object of the move text ``text`` (variations included) from ``start``: read
+        while each token is legal and its game goes on (see :func:`~solver.neutreeko.record.read_playable`);
+        the first that is not is refused."""
+        moves, variations, refused = read_playable(start, text)
+        return self._game_object(start, moves, variations, refused)
+
+    def game_record(self, text: str) -> JSONObject:
+        """The ``/api/game`` object of the game record ``text``, its variations included; raises
+        :class:`~solver.neutreeko.record.RecordError` naming the line of a record that cannot be read."""
+        record = parse_record(text)
+        return self._game_object(record.start, record.moves, record.variations, None)
+
+    def record(self, start: Position, text: str) -> JSONObject:
+        """``{"record": the text of the game record}`` of the move text ``text`` (variations included)
+        from ``start``; raises :class:`~solver.neutreeko.record.RecordError` for a move that is wrong."""
+        moves, variations = read_variations(start, text)
+        return {"record": GameRecord(start, moves, (), variations).text()}
+
+    def _game_object(self, start: Position, moves: Sequence[Move], variations: Sequence[Variation],
+                     refused: str | None) -> JSONObject:
+        tablebase = self._tablebase(start.game)
+
+        def node(position: Position) -> JSONObject:
+            return report.query_object(position, tablebase.probe(position), tablebase.moves(position))
+
+        def branches(line: Sequence[Move], positions: Sequence[Position],
+                     variations: Sequence[Variation]) -> list[JSONObject]:
+            """Each variation of ``line`` (the moves from the start, leading to ``positions``) and theirs."""
+            answers = []
+            for variation in variations:
+                moves = (*line[:variation.ply - 1], *variation.moves)
+                played = [*positions[:variation.ply]]
+                for move in variation.moves:
+                    played.append(played[-1].play(move))
+                answers.append({"ply": variation.ply, "positions": [node(each) for each in played[variation.ply:]],
+                                "annotation": annotation_object(annotate(tablebase, start, moves)),
+                                "variations": branches(moves, played, variation.variations)})
+            return answers
+
+        positions = [start]
+        for move in moves:
+            positions.append(positions[-1].play(move))
+        return {"start": "start" if start == Position.start(start.game) else start.fen(),
+                "positions": [node(each) for each in positions],
+                "annotation": annotation_object(annotate(tablebase, start, moves)), "refused": refused,
+                "variations": branches(moves, positions, variations)}
+
+    def games(self) -> list[JSONObject]:
+        """Every board and rule, with the state of its table; the list is kept while the names in the
+        tables directory stay the same (a table added, removed or renamed into place changes them;
+        listing them costs microseconds, making the list tens of milliseconds)."""
+        names = listing(self._path(Game.of()).parent)
+        if self._games is None or self._games[0] != names:
+            self._games = names, self._list_games()
+        return self._games[1]
+
+    @staticmethod
+    def catalogue() -> JSONObject:
+        """What ``/api/games`` says of Neutreeko beside its list: the default board and rule, and the
+        longest line ``/api/line`` answers."""
+        return {"default": {"board": str(Game.of().board), "rule": DEFAULT_RULE}, "max_line_plies": MAX_LINE_PLIES}
+
+    def _list_games(self) -> list[JSONObject]:
+        games = []
+        for width in range(MIN_SIDE, MAX_SIDE + 1):
+            for height in range(MIN_SIDE, MAX_SIDE + 1):
+                for rule in RULES:
+                    try:
+                        game = game_of(f"{width}x{height}", rule)
+                    except RuleError:
+                        continue
+                    games.append({"game": "neutreeko", "board": str(game.board), "rule": rule,
+                                  "table": self._table_state(game)})
+        return games
+
+    def _table_state(self, game: Game) -> str:
+        if self._path(game).is_file():
+            return "ready"
+        return "missing" if is_large(game) else "on demand"
+
+    def _path(self, game: Game) -> Path:
+        return table_path(game) if self._directory is None else self._directory / table_path(game).name
+
+    def _tablebase(self, game: Game) -> Tablebase:
+        """A tablebase for one request, ``game``'s table already at hand (opened, reopened or built
+        now): so that a request is answered from one file, and an error is raised before any work."""
+        tablebase = Tablebase(opener=self._table)
+        tablebase.table(game)
+        return tablebase
+
+    def _table(self, game: Game) -> Table:
+        """``game``'s table as it is on disk now (see :class:`~solver.web.tables.LiveTables`); a missing
+        large table is said to the page by how to build it, not by where the server keeps it."""
+        build = None if is_large(game) else partial(_build_command, game)
+        try:
+            return self._tables.get(str(game), self._path(game), partial(open_table, game), build)
+        except MissingTableError:
+            if build is not None:
+                raise
+            raise MissingTableError(f"no table for {game} on this server (build it with: "
+                                    f"{solve_command(game)})") from None
+
+
+def _build_command(game: Game, out: Path) -> list[str]:
+    """The child process that writes ``game``'s table to ``out``: this module run as a program."""
+    return [sys.executable, "-m", "solver.web.neutreeko_api", str(game.board), game.rule.name, str(out)]
+
+
+def build_into(board: str, rule: str, out: str) -> None:
+    """Write the table of ``board`` and ``rule`` to ``out`` (the work of a build's child process)."""
+    build_table(Game.of(board, rule), Path(out))
+
+
+@lru_cache(maxsize=64)
+def game_of(board: str, rule: str) -> Game:
+    """The game of a board and a rule by name, made once (its lookup tables with it); raises as
+    :meth:`Game.of <solver.neutreeko.game.Game.of>` does."""
+    return Game.of(board, rule)
+
+
+def read_start(parameters: Mapping[str, str]) -> Position:
+    """The position ``parameters`` name before their moves (see the module docstring), the board and
+    the rule checked first. Raises :class:`~solver.core.errors.InputError` naming what is wrong."""
+    rule = parameters.get("rule", DEFAULT_RULE)
+    board = parameters.get("board")
+    return Position.parse(parameters.get("position", "start"), rule, None if board is None else game_of(board, rule))
+
+
+def read_position(parameters: Mapping[str, str]) -> Position:
+    """The position ``parameters`` describe: :func:`read_start` after their moves, each checked."""
+    return after_moves(read_start(parameters), _move_text(parameters))
+
+
+def _move_text(parameters: Mapping[str, str]) -> str:
+    return parameters.get("moves", "").replace(",", " ")
+
+
+if __name__ == "__main__":
+    run_child(build_into, sys.argv[1:])
