@@ -82,9 +82,12 @@ def test_a_line_displays_as_its_summary_and_its_sheet(tablebase):
                     for label, step in zip(["1.", "1...", "2.", "2..."], line.steps))]
 
 
-def test_a_scene_displays_as_svg():
-    scene = Scene(20, 20, (Group("piece black", (Circle(10, 10, 8, "#000"),), "black C3"),))
-    assert tooltips(svg_of(shown(scene)["image/svg+xml"]), "piece") == ["black C3"]
+def test_a_scene_displays_as_svg_beside_a_short_text():
+    scene = Scene(20, 20, (Group("piece black", (Circle(10, 10, 8, "#000"), Circle(10, 10, 4, "#fff")), "black C3"),),
+                  title="a piece")
+    data = shown(scene)
+    assert tooltips(svg_of(data["image/svg+xml"]), "piece") == ["black C3"]
+    assert data["text/plain"] == "Scene('a piece', 20 x 20, 2 shapes)"  # stored in the notebook: not every shape
 
 
 # -- NECNON -----------------------------------------------------------------------------------------
