@@ -216,6 +216,9 @@ class Position:
     def __str__(self) -> str:
         return self.notation()
 
+    def __repr__(self) -> str:
+        return f"Position({self.notation()!r}, game={str(self.game)!r})"
+
     # -- what is where --------------------------------------------------------------------------------
 
     @property
