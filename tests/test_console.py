@@ -4,14 +4,13 @@ from a pipe, as plain lines, echoed after their prompt, without loading the line
 from __future__ import annotations
 
 import os
-import select
 import subprocess
 import sys
-import time
 
 import pytest
 
 from solver.core.console import TerminalLines, read_line
+from tests.helpers import read_terminal
 
 #: ``necnon play`` on 3 x 3, both sides typed; on exit, whether the line editor was loaded.
 PROGRAM = ("import atexit, sys\n"
@@ -21,24 +20,6 @@ PROGRAM = ("import atexit, sys\n"
 ARGUMENTS = ["play", "--board", "3x3", "--protocol", "nec", "--as", "both"]
 UP = "\x1b[A"  # the up-arrow key: the line before, from the history
 HINT = "turns, best first for Black"
-
-
-def _read_until(descriptor: int, seconds: float, text: bytes | None = None) -> bytes:
-    """What the other side writes to ``descriptor`` until ``text`` comes (or, without it, until it
-    closes), or ``seconds`` pass."""
-    out = b""
-    end = time.monotonic() + seconds
-    while time.monotonic() < end and (text is None or text not in out):
-        ready, _, _ = select.select([descriptor], [], [], 0.2)
-        if ready:
-            try:
-                data = os.read(descriptor, 4096)
-            except OSError:  # the terminal's other side has closed
-                break
-            if not data:
-                break
-            out += data
-    return out
 
 
 def test_a_terminal_gets_line_editing_and_history_and_a_pipe_plain_lines(necnon_env):
@@ -54,9 +35,9 @@ def test_a_terminal_gets_line_editing_and_history_and_a_pipe_plain_lines(necnon_
     try:
         typed = b""
         for keys in ("hint\r", f"{UP}\r", "quit\r"):  # each typed at its prompt, as a person does
-            typed += _read_until(master, 60, b"Black> ")
+            typed += read_terminal(master, b"Black> ", 60)
             os.write(master, keys.encode())
-        typed = (typed + _read_until(master, 60)).decode(errors="replace")
+        typed = (typed + read_terminal(master, None, 60)).decode(errors="replace")
     finally:
         os.close(master)
         process.wait(10)
