@@ -6,6 +6,8 @@ from __future__ import annotations
 import hashlib
 import inspect
 import json
+import os
+import select
 import shlex
 from pathlib import Path
 from typing import Callable
@@ -173,3 +175,20 @@ def restamp(path: Path) -> None:
              + hashlib.sha256(text).hexdigest().encode() + b"\n" + text + b"\n")
     data[:header["header_bytes"]] = lines.ljust(header["header_bytes"], b"\0")
     path.write_bytes(bytes(data))
+
+
+def read_terminal(master: int, until: bytes | None, timeout: float) -> bytes:
+    """What the program writes to the terminal, until ``until`` appears, or until it closes."""
+    seen = b""
+    while until is None or until not in seen:
+        ready, _, _ = select.select([master], [], [], timeout)
+        if not ready:
+            raise TimeoutError(f"no {until!r} after {timeout} s; saw {seen[-500:]!r}")
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:  # the other side closed (Linux)
+            break
+        if not chunk:
+            break
+        seen += chunk
+    return seen

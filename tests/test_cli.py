@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import select
 import shutil
 import signal
 import subprocess
@@ -27,6 +26,7 @@ from tests.helpers import (
     help_examples,
     invoke,
     overwrite_with_text,
+    read_terminal,
     replace_with_foreign_hdf5,
     truncate,
     write_first_format,
@@ -318,21 +318,25 @@ def test_python_m_solver(fresh_tables):
         "neutreeko: error: board 'five' is not of the form WIDTHxHEIGHT, e.g. 5x5"]
 
 
-def _read_terminal(master: int, until: bytes | None, timeout: float) -> bytes:
-    """What the program writes to the terminal, until ``until`` appears, or until it closes."""
-    seen = b""
-    while until is None or until not in seen:
-        ready, _, _ = select.select([master], [], [], timeout)
-        if not ready:
-            raise TimeoutError(f"no {until!r} after {timeout} s; saw {seen[-500:]!r}")
-        try:
-            chunk = os.read(master, 4096)
-        except OSError:  # the other side closed (Linux)
-            break
-        if not chunk:
-            break
-        seen += chunk
-    return seen
+@pytest.mark.parametrize("program, function", [("neutreeko", "main"), ("necnon", "necnon")])
+def test_shell_completion_as_the_readme_sets_it_up(program, function):
+    """README's line for ~/.bashrc names click's variable of each program; its script completes
+    commands and options."""
+    variable = f"_{program.upper()}_COMPLETE"
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    assert f'eval "$({variable}=bash_source {program})"' in readme
+    run = [sys.executable, "-c", f"from solver.__main__ import {function}; {function}()"]
+
+    def completed(**environment: str) -> str:
+        done = subprocess.run(run, capture_output=True, text=True, timeout=60, env={**os.environ, **environment})
+        assert done.returncode == 0 and done.stderr == "", done.stderr
+        return done.stdout
+
+    assert f"complete -o nosort -F _{program}_completion {program}" in completed(**{variable: "bash_source"})
+    assert completed(**{variable: "bash_complete", "COMP_WORDS": f"{program} pla", "COMP_CWORD": "1"}) \
+        == "plain,play\n"
+    assert "plain,--opponent" in completed(**{variable: "bash_complete", "COMP_WORDS": f"{program} play --opp",
+                                              "COMP_CWORD": "2"})
 
 
 def _on_terminal(args: list[str]):
@@ -349,7 +353,7 @@ def test_progress_on_a_terminal(tmp_path):
     out = tmp_path / "t.h5"
     process, master = _on_terminal(_program("solve", "--board", "4x4", "--out", str(out)))
     try:
-        terminal = _read_terminal(master, None, 120).decode()
+        terminal = read_terminal(master, None, 120).decode()
         stdout = process.communicate(timeout=120)[0].decode()
     finally:
         os.close(master)
@@ -368,10 +372,10 @@ def test_ctrl_c_during_solve(tmp_path, table_5x5):
     before = _listing(directory)
     process, master = _on_terminal(_program("solve", "--board", "6x6", "--force", "--out", str(previous)))
     try:
-        _read_terminal(master, b"ply   1:", 120)  # well into the analysis
+        read_terminal(master, b"ply   1:", 120)  # well into the analysis
         process.send_signal(signal.SIGINT)
         stdout = process.communicate(timeout=60)[0].decode()
-        terminal = _read_terminal(master, None, 60).decode()
+        terminal = read_terminal(master, None, 60).decode()
     finally:
         os.close(master)
     assert process.returncode == 130 and stdout == ""

@@ -148,3 +148,11 @@ def test_bad_record_files_are_one_line_errors(necnon_env, tmp_path):
     assert_one_line_error(necnon("annotate", str(path)), "cannot read", "not UTF-8", code=2, program="necnon")
     assert_one_line_error(necnon("play", "--load", str(tmp_path / "missing.txt")), "missing.txt", code=2,
                           program="necnon")
+
+
+def test_a_record_and_a_position_repr_in_notation():
+    """A record reads as its turns written out, not as cell numbers; a position as its notation and game."""
+    record = parse_record('[Board "3x3"]\n[Black "Ann"]\n1. b2 2. a1,c3')
+    assert repr(record) == ("GameRecord(start=Position('3/3/3 b', game='3x3 nec'), turns='1. b2 2. a1,c3', "
+                            "tags=(('Black', 'Ann'),), result='*')")
+    assert repr(record.end) == "Position('2g/1b1/g2 b', game='3x3 nec')"

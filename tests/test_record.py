@@ -325,3 +325,17 @@ def test_moves_option_takes_numbered_text(tables_env):
 
 def test_errors_are_input_errors():
     assert issubclass(RecordError, InputError)
+
+
+def test_a_record_reprs_its_moves_in_notation(tmp_path):
+    """What ``read_record`` gives reads as move text, variations included, not as square numbers; the
+    moves themselves stay plain :class:`Move` tuples (equal, hashable, unpackable)."""
+    path = tmp_path / "game.txt"
+    path.write_text('[Black "Ann"]\n\n1. C4-C3 (1. B1-C1) 1... D5-D2 2. D1-E1\n')
+    record = read_record(path)
+    assert repr(record) == ("GameRecord(start=Position('1w1w1/2b2/5/2w2/1b1b1 b'), "
+                            "moves='1. C4-C3 (1. B1-C1) 1... D5-D2 2. D1-E1', tags=(('Black', 'Ann'),), result='*')")
+    assert repr(GameRecord(Position.parse(START))) == "GameRecord(start=Position('1w1w1/2b2/5/2w2/1b1b1 b'), " \
+                                                      "moves='', result='*')"
+    origin, target = record.moves[0]
+    assert record.moves[0] == Move(origin, target) and {record.moves[0]: 1}[Move(origin, target)] == 1

@@ -21,6 +21,7 @@ from typing import Any, NoReturn, TextIO, TypeVar
 import click
 
 from solver.core import files, interrupts, png
+from solver.core.console import TerminalLines
 from solver.core.errors import InputError, TableError, TableMismatchError
 from solver.core.pictures import check_format
 from solver.core.record import read_file, read_stream
@@ -166,7 +167,11 @@ def standard_input() -> TextIO:
 
 def input_lines(stream: TextIO) -> Iterator[str]:
     """The lines of a text stream, read from its bytes as UTF-8 whatever the locale (undecodable bytes
-    become U+FFFD), a byte order mark at the start dropped; read as soon as each line arrives."""
+    become U+FFFD), a byte order mark at the start dropped; read as soon as each line arrives. Standard
+    input at a terminal is read by :class:`~solver.core.console.TerminalLines` instead: line editing and
+    history, in the terminal's encoding."""
+    if stream is sys.stdin and stream.isatty():
+        return TerminalLines()
     return iter(io.TextIOWrapper(stream.buffer, encoding="utf-8-sig", errors="replace").readline, "")
 
 

@@ -43,7 +43,7 @@ from solver.necnon.build import UNASKED_CELLS, build_table, check_build_asked, e
 from solver.necnon.judge import EngineJudge, Judge, TableJudge
 from solver.necnon.play import ENGINES, SIDES, Match, table_exists
 from solver.necnon.position import Position, notation_grid
-from solver.necnon.probe import Tablebase
+from solver.necnon.probe import RankedTurn, Tablebase
 from solver.necnon.record import GameRecord, parse_record, read_record
 from solver.necnon.rules import SETTINGS, Game
 from solver.necnon.solve import Progress
@@ -311,7 +311,8 @@ def show(position: tuple[str, ...], board: str | None, protocol: str, table_file
     last = shown.parse_turn(turns[-1]) if turns else None
     if last is not None:
         shown = shown.play(last)
-    evaluation, ranked = None, []
+    evaluation: Evaluation | None = None
+    ranked: list[RankedTurn] = []
     if not no_values:
         tablebase = tablebase_for(table_file, build)
         evaluation, ranked = tablebase.probe(shown), tablebase.turns(shown)

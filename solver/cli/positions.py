@@ -142,9 +142,8 @@ def show(position: tuple[str, ...], board: str, rule: str, table_file: Path | No
     last_move = played[-1] if played else None
     tablebase = tablebase_for(table_file, build)
     evaluation, ranked = tablebase.probe(shown), tablebase.moves(shown)
-    if keeping:
-        ranked = keeping_moves(evaluation, ranked)
-    drawn = ranked[:best] if best else ranked
+    kept = keeping_moves(evaluation, ranked) if keeping else ranked
+    drawn = kept[:best] if best else kept
     if svg_on_standard_output(svg_file, bool(asked)):
         click.echo(pictures.position_picture(shown, evaluation, drawn, last_move, "svg").decode(), nl=False)
     elif not asked:

@@ -1,24 +1,60 @@
-"""What the games' terminal sessions share: reading a person's line after a prompt, from a terminal, a
-pipe or a list, with the line echoed when the input is not a terminal (so that a transcript reads like a
-session), and showing the end of a game that Ctrl-C stopped."""
+"""What the games' terminal sessions share: reading a person's line after a prompt, from a terminal (with
+line editing and history), a pipe or a list, with the line echoed when the input is not a terminal (so
+that a transcript reads like a session), and showing the end of a game that Ctrl-C stopped."""
 
 from __future__ import annotations
 
-from typing import Callable, Iterator, TypeVar
+from collections.abc import Iterator
+from typing import Callable, TypeVar
 
 from solver.core.interrupts import Terminated
 
 Result = TypeVar("Result")
 
 
+class TerminalLines(Iterator[str]):
+    """The lines a person types at a terminal (standard input), read by :func:`input` with line editing
+    and history: the standard library's :mod:`readline`, where the platform has it, is loaded when one
+    is made. :func:`read_line` hands it the prompt, so that editing a line redraws the prompt with it;
+    iterating it reads lines without a prompt."""
+
+    def __init__(self) -> None:
+        try:
+            import readline  # noqa: F401  (loading it is what gives input() editing and history)
+        except ImportError:  # not built on every platform: input() then reads plain lines
+            pass
+
+    def read(self, prompt: str) -> str | None:
+        """The next line typed after ``prompt``, or None at the end of input (Ctrl-D). A line the
+        terminal's encoding cannot decode is U+FFFD, which no command reads, as in a pipe."""
+        try:
+            return input(prompt)
+        except EOFError:
+            return None
+        except UnicodeDecodeError:
+            return "\ufffd"
+
+    def __next__(self) -> str:
+        line = self.read("")
+        if line is None:
+            raise StopIteration
+        return line
+
+
 def read_line(lines: Iterator[str], prompt: str, write: Callable[[str], None], echo: bool) -> str | None:
-    """The next line of ``lines`` without its line end, after writing ``prompt``; written after the
-    prompt too if ``echo``; None at the end of input (after ending the prompt's line).
+    """The next line of ``lines`` without its line end, after writing ``prompt`` (through ``write``, or
+    :func:`input`'s own for :class:`TerminalLines`); written after the prompt too if ``echo``; None at
+    the end of input (after ending the prompt's line).
 
     >>> written = []
     >>> read_line(iter(["c3,d4\\n"]), "Black> ", written.append, echo=True), written
     ('c3,d4', ['Black> ', 'c3,d4\\n'])
     """
+    if isinstance(lines, TerminalLines):
+        typed = lines.read(prompt)
+        if typed is None:
+            write("\n")
+        return typed
     write(prompt)
     try:
         text = next(lines).rstrip("\r\n")

@@ -122,6 +122,17 @@ class Scene:
     title: str = ""
     background: str = "#ffffff"
 
+    def __repr__(self) -> str:
+        # Short, not every shape: a notebook stores it beside the picture as the picture's plain text.
+        count = len(flatten(self.shapes))
+        return f"Scene({self.title!r}, {self.width} x {self.height}, {count} shape{'s' * (count != 1)})"
+
+    def _repr_svg_(self) -> str:
+        """The scene as SVG (:func:`solver.core.svg.render`, no ``<?xml?>`` line): what a notebook shows."""
+        from solver.core import svg  # here, not above: the SVG backend imports this module
+
+        return svg.render(self, declaration=False)
+
     def placed(self, dx: float, dy: float, role: str = "") -> Group:
         """This scene's shapes as one group moved by (``dx``, ``dy``), to be put into a larger scene."""
         return Group(role, tuple(shape.moved(dx, dy) for shape in self.shapes))

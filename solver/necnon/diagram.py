@@ -179,6 +179,12 @@ def small_board(position: Position, last: Turn | None = None, cell: float = SMAL
                  tuple(_board(position, margin, margin, cell, last, names=False)), title=position.notation())
 
 
+def line_summary(line: Line) -> str:
+    """``"Black to move: Green by 1 in 5 turns; result: Green wins by 1, ..."``: the start's value and how the
+    line ends."""
+    return f"{report.describe(line.position, line.evaluation)}; result: {line.result}, {report.final_score(line.end)}"
+
+
 def line_sheet(line: Line, columns: int = 6, cell: float = SMALL_CELL) -> Scene:
     """The start of ``line`` and the position after each of its turns as small boards, ``columns`` to a
     row, each with its caption (the turn and the value after it), under a title and the result."""
@@ -193,8 +199,7 @@ def line_sheet(line: Line, columns: int = 6, cell: float = SMALL_CELL) -> Scene:
     columns = max(1, min(columns, len(frames)))
     margin, header = 0.6 * cell, 2.4 * cell
     title = f"NECNON {line.position.game}: perfect play from {line.position.notation()}"
-    summary = f"{report.describe(line.position, line.evaluation)}; result: {line.result}, " \
-              f"{report.final_score(line.end)}"
+    summary = line_summary(line)
     width = round(max(2 * margin + columns * tile_width, 2 * margin + text_width(title, 0.55 * cell),
                       2 * margin + text_width(summary, 0.42 * cell)))
     shapes: list[Shape] = [Text(margin, 0.8 * cell, title, 0.55 * cell, INK, anchor="start", bold=True),

@@ -216,6 +216,9 @@ class Position:
     def __str__(self) -> str:
         return self.notation()
 
+    def __repr__(self) -> str:
+        return f"Position({self.notation()!r}, game={str(self.game)!r})"
+
     # -- what is where --------------------------------------------------------------------------------
 
     @property
@@ -394,6 +397,14 @@ class Position:
         if grid.kind == "square":
             lines.append("    " + " ".join(grid.name(cell)[0] for cell in grid.rows[-1]))
         return "\n".join(lines)
+
+    def _repr_svg_(self) -> str:
+        """The board diagram without values (:func:`solver.necnon.diagram.board_diagram`) as SVG: what a
+        notebook shows for a position."""
+        # Imported here: the drawing layer stands above the position model, and a query never draws.
+        from solver.necnon.diagram import board_diagram
+
+        return board_diagram(self)._repr_svg_()
 
     def _names(self, cells: Iterable[Cell]) -> str:
         return " ".join(self.game.grid.name(cell) for cell in cells)

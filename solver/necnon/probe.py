@@ -31,7 +31,7 @@ from solver.necnon.rules import Game
 from solver.necnon.table import Table, open_table, table_path
 from solver.necnon.values import Evaluation
 
-__all__ = ["Evaluation", "Line", "LineStep", "RankedTurn", "Tablebase", "best_turns"]
+__all__ = ["Evaluation", "Line", "LineStep", "RankedTurn", "RankedTurns", "Tablebase", "best_turns"]
 
 Default = TypeVar("Default")
 
@@ -48,6 +48,17 @@ class RankedTurn:
 
     def __repr__(self) -> str:
         return f"RankedTurn({self.name}: {self.evaluation})"
+
+
+class RankedTurns(list[RankedTurn]):
+    """The turns of a position, best first (:meth:`Tablebase.turns`): a list, equal to a plain list of the
+    same turns, which a notebook shows as a table of each turn's value and the turns it leaves."""
+
+    def _repr_html_(self) -> str:
+        from solver.core.notebook import table  # here: a query never draws
+
+        return table(["turn", "value (Black minus Green)", "turns"],
+                     [(turn.name, turn.evaluation.label(), turn.evaluation.turns) for turn in self])
 
 
 @dataclass(frozen=True)
@@ -85,6 +96,15 @@ class Line:
 
     def __repr__(self) -> str:
         return f"Line(from {self.position.notation()!r}: {len(self.steps)} turns, {self.result})"
+
+    def _repr_html_(self) -> str:
+        """Its summary and its sheet of small boards (:func:`solver.necnon.diagram.line_sheet`) as inline
+        SVG: what a notebook shows for a line."""
+        # Imported here: the drawing layer stands above the probe, and a query never draws.
+        from solver.core.notebook import picture
+        from solver.necnon import diagram
+
+        return picture(diagram.line_sheet(self), [diagram.line_summary(self)])
 
 
 def best_turns(ranked: list[RankedTurn]) -> list[RankedTurn]:
@@ -132,7 +152,7 @@ class Tablebase(OpenedTables[Game, Table]):
         except MissingTableError:
             return default
 
-    def turns(self, position: Position) -> list[RankedTurn]:
+    def turns(self, position: Position) -> RankedTurns:
         """Every legal turn of ``position``, best first for its side to move (see the module
         docstring), each valued by the position it leads to; empty when the game is over. Raises as
         :meth:`probe` does."""
@@ -141,7 +161,8 @@ class Tablebase(OpenedTables[Game, Table]):
         values = self._evaluate(position.game, [child for _, child in children])
         ranked = [RankedTurn(turn, turn.name(position.game.grid), value.after_turn(), child)
                   for (turn, child), value in zip(children, values)]
-        return sorted(ranked, key=lambda entry: (entry.evaluation.order_key(position.black_to_move), entry.turn))
+        return RankedTurns(sorted(ranked, key=lambda entry: (entry.evaluation.order_key(position.black_to_move),
+                                                             entry.turn)))
 
     def line(self, position: Position) -> Line:
         """The line of perfect play from ``position`` to the end: every turn is the first of

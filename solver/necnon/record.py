@@ -114,6 +114,13 @@ class GameRecord:
         """The turns as written: ``c3,d4``, ``c3``, ``pass``."""
         return [turn.name(self.start.game.grid) for turn in self.turns]
 
+    def __repr__(self) -> str:
+        # The turns as written, a1,c3 rather than Turn(cells=(0, 8)): a turn does not know its board, the
+        # record does.
+        tags = f", tags={self.tags!r}" if self.tags else ""
+        return f"GameRecord(start={self.start!r}, turns={' '.join(numbered(self.names()))!r}{tags}, " \
+               f"result={self.result!r})"
+
     def text(self) -> str:
         """The record as text (see the module docstring), ending with a line end."""
         game = self.start.game

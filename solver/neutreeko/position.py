@@ -190,6 +190,14 @@ class Position:
         rule = "" if self.game.rule.name == DEFAULT_RULE else f", rule={self.game.rule.name!r}"
         return f"Position({self.fen()!r}{rule})"
 
+    def _repr_svg_(self) -> str:
+        """The board diagram without values (:func:`solver.neutreeko.diagram.board_diagram`) as SVG: what a
+        notebook shows for a position."""
+        # Imported here: the drawing layer stands above the position model, and a query never draws.
+        from solver.neutreeko.diagram import board_diagram
+
+        return board_diagram(self)._repr_svg_()
+
     def diagram(self, last: Move | None = None) -> str:
         """A small text board, the top rank first, files labelled underneath.
 

@@ -36,8 +36,8 @@ from solver.neutreeko.position import Move, Position
 from solver.neutreeko.table import Table, open_table, solve_command, table_path
 from solver.neutreeko.values import ILLEGAL, Evaluation, Value
 
-__all__ = ["LINE_RESULTS", "Evaluation", "Line", "LineStep", "RankedMove", "Tablebase", "best_moves",
-           "keeping_moves", "open_tablebase"]
+__all__ = ["LINE_RESULTS", "Evaluation", "Line", "LineStep", "RankedMove", "RankedMoves", "Tablebase",
+           "best_moves", "keeping_moves", "open_tablebase"]
 
 Default = TypeVar("Default")
 
@@ -66,6 +66,16 @@ class RankedMove:
 
     def __repr__(self) -> str:
         return f"RankedMove({self.name}: {self.evaluation.move_text()})"
+
+
+class RankedMoves(list[RankedMove]):
+    """The moves of a position, best first (:meth:`Tablebase.moves`): a list, equal to a plain list of the
+    same moves, which a notebook shows as a table of each move's value and plies."""
+
+    def _repr_html_(self) -> str:
+        from solver.core.notebook import table  # here: a query never draws
+
+        return table(["move", "value", "plies"], [(move.name, move.value, move.plies) for move in self])
 
 
 @dataclass(frozen=True)
@@ -106,6 +116,15 @@ class Line:
 
     def __repr__(self) -> str:
         return f"Line(from {self.position.fen()!r}: {len(self.steps)} plies, {self.result})"
+
+    def _repr_html_(self) -> str:
+        """Its summary and its sheet of small boards (:func:`solver.neutreeko.diagram.line_sheet`) as inline
+        SVG: what a notebook shows for a line."""
+        # Imported here: the drawing layer stands above the probe, and a query never draws.
+        from solver.core.notebook import picture
+        from solver.neutreeko import diagram
+
+        return picture(diagram.line_sheet(self), [diagram.line_summary(self), diagram.forced_note(self)])
 
 
 def best_moves(ranked: list[RankedMove]) -> list[RankedMove]:
@@ -170,7 +189,7 @@ class Tablebase(OpenedTables[Game, Table]):
         except MissingTableError:
             return default
 
-    def moves(self, position: Position | str) -> list[RankedMove]:
+    def moves(self, position: Position | str) -> RankedMoves:
         """Every legal move of ``position``, best first (see the module docstring for the order),
         each valued for the player who makes it with plies counted from ``position``. Empty when
         the game is over. Raises as :meth:`probe` does."""
@@ -179,7 +198,7 @@ class Tablebase(OpenedTables[Game, Table]):
         values = self._evaluate(position.game, [child.index() for _, child in children])
         ranked = [RankedMove(move, move.name(position.game.board), value.for_mover(), child)
                   for (move, child), value in zip(children, values)]
-        return sorted(ranked, key=RankedMove.order_key)
+        return RankedMoves(sorted(ranked, key=RankedMove.order_key))
 
     def line(self, position: Position | str, max_plies: int | None = None) -> Line:
         """The line of perfect play from ``position``: every ply is the first of :meth:`moves`, so

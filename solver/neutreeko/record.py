@@ -399,6 +399,13 @@ class GameRecord:
         """The moves as ``FROM-TO``."""
         return [move.name(self.start.game.board) for move in self.moves]
 
+    def __repr__(self) -> str:
+        # The moves as move text, C4-C3 rather than Move(origin=17, target=12): a move does not know its
+        # board, the record does.
+        moves = " ".join(tree_groups(self.start, self.moves, self.variations))
+        tags = f", tags={self.tags!r}" if self.tags else ""
+        return f"GameRecord(start={self.start!r}, moves={moves!r}{tags}, result={self.result!r})"
+
     def text(self) -> str:
         """The record as text (see the module docstring), ending with a line end."""
         game = self.start.game
