@@ -115,17 +115,22 @@ def test_read_lines_takes_what_has_arrived_in_one_batch(tmp_path):
 
 def test_a_batch_reads_each_chunk_of_the_table_once(tablebase, monkeypatch):
     """Random positions of several CHUNK_LINES parts (and their moves) decompress each chunk they need
-    once, although the cache keeps none: the batch's result bytes are looked up together."""
+    once, although the cache keeps none: the batch's result bytes are looked up together, and answered
+    as when the table fits the cache and is looked up directly."""
     reads: list[int] = []
     original = Chunks._read
     monkeypatch.setattr(Chunks, "_read", lambda self, number: reads.append(number) or original(self, number))
     lines = [position.fen() for position in random_positions(3 * CHUNK_LINES, seed=8)]
+
+    def answered(with_moves: bool) -> list[str]:
+        return [text for answers in query_stream([lines], tablebase, GAME, with_moves) for text in answers.texts]
+
+    direct = {with_moves: answered(with_moves) for with_moves in (False, True)}
     limit = cache_limit()
     set_cache_limit(0)
     try:
         for with_moves in (False, True):
             reads.clear()
-            answered = [text for answers in query_stream([lines], tablebase, GAME, with_moves) for text in answers.texts]
-            assert len(answered) == len(lines) and len(reads) == len(set(reads)) > 1
+            assert answered(with_moves) == direct[with_moves] and len(reads) == len(set(reads)) > 1
     finally:
         set_cache_limit(limit)

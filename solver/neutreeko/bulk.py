@@ -16,10 +16,11 @@ indexed with numpy, and written from templates whose text is the same as
 malformed or illegal position, a rank written another way) goes through :meth:`Position.parse` and
 :class:`~solver.neutreeko.probe.Tablebase` one at a time, so both paths answer alike.
 
-The table is read once a batch (up to :data:`BATCH_LINES` lines, as many as have arrived): every
-result byte the batch's regular lines need is looked up together, so that each chunk of the table is
-decompressed once a batch however the positions fall. Random positions of a big table touch nearly
-every chunk, and decompressing them is then most of the time.
+A table larger than the chunk cache is read once a batch (up to :data:`BATCH_LINES` lines, as many
+as have arrived): every result byte the batch's regular lines need is looked up together, so that each
+chunk of the table is decompressed once a batch however the positions fall. Random positions of a big
+table touch nearly every chunk, and decompressing them is then most of the time. A table that fits the
+cache is looked up directly: its chunks stay cached, and sorting the batch's indices would cost more.
 
 With ``with_moves``, the moves of the lines in the strict form are generated, looked up and ranked
 together too (:mod:`solver.neutreeko.children`), and their text is assembled as bytes: every piece of
@@ -38,10 +39,11 @@ import select
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import islice
-from typing import IO, Iterable, Iterator, NamedTuple
+from typing import IO, Iterable, Iterator, NamedTuple, Protocol
 
 import numpy as np
 
+from solver.core.chunks import cache_limit
 from solver.core.errors import InputError
 from solver.neutreeko import index
 from solver.neutreeko.children import children
@@ -171,7 +173,7 @@ def _answer_batch(lines: list[str], tablebase: Tablebase, game: Game, with_moves
     parts = [lines[start:start + CHUNK_LINES] for start in range(0, len(lines), CHUNK_LINES)]
     regulars = [_regular(part, game) for part in parts]
     present = [regular for regular in regulars if regular is not None]
-    looked = _look_up(tablebase.table(game), present, with_moves) if present else None
+    looked = _source(tablebase.table(game), present, with_moves) if present else None
     for part, regular in zip(parts, regulars):
         texts: list[str | None] = [None] * len(part)
         if regular is not None and looked is not None:
@@ -197,6 +199,18 @@ class _Looked(NamedTuple):
         """The result byte of each of ``indices`` (any shape; each one of :attr:`indices`)."""
         found: np.ndarray = self.results[np.searchsorted(self.indices, indices)]
         return found
+
+
+class _Lookup(Protocol):
+    def lookup(self, indices: np.ndarray) -> np.ndarray: ...
+
+
+def _source(table: Table, regulars: list[_Regular], with_moves: bool) -> _Lookup:
+    """What the answers to ``regulars`` look their result bytes up in: the table itself if all of it
+    fits the chunk cache (its chunks, once read, stay there), else :func:`_look_up`."""
+    if len(table.chunks) * table.chunks.dtype.itemsize <= cache_limit():
+        return table
+    return _look_up(table, regulars, with_moves)
 
 
 def _look_up(table: Table, regulars: list[_Regular], with_moves: bool) -> _Looked:
@@ -290,7 +304,7 @@ def _regular(lines: list[str], game: Game) -> _Regular | None:
                     black[legal], white[legal], rank_codes_array[regular][legal])
 
 
-def _answer_values(regular: _Regular, table: _Looked, texts: list[str | None]) -> None:
+def _answer_values(regular: _Regular, table: _Lookup, texts: list[str | None]) -> None:
     """Answer, in ``texts``, the regular lines without their moves."""
     results = table.lookup(regular.indices())
     middles = {side: f'", "board": "{regular.game.board}", "to_move": "{BLACK if side else WHITE}", "value": "'
@@ -301,7 +315,7 @@ def _answer_values(regular: _Regular, table: _Looked, texts: list[str | None]) -
             texts[row] = '{"position": "' + fen + middles[black_to_move] + _TAILS[result]
 
 
-def _answer_with_moves(regular: _Regular, table: _Looked, texts: list[str | None]) -> None:
+def _answer_with_moves(regular: _Regular, table: _Lookup, texts: list[str | None]) -> None:
     """Answer, in ``texts``, the regular lines with every move ranked (see the module docstring)."""
     game, templates = regular.game, _Templates.of(regular.game)
     results = table.lookup(regular.indices())
