@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
 import random
 
 import pytest
@@ -339,3 +341,5 @@ def test_a_record_reprs_its_moves_in_notation(tmp_path):
                                                       "moves='', result='*')"
     origin, target = record.moves[0]
     assert record.moves[0] == Move(origin, target) and {record.moves[0]: 1}[Move(origin, target)] == 1
+    assert repr(record.moves) == "Moves('C4-C3 D5-D2 D1-E1')" and record.moves == tuple(record.moves)
+    assert copy.deepcopy(record) == record and pickle.loads(pickle.dumps(record.moves)) == record.moves

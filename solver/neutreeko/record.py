@@ -61,6 +61,7 @@ from solver.core.record import (
     tag_lines,
     wrap,
 )
+from solver.neutreeko.board import Board
 from solver.neutreeko.game import Game
 from solver.neutreeko.outcome import LINE_RESULTS, Outcome, ending
 from solver.neutreeko.position import Move, Position
@@ -348,6 +349,24 @@ def after_moves(start: Position, text: str) -> Position:
 
 # -- records ------------------------------------------------------------------------------------------
 
+class Moves(tuple[Move, ...]):
+    """Moves of a game on ``board``: a tuple of :class:`Move` (equal to a plain tuple of the same moves)
+    that shows them by name, ``Moves('C4-C3 D5-D2')``, since it knows the board a move does not."""
+
+    board: Board
+
+    def __new__(cls, moves: Iterable[Move], board: Board) -> Moves:
+        made = super().__new__(cls, moves)
+        made.board = board
+        return made
+
+    def __getnewargs__(self) -> tuple[tuple[Move, ...], Board]:  # copy and pickle pass the board to __new__
+        return tuple(self), self.board
+
+    def __repr__(self) -> str:
+        return f"Moves({' '.join(move.name(self.board) for move in self)!r})"
+
+
 @dataclass(frozen=True)
 class GameRecord:
     """A game: where it started, its moves (each legal, none after the game ended: the main line), its
@@ -362,6 +381,7 @@ class GameRecord:
     variations: tuple[Variation, ...] = ()
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "moves", Moves(self.moves, self.start.game.board))
         names = [name for name, _ in self.tags]
         reserved = [name for name in names if name in (*GAME_TAGS, "Result")]
         if reserved or len(set(names)) != len(names):
