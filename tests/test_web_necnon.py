@@ -138,9 +138,9 @@ def test_a_search_on_a_board_without_a_table_answers_within_its_time(necnon_url)
     began = time.monotonic()
     status, answer = get_json(necnon_url, path("search", board="hex4", moves="d4", seconds="0.5"))
     took = time.monotonic() - began
-    assert status == 200 and 0.5 <= took < 1.0, (took, answer)
+    assert status == 200 and 0.5 <= took < 1.5, (took, answer)
     assert answer["position"] == position.notation() and answer["to_move"] == "green"
-    assert answer["iterations"] > 50 and 0.5 <= answer["seconds"] < 0.6
+    assert answer["iterations"] > 50 and 0.5 <= answer["seconds"] < 0.7
     visits = [turn["visits"] for turn in answer["turns"]]
     assert visits == sorted(visits, reverse=True) and sum(visits) <= answer["iterations"]
     for turn in answer["turns"][:10]:
