@@ -6,7 +6,7 @@ Why: a table's summary is counted by reading every chunk of it, in bounded memor
 with the table: a tenth of a second on 5 x 5, about a second on 6 x 6, several seconds on 7 x 7, half a
 minute to a minute on 8 x 8 and minutes on 9 x 9. A request thread must not wait that long, so:
 
-- a table of at most :data:`BACKGROUND_INDICES` indices (every board up to 6 x 6) is counted when it
+- a table of at most :data:`BACKGROUND_INDICES` indices (a board of at most 36 squares) is counted when it
   is first asked for, in the request's thread;
 - a larger one is counted in a thread of its own, one count at a time for the server: the request that
   asks for it first, and any other before the count ends, get None at once (the page then shows the counts
@@ -30,8 +30,8 @@ from solver.neutreeko.stats import Summary
 from solver.neutreeko.table import Table
 from solver.web.tables import reason
 
-#: The most indices of a table counted in the request's thread: 6 x 6 has 39 million (about a second),
-#: 7 x 7 280 million (several seconds), so 6 x 6 is the largest square board counted at once.
+#: The most indices of a table counted in the request's thread: every board of at most 36 squares (6 x 6:
+#: 39 million, about a second), none larger (6 x 7: 105 million, 7 x 7: 280 million, several seconds).
 BACKGROUND_INDICES = 50_000_000
 
 
