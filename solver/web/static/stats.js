@@ -101,7 +101,7 @@ const StatsPanel = (() => {
       row.append(html("th", {scope: "row"}, name), html("td", {}, count), html("td", {class: "share"}, percent));
       table.append(row);
     }
-    const start = html("tr", {"data-figure": "Start"}), value = html("td", {colspan: "2"});
+    const start = html("tr", {"data-figure": "Start"}), value = html("td", {colspan: "2", class: "start"});
     value.append(html("span", {class: "side"}, `${capitalise(answer.start.to_move)} to move `), hooks.pill(answer.start));
     start.append(html("th", {scope: "row"}, "Start"), value);
     table.append(start);
