@@ -661,6 +661,124 @@ def test_a_link_is_shown_after_two_api_requests(browser, explorer_url):
     assert browser.execute_script("return boardDrawn") - max(end for _, _, end in asked) < 300
 
 
+# -- the statistics panel -------------------------------------------------------------------------------
+
+def stats_of(url: str, board: str, rule: str = "connected") -> dict:
+    with urlopen(f"{url}/api/stats?board={board}&rule={rule}", timeout=10) as response:
+        return json.load(response)
+
+
+def open_stats(driver) -> None:
+    """Open the statistics panel with the keyboard (its button focused, Enter) and wait for its longest wins."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    toggle = driver.find_element(By.ID, "stats-toggle")
+    assert toggle.get_attribute("aria-expanded") == "false" and not driver.find_element(By.ID, "stats").is_displayed()
+    driver.execute_script("arguments[0].focus()", toggle)
+    toggle.send_keys(Keys.ENTER)
+    assert toggle.get_attribute("aria-expanded") == "true"
+    wait_until(driver, lambda: driver.find_elements(By.CSS_SELECTOR, "#stats a.position"), "the longest wins are shown")
+
+
+def figures_shown(driver) -> dict[str, list[str]]:
+    """The panel's table: each row's name and its cells' texts."""
+    return driver.execute_script(
+        "return Object.fromEntries([...document.querySelectorAll('#stats tr')].map(row => "
+        "[row.querySelector('th').textContent, [...row.querySelectorAll('td')].map(cell => cell.textContent)]))")
+
+
+def test_the_statistics_panel_shows_the_api_s_figures_and_opens_a_longest_win(browser, explorer_url):
+    """The page asks /api/stats only once the panel is opened; the panel shows the API's figures, and
+    a longest win's link shows its position (the browser's back button goes back to the start)."""
+    from selenium.webdriver.common.by import By
+
+    browser.get(explorer_url)
+    wait_until(browser, lambda: "ply 0 of 0" in text_of(browser, "status"), "the start is shown")
+    asked = "return performance.getEntriesByType('resource').map(entry => new URL(entry.name).pathname)"
+    assert "/api/stats" not in browser.execute_script(asked)
+    open_stats(browser)
+    assert browser.execute_script(asked).count("/api/stats") == 1
+    stats = stats_of(explorer_url, "5x5")
+    share = lambda count: f"{100 * count / stats['legal']:.2f} %"  # noqa: E731
+    assert figures_shown(browser) == {
+        "Legal positions": [f"{stats['legal']:,}", ""],
+        "Wins": [f"{stats['wins']:,}", share(stats["wins"])],
+        "Losses": [f"{stats['losses']:,}", share(stats["losses"])],
+        "Draws": [f"{stats['draws']:,}", share(stats["draws"])],
+        "Lost with no move": [f"{stats['no_move']:,}", ""],
+        "Longest win": [f"{stats['longest_win']} plies", ""],
+        "Longest loss": [f"{stats['longest_loss']} plies", ""],
+        "Start": ["Black to move draw"],
+    }
+    assert (stats["legal"], stats["longest_win"], stats["start"]["value"]) == (3_468_080, 51, "draw")
+    assert text_of(browser, "stats-caption") == "5x5 connected"
+    links = browser.find_elements(By.CSS_SELECTOR, "#stats a.position")
+    assert [(link.text, link.find_element(By.XPATH, "following-sibling::span").text) for link in links] == \
+        [(win["position"], f"{win['class_size']} positions") for win in stats["longest_wins"]]
+
+    target = stats["longest_wins"][0]["position"]
+    links[0].click()
+    wait_until(browser, lambda: text_of(browser, "fen") == target, "the longest win is shown")
+    assert query_of(browser) == {"board": ["5x5"], "rule": ["connected"], "start": [target]}
+    assert "Black to move" in text_of(browser, "status") and "win in 51" in text_of(browser, "status")
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#board circle.piece")) == 6
+    browser.back()
+    wait_until(browser, lambda: text_of(browser, "fen") == stats["start"]["position"], "the start is shown again")
+
+
+def test_the_statistics_of_a_table_counted_in_the_background(browser, serve_tables, tables_4x4, monkeypatch):
+    """On a server that counts every table in the background, the panel shows the counts the table's
+    file states at once, then the complete figures when the count has ended; closing it (the keyboard
+    again) hides them."""
+    from functools import partial
+
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    from solver.web import neutreeko_api
+    from solver.web.summaries import Summaries
+
+    monkeypatch.setattr(neutreeko_api, "Summaries", partial(Summaries, background_indices=0))
+    url = serve_tables(tables_4x4)
+    browser.get(url + "?board=4x4&rule=connected")
+    wait_until(browser, lambda: "ply 0 of 0" in text_of(browser, "status"), "the 4 x 4 start is shown")
+    toggle = browser.find_element(By.ID, "stats-toggle")
+    toggle.click()
+    frame = '#stats [data-key="4x4|connected"]'
+    wait_until(browser, lambda: browser.find_elements(By.CSS_SELECTOR, frame + '[data-counting="true"]'),
+               "the stated counts are shown while the table is counted")
+    assert "counting" in text_of(browser, "stats") and not browser.find_elements(By.CSS_SELECTOR, "#stats a")
+    stats = stats_of(url, "4x4")
+    assert figures_shown(browser)["Legal positions"] == [f"{stats['legal']:,}", ""]
+    wait_until(browser, lambda: browser.find_elements(By.CSS_SELECTOR, frame + '[data-counting="false"]'),
+               "the complete figures follow")
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#stats a.position")) == len(stats["longest_wins"])
+    assert figures_shown(browser)["Start"] == [f"Black to move win in {stats['start']['plies']}"]
+    toggle.send_keys(Keys.SPACE)
+    assert toggle.get_attribute("aria-expanded") == "false" and not browser.find_element(By.ID, "stats").is_displayed()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("width, height, mobile", [(1400, 900, False), (390, 844, True)], ids=["desktop", "phone"])
+def test_the_statistics_panel_on_a_screen_and_a_phone(browser, explorer_url, tmp_path, scheme, width, height, mobile):
+    """Open, the panel has the AA contrast in both schemes and scrolls nothing sideways on a phone;
+    a screenshot of each is kept (in the test's temporary directory)."""
+    with viewport(browser, width, height, mobile), media(browser, prefers_color_scheme=scheme):
+        browser.get(explorer_url)
+        wait_until(browser, lambda: "ply 0 of 0" in text_of(browser, "status"), "the start is shown")
+        open_stats(browser)
+        failures = contrast_failures(browser)
+        assert not failures, "with the statistics open:\n" + "\n".join(failures)
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= width
+        panel = box(browser, ".stats-section")
+        assert panel["left"] >= 0 and panel["right"] <= width
+        browser.execute_script("document.querySelector('.stats-section').scrollIntoView({block: 'center'})")
+        screenshot = tmp_path / f"stats-{width}x{height}-{scheme}.png"
+        assert browser.save_screenshot(str(screenshot))
+        assert screenshot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
 # -- variations and export ------------------------------------------------------------------------------
 
 def tree_buttons(driver) -> list[tuple[str, str, str]]:

@@ -23,12 +23,12 @@ from solver.cli.neutreeko import (
     terminal_progress,
 )
 from solver.core import files
+from solver.neutreeko import report
 from solver.neutreeko.board import Board
 from solver.neutreeko.build import build_table, check_build_asked
 from solver.neutreeko.check import CheckReport, check_consistency
 from solver.neutreeko.digests import committed_digest
 from solver.neutreeko.game import Game
-from solver.neutreeko.position import Position
 from solver.neutreeko.rules import RULES
 from solver.neutreeko.survey import (
     SurveyRow,
@@ -39,7 +39,6 @@ from solver.neutreeko.survey import (
     survey_games,
     write_report,
 )
-from solver.neutreeko.symmetry import by_class
 from solver.neutreeko.table import Table, open_table, table_path
 from solver.neutreeko.verify import verify
 
@@ -235,17 +234,10 @@ def stats(board: str, rule: str, table_file: Path | None, build: bool, as_json: 
     """
     game = Game.of(board, rule)
     summary = open_or_build(game, table_file, build).summary
-    classes = [(Position.from_index(game, canonical).fen(), [Position.from_index(game, i).fen() for i in members])
-               for canonical, members in by_class(summary.longest_win_indices, game.board)]
     if as_json:
-        click.echo(json.dumps({
-            "board": str(game.board), "rule": game.rule.name, **summary.counts(),
-            "wins_by_plies": {str(plies): count for plies, count in sorted(summary.wins_by_plies.items())},
-            "losses_by_plies": {str(plies): count for plies, count in sorted(summary.losses_by_plies.items())},
-            "longest_wins": [{"position": fen, "class_size": len(members), **({"positions": members} if every else {})}
-                             for fen, members in classes],
-        }))
+        click.echo(json.dumps(report.stats_object(game, summary, every)))
         return
+    classes = report.longest_wins(game, summary)
     click.echo(f"{game}: {summary.legal:,} legal positions (side to move's view)")
     for name, count in (("wins", summary.wins), ("losses", summary.losses), ("draws", summary.draws)):
         click.echo(f"  {name:<7} {count:>12,}  {100 * count / summary.legal:6.2f} %")

@@ -1,4 +1,5 @@
-"""What ``neutreeko query`` and ``neutreeko line`` print: JSON objects and text for people.
+"""What ``neutreeko query``, ``neutreeko line`` and ``neutreeko stats`` print: JSON objects and text for
+people.
 
 JSON objects (all values from the side to move's point of view, see :mod:`solver.neutreeko.probe`)::
 
@@ -16,6 +17,12 @@ JSON objects (all values from the side to move's point of view, see :mod:`solver
            "number" is its move number as "movetext" numbers the moves (see
            :mod:`solver.neutreeko.record`); "forced" when it was the only move that kept the value of
            the position before it (:func:`solver.neutreeko.probe.keeping_moves`).
+    stats  {"board": "5x5", "rule": "connected", "legal": int, "wins": int, "losses": int, "draws": int,
+            "longest_win": int, "longest_loss": int, "no_move": int,
+            "wins_by_plies": {"1": int, ...}, "losses_by_plies": {"0": int, ...},
+            "longest_wins": [{"position": FEN, "class_size": int[, "positions": [FEN, ...]]}, ...]}
+           the counts of :class:`solver.neutreeko.stats.Summary`; the longest wins one position of each
+           symmetry class (its canonical one) with the class's size, and with ``--all`` every position.
     error  {"line": n, "input": text, "error": message}        (a bad line of ``query -``; text cut
                                                                 after MAX_POSITION_LENGTH characters,
                                                                 with "...")
@@ -26,10 +33,13 @@ from __future__ import annotations
 from typing import Any
 
 from solver.core.record import wrap
+from solver.neutreeko.game import Game
 from solver.neutreeko.outcome import game_over
 from solver.neutreeko.position import MAX_POSITION_LENGTH, Position
 from solver.neutreeko.probe import Evaluation, Line, RankedMove
 from solver.neutreeko.record import move_number, numbered, ply_label
+from solver.neutreeko.stats import Summary
+from solver.neutreeko.symmetry import by_class
 from solver.neutreeko.values import plies_text
 
 #: How a forced move (the only one that keeps the value) is marked in text, after the move.
@@ -66,6 +76,25 @@ def line_object(line: Line) -> JSONObject:
         "result": line.result,
         "reason": line.outcome.reason(line.end),
     }
+
+
+def stats_object(game: Game, summary: Summary, every: bool = False) -> JSONObject:
+    """The ``stats --json`` object of ``game``'s ``summary``; each longest win's class with every one of
+    its positions if ``every`` (``--all``)."""
+    return {
+        "board": str(game.board), "rule": game.rule.name, **summary.counts(),
+        "wins_by_plies": {str(plies): count for plies, count in sorted(summary.wins_by_plies.items())},
+        "losses_by_plies": {str(plies): count for plies, count in sorted(summary.losses_by_plies.items())},
+        "longest_wins": [{"position": fen, "class_size": len(members), **({"positions": members} if every else {})}
+                         for fen, members in longest_wins(game, summary)],
+    }
+
+
+def longest_wins(game: Game, summary: Summary) -> list[tuple[str, list[str]]]:
+    """The longest wins of ``summary`` by symmetry class (:func:`~solver.neutreeko.symmetry.by_class`):
+    the canonical position of each class in notation, and its positions among them."""
+    return [(Position.from_index(game, canonical).fen(), [Position.from_index(game, i).fen() for i in members])
+            for canonical, members in by_class(summary.longest_win_indices, game.board)]
 
 
 def error_object(line_number: int, text: str, message: str) -> JSONObject:

@@ -29,6 +29,7 @@ STATIC = {
     "/explorer.css": ("explorer.css", "text/css; charset=utf-8"),
     "/explorer.js": ("explorer.js", "text/javascript; charset=utf-8"),
     "/tree.js": ("tree.js", "text/javascript; charset=utf-8"),
+    "/stats.js": ("stats.js", "text/javascript; charset=utf-8"),
     "/page.js": ("page.js", "text/javascript; charset=utf-8"),
     "/necnon": ("necnon.html", "text/html; charset=utf-8"),
     "/necnon.js": ("necnon.js", "text/javascript; charset=utf-8"),

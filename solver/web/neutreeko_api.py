@@ -29,6 +29,15 @@ Every value is from the point of view of the side to move (see :mod:`solver.neut
     GET /api/record?position=P[&moves=M][&board=B][&rule=R]
         ``{"record": the text of the game record}`` of the moves M (variations included) from P, as
         :meth:`GameRecord.text <solver.neutreeko.record.GameRecord.text>` writes it
+    GET /api/stats[?board=B][&rule=R]
+        the ``neutreeko stats --json`` object (:func:`solver.neutreeko.report.stats_object`) of the table
+        of B and R, with ``"counting": false`` and ``"start"``: the start's value, as /api/position gives
+        it without its moves (:func:`solver.neutreeko.report.position_object`). A large table not counted
+        yet (more than :data:`~solver.web.summaries.BACKGROUND_INDICES` indices, see
+        :mod:`solver.web.summaries`) is counted in the background; until that ends the answer is
+        ``{"counting": true, "board": B, "rule": R, "legal": ..., ..., "no_move": ..., "start": ...}``,
+        the counts its attributes state (verified by its header's digest), without the counts by plies
+        or the longest wins: ask again a few seconds later
     GET /api/games
         {"games": [{"game": "neutreeko", "board": "5x5", "rule": "connected", "table": "ready"}, ...],
          "default": {...}, "max_line_plies": 1000}: every board and rule, and whether its table is
@@ -79,8 +88,10 @@ from solver.neutreeko.record import (
     read_variations,
 )
 from solver.neutreeko.rules import DEFAULT_RULE, RULES, RuleError
+from solver.neutreeko.stats import COUNT_NAMES
 from solver.neutreeko.table import Table, open_table, solve_command, table_path
 from solver.web.game_api import ApiError, JSONObject
+from solver.web.summaries import Summaries
 from solver.web.tables import Builds, LiveTables, listing, run_child
 
 #: The most plies ``/api/line`` answers with: its lines stop there ("stopped").
@@ -94,6 +105,7 @@ ENDPOINTS: dict[str, tuple[str, ...]] = {
     "/api/annotate": _POSITION_PARAMETERS,
     "/api/game": _POSITION_PARAMETERS,
     "/api/record": _POSITION_PARAMETERS,
+    "/api/stats": ("board", "rule"),
 }
 #: The endpoints that also take a game record, POSTed as the request's body.
 POSTED = ("/api/annotate", "/api/game")
@@ -108,9 +120,11 @@ class NeutreekoApi:
 
     endpoints = ENDPOINTS
 
-    def __init__(self, directory: Path | None = None, builds: Builds | None = None) -> None:
+    def __init__(self, directory: Path | None = None, builds: Builds | None = None,
+                 summaries: Summaries | None = None) -> None:
         self._directory = directory
         self._tables: LiveTables[Table] = LiveTables(builds or Builds())
+        self._summaries = summaries or Summaries()
         self._games: tuple[frozenset[str] | None, list[JSONObject]] | None = None  # the directory's names, the list
 
     def answer(self, endpoint: str, parameters: Mapping[str, str]) -> JSONObject:
@@ -120,6 +134,9 @@ class NeutreekoApi:
             return self.game(read_start(parameters), _move_text(parameters))
         if endpoint == "/api/record":
             return self.record(read_start(parameters), _move_text(parameters))
+        if endpoint == "/api/stats":
+            return self.stats(game_of(parameters.get("board", str(Game.of().board)),
+                                      parameters.get("rule", DEFAULT_RULE)))
         if endpoint == "/api/annotate":
             start = read_start(parameters)
             moves = read_moves(start, _move_text(parameters))
@@ -163,6 +180,19 @@ class NeutreekoApi:
         from ``start``; raises :class:`~solver.neutreeko.record.RecordError` for a move that is wrong."""
         moves, variations = read_variations(start, text)
         return {"record": GameRecord(start, moves, (), variations).text()}
+
+    def stats(self, game: Game) -> JSONObject:
+        """The ``/api/stats`` object of ``game``'s table (see the module docstring): counted in this
+        thread, or being counted in the background (see :class:`~solver.web.summaries.Summaries`)."""
+        tablebase = self._tablebase(game)
+        table = tablebase.table(game)
+        start = Position.start(game)
+        value = {"start": report.position_object(start, tablebase.probe(start))}
+        summary = self._summaries.summary(table)
+        if summary is None:
+            stated = {name: int(table.attributes[name]) for name in COUNT_NAMES}
+            return {"counting": True, "board": str(game.board), "rule": game.rule.name, **stated, **value}
+        return {"counting": False, **report.stats_object(game, summary), **value}
 
     def _game_object(self, start: Position, moves: Sequence[Move], variations: Sequence[Variation],
                      refused: str | None) -> JSONObject:

@@ -6,7 +6,7 @@
  * annotation; a pasted game record is posted there), /api/position (a position's value and every move,
  * best first, each with the position it leads to), /api/annotate (every move of a line judged: best,
  * inaccuracy, mistake, blunder), /api/line (the perfect line) and /api/record (the game written as a
- * record, to copy or download). The page never decides a rule or a value itself: a move is legal when
+ * record, to copy or download); the statistics panel (stats.js) asks /api/stats. The page never decides a rule or a value itself: a move is legal when
  * the server lists it. Values are from the side to move's point of view, a move's for the player making
  * it.
  *
@@ -27,7 +27,7 @@
 "use strict";
 
 (() => {
-  const {$, element, html, capitalise, queryText, api, say, quiet} = Page;  // page.js
+  const {$, element, html, capitalise, plyCount, queryText, api, say, quiet} = Page;  // page.js
   const VALUES = ["win", "draw", "loss"];  // best first, for the side they belong to
   const GROUPS = {win: "Winning", draw: "Drawing", loss: "Losing"};
   // Board geometry in SVG units: a square is CELL; the margins hold the rank and file labels, and are
@@ -61,8 +61,6 @@
   const fileLetter = file => String.fromCharCode(65 + file);
   const fileNumber = letter => letter.charCodeAt(0) - 65;
   const squareName = (file, rank) => `${fileLetter(file)}${rank + 1}`;
-  /** "1 ply", "2 plies": a count of plies. */
-  const plyCount = count => `${count} ${count === 1 ? "ply" : "plies"}`;
   const squaresOf = move => move.split("-");
 
   /** Pieces of a position in notation: [{colour, square}], read from the server's own notation. */
@@ -336,6 +334,7 @@
     renderGame();
     renderChart();
     renderControls();
+    StatsPanel.show(state.board, state.rule);  // stats.js
     refocus(focused);
   }
 
@@ -1032,6 +1031,9 @@
   $("rule-select").addEventListener("change", () => {
     act(() => show({board: state.board, rule: $("rule-select").value, start: "start", moves: [], ply: null}, "push"));
   });
+
+  // A longest win's link in the statistics panel opens its position as a new view.
+  StatsPanel.attach({pill, open: parameters => act(() => showAsked(viewOf(parameters), "push"))});
 
   window.addEventListener("popstate", () => act(() => showAsked(viewOf(new URLSearchParams(location.search)), null)));
 

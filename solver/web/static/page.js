@@ -20,6 +20,8 @@ const Page = (() => {
 
   const html = (tag, attributes = {}, text = null) => element(tag, attributes, text, null);
   const capitalise = word => word.charAt(0).toUpperCase() + word.slice(1);
+  /** "1 ply", "2 plies": a count of plies. */
+  const plyCount = count => `${count} ${count === 1 ? "ply" : "plies"}`;
   /** A URL query of [name, value] pairs, a space as "+" and "/" as it is, so that positions read well. */
   const queryText = pairs => pairs.map(([name, value]) =>
     `${name}=${encodeURIComponent(value).replace(/%2F/g, "/").replace(/%20/g, "+")}`).join("&");
@@ -61,5 +63,5 @@ const Page = (() => {
   // The game selector's options are the pages' addresses.
   $("game-select").addEventListener("change", event => { location.href = event.target.value; });
 
-  return {SVG, $, element, html, capitalise, queryText, api, say, quiet};
+  return {SVG, $, element, html, capitalise, plyCount, queryText, api, say, quiet};
 })();
