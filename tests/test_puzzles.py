@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
 from solver.neutreeko.game import Game
 from solver.neutreeko.position import Position
 from solver.neutreeko.probe import Tablebase
-from solver.neutreeko.puzzles import TEMPTING_PLIES
+from solver.neutreeko.puzzles import TEMPTING_PLIES, _sample
 from solver.neutreeko.symmetry import symmetries
 from tests.helpers import assert_one_line_error, invoke
 
@@ -108,6 +109,27 @@ def test_kind_and_plies_filter(tables_4x4_env, kind):
     assert found["puzzles"] and {puzzle["kind"] for puzzle in found["puzzles"]} == {kind}
     assert all(4 <= puzzle["parts"]["plies"] <= 9 for puzzle in found["puzzles"])
     check_puzzles(found, tables_4x4_env, "4x4")
+
+
+def test_5x5_puzzles_from_the_fair_starts(tables_env):
+    """--from fair: the sampled games begin at the fair starts; the puzzles are checked as any, and are
+    another set than the standard start's with the same seed."""
+    found = puzzles("--count", "15", "--seed", "5", "--from", "fair")
+    assert found["from"] == "fair" and len(found["puzzles"]) == 15
+    check_puzzles(found, tables_env, "5x5")
+    standard = puzzles("--count", "15", "--seed", "5")
+    assert standard["from"] == "standard"
+    assert {p["position"] for p in found["puzzles"]} != {p["position"] for p in standard["puzzles"]}
+
+
+def test_sampled_games_begin_at_the_starts_given(tables_4x4_env):
+    """A start that is itself a puzzle is found at ply 0 of its games, first."""
+    game = Game.of("4x4")
+    with Tablebase(tables_4x4_env) as tablebase:
+        puzzle = Position.parse(puzzles("--board", "4x4", "--count", "1", "--kind", "win")["puzzles"][0]["position"],
+                                game=game)
+        found, games, _ = _sample(tablebase, game, np.random.default_rng(1), ("win",), 1, None, 1, [puzzle])
+        assert next(iter(found.values())) == (puzzle.index(), puzzle.black_to_move, 0) and games >= 1
 
 
 def test_the_seed_reproduces_the_set(tables_4x4_env):

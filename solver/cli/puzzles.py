@@ -12,7 +12,7 @@ from solver.cli.neutreeko import board_option, build_option, cli, rule_option, t
 from solver.core import files
 from solver.neutreeko import pictures
 from solver.neutreeko.game import Game
-from solver.neutreeko.puzzles import KINDS, find_puzzles, puzzles_object, puzzles_text, summary_line
+from solver.neutreeko.puzzles import KINDS, ORIGINS, find_puzzles, puzzles_object, puzzles_text, summary_line
 
 
 @cli.command(name="puzzles")
@@ -29,19 +29,22 @@ from solver.neutreeko.puzzles import KINDS, find_puzzles, puzzles_object, puzzle
               help="Most plies, counted as for --min-plies (default: no limit).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the sampled games: the same seed, "
                                                                     "the same puzzles.")
+@click.option("--from", "origin", type=click.Choice(list(ORIGINS), case_sensitive=False), default="standard",
+              show_default=True, help="Where the sampled games begin: the standard start, or the fair starts "
+                                      "(neutreeko starts), a random one of the top list a game.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (its schema is in the README).")
 @click.option("--svg", "svg_dir", type=click.Path(path_type=Path, file_okay=False), default=None, metavar="DIR",
               help="Also draw each puzzle's position as DIR/puzzle-001.svg, ...")
 @click.option("--out", "out_file", type=click.Path(path_type=Path, dir_okay=False), default=None, metavar="FILE",
               help="Write the text (or JSON) to FILE, atomically, instead of standard output.")
 def puzzles_command(board: str, rule: str, table_file: Path | None, build: bool, count: int, kind: str,
-                    min_plies: int, max_plies: int | None, seed: int, as_json: bool, svg_dir: Path | None,
+                    min_plies: int, max_plies: int | None, seed: int, origin: str, as_json: bool, svg_dir: Path | None,
                     out_file: Path | None) -> None:
     """Puzzles from exact values: find the only move that keeps the win (or the draw).
 
     A win puzzle: the side to move wins and exactly one move keeps the win. A save puzzle: the position
-    is drawn and exactly one move keeps the draw. The positions come from sampled games from the start,
-    each side playing a random value-keeping move but one move in five a random move that does not
+    is drawn and exactly one move keeps the draw. The positions come from sampled games from the start (or
+    the fair starts: --from fair), each side playing a random value-keeping move but one move in five a random move that does not
     lose at once, one puzzle per symmetry class; each is checked again against the table. A summary of
     the sampling (at which plies of their games the puzzles were reached) goes to standard error.
 
@@ -66,7 +69,8 @@ def puzzles_command(board: str, rule: str, table_file: Path | None, build: bool,
         with writing(svg_dir):
             svg_dir.mkdir(parents=True, exist_ok=True)
     tablebase = tablebase_for(table_file, build)
-    found = find_puzzles(tablebase, Game.of(board, rule), count, kind.lower(), min_plies, max_plies, seed)
+    found = find_puzzles(tablebase, Game.of(board, rule), count, kind.lower(), min_plies, max_plies, seed,
+                         origin.lower())
     if svg_dir is not None:
         for number, puzzle in enumerate(found.puzzles, 1):
             write_pictures([(svg_dir / f"puzzle-{number:03d}.svg", "svg")], lambda kind: pictures.position_picture(

@@ -5,12 +5,13 @@ draws or loses). A **save** puzzle: the position is drawn, and exactly one move 
 other move loses).
 
 **Where the positions come from.** Not random boards: positions of sampled games. :data:`WALKERS`
-games are played at once from the start of the game (vectorised with :mod:`solver.neutreeko.children`
+games are played at once from the start of the game, or with ``origin="fair"`` each from one of the
+fair starts (:mod:`solver.neutreeko.starts`, the top list, a random one a game) (vectorised with :mod:`solver.neutreeko.children`
 and the table's bytes, no Python per move), each side playing like ``play``'s *fair* engine: a random
 move that keeps the value (the winner a winning move, a drawn side a drawing move, the loser one of its
 longest resistances), but one move in :data:`SLIP` a random *safe* move (one after which the opponent
 cannot win at once). A game ends at three in a row or after :data:`GAME_PLIES` plies (repetitions are
-not tracked: the positions are what matters) and its walker starts again from the start. Every
+not tracked: the positions are what matters) and its walker starts again from a start. Every
 position a game reaches is a candidate; the candidates that are puzzles (of the kind and plies asked)
 are kept one per symmetry class (:func:`~solver.neutreeko.symmetry.canonical_indices`; the colours
 do not matter, the index already folds them), drawn at random with the seed, and graded.
@@ -49,11 +50,14 @@ from solver.neutreeko.game import Game
 from solver.neutreeko.position import Position
 from solver.neutreeko.probe import Line, RankedMove, Tablebase, keeping_moves
 from solver.neutreeko.record import numbered
+from solver.neutreeko.starts import TOP, fair_starts
 from solver.neutreeko.symmetry import canonical_indices
 from solver.neutreeko.values import ILLEGAL, Evaluation
 
 Kind = Literal["win", "save"]
 KINDS = ("win", "save", "all")
+#: Where the sampled games begin: the standard start, or the fair starts.
+ORIGINS = ("standard", "fair")
 JSONObject = dict[str, Any]
 
 #: Games sampled at once, and the plies after which a game stops and starts again.
@@ -114,6 +118,7 @@ class Puzzles:
     games: int
     positions: int
     candidates: int
+    origin: str = "standard"
 
 
 def _move_scores(after_bytes: npt.NDArray[np.uint8], legal: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
@@ -125,17 +130,23 @@ def _move_scores(after_bytes: npt.NDArray[np.uint8], legal: npt.NDArray[np.bool_
 
 
 def _sample(tablebase: Tablebase, game: Game, rng: np.random.Generator, kinds: tuple[Kind, ...],
-            min_plies: int, max_plies: int | None, count: int) -> tuple[dict[int, tuple[int, bool, int]], int, int]:
-    """Sample games until ``count`` classes of candidate puzzles are found (or :data:`MAX_ROUNDS`
-    rounds pass): ``{canonical index: (index, black to move, ply reached)}`` in the order found, the
-    games played and the positions seen."""
+            min_plies: int, max_plies: int | None, count: int,
+            starts: list[Position]) -> tuple[dict[int, tuple[int, bool, int]], int, int]:
+    """Sample games from ``starts`` (a random one a game) until ``count`` classes of candidate puzzles
+    are found (or :data:`MAX_ROUNDS` rounds pass): ``{canonical index: (index, black to move, ply
+    reached)}`` in the order found, the games played and the positions seen."""
     table = tablebase.table(game)
-    start = Position.start(game)
+    start_indices = np.array([start.index() for start in starts], dtype=np.int64)
+    start_black = np.array([start.black_to_move for start in starts], dtype=np.bool_)
+
+    def begun(walkers: int) -> npt.NDArray[np.int64]:  # the starts of new games (one start: no draw)
+        return rng.integers(len(starts), size=walkers) if len(starts) > 1 else np.zeros(walkers, dtype=np.int64)
+
     found: dict[int, tuple[int, bool, int]] = {}
     games = positions = 0
     for _ in range(MAX_ROUNDS):
-        current = np.full(WALKERS, start.index(), dtype=np.int64)
-        black = np.ones(WALKERS, dtype=np.bool_)
+        chosen_starts = begun(WALKERS)
+        current, black = start_indices[chosen_starts], start_black[chosen_starts]
         ply = np.zeros(WALKERS, dtype=np.int64)
         games += WALKERS
         for _ in range(GAME_PLIES):
@@ -180,8 +191,9 @@ def _sample(tablebase: Tablebase, game: Game, rng: np.random.Generator, kinds: t
             rows = np.arange(WALKERS)
             won = scores[rows, slot] == 999  # the move makes three in a row
             ended = won | ~has_move | (ply + 1 >= GAME_PLIES)
-            current = np.where(ended, start.index(), moves.after[rows, slot])
-            black = np.where(ended, True, ~black)
+            again = begun(WALKERS)
+            current = np.where(ended, start_indices[again], moves.after[rows, slot])
+            black = np.where(ended, start_black[again], ~black)
             ply = np.where(ended, 0, ply + 1)
             games += int(ended.sum())
         if len(found) >= count:
@@ -223,9 +235,10 @@ def checked_puzzle(tablebase: Tablebase, position: Position, found_at: int = 0) 
 
 
 def find_puzzles(tablebase: Tablebase, game: Game, count: int = 20, kind: str = "all", min_plies: int = 1,
-                 max_plies: int | None = None, seed: int = 0) -> Puzzles:
+                 max_plies: int | None = None, seed: int = 0, origin: str = "standard") -> Puzzles:
     """Up to ``count`` puzzles of ``kind`` (``win``, ``save`` or ``all``) from sampled games of ``game``
-    (see the module docstring), one per symmetry class, whose ``plies`` (the grade's) lie between
+    that begin at ``origin`` (``standard``: its start; ``fair``: its fair starts) (see the module
+    docstring), one per symmetry class, whose ``plies`` (the grade's) lie between
     ``min_plies`` and ``max_plies``; the same seed, the same puzzles. Fewer only if the sampling finds
     fewer. Raises :class:`PuzzleError` for a count below 1 or an empty range of plies, and as
     :meth:`Tablebase.probe` does."""
@@ -235,9 +248,12 @@ def find_puzzles(tablebase: Tablebase, game: Game, count: int = 20, kind: str = 
         raise PuzzleError(f"--kind is win, save or all, not {kind!r}")
     if max_plies is not None and min_plies > max_plies:
         raise PuzzleError(f"--min-plies {min_plies} is more than --max-plies {max_plies}")
+    if origin not in ORIGINS:
+        raise PuzzleError(f"--from is standard or fair, not {origin!r}")
     kinds: tuple[Kind, ...] = ("win", "save") if kind == "all" else (kind,)  # type: ignore[assignment]
     rng = np.random.default_rng(seed)
-    found, games, positions = _sample(tablebase, game, rng, kinds, min_plies, max_plies, count)
+    starts = [Position.start(game)] if origin == "standard" else _fair_starts(tablebase, game)
+    found, games, positions = _sample(tablebase, game, rng, kinds, min_plies, max_plies, count, starts)
     classes = list(found)
     chosen = [classes[number] for number in sorted(rng.permutation(len(classes))[:count].tolist())]
     puzzles = []
@@ -248,7 +264,15 @@ def find_puzzles(tablebase: Tablebase, game: Game, count: int = 20, kind: str = 
             raise AssertionError(f"{Position.from_index(game, position_index, black).fen()} is not a puzzle")
         puzzles.append(puzzle)
     puzzles.sort(key=lambda puzzle: (puzzle.grade.difficulty, puzzle.position.fen()))
-    return Puzzles(game, kind, seed, count, tuple(puzzles), games, positions, len(found))
+    return Puzzles(game, kind, seed, count, tuple(puzzles), games, positions, len(found), origin)
+
+
+def _fair_starts(tablebase: Tablebase, game: Game) -> list[Position]:
+    """The top list of ``game``'s fair starts; :class:`PuzzleError` if it has none."""
+    listed = [start.position for start in fair_starts(tablebase, game).starts[:TOP]]
+    if not listed:
+        raise PuzzleError(f"{game} has no fair starts to sample games from (see neutreeko starts)")
+    return listed
 
 
 # -- output -----------------------------------------------------------------------------------------
@@ -266,7 +290,8 @@ def summary_line(found: Puzzles) -> str:
     kinds = Counter(puzzle.kind for puzzle in found.puzzles)
     fewer = f" (of {found.asked:,} asked: no more were found)" if len(found.puzzles) < found.asked else ""
     return (f"{len(found.puzzles)} puzzles{fewer} ({kinds['win']} win, {kinds['save']} save) on {found.game}, one per "
-            f"class of {found.candidates:,} found in {found.positions:,} positions of {found.games:,} sampled games; "
+            f"class of {found.candidates:,} found in {found.positions:,} positions of {found.games:,} sampled games "
+            f"from {'the fair starts' if found.origin == 'fair' else 'the start'}; "
             f"reached at ply {_summary([puzzle.found_at for puzzle in found.puzzles])} of their games; "
             f"plies {_summary([puzzle.grade.plies for puzzle in found.puzzles])}")
 
@@ -327,7 +352,7 @@ def puzzles_object(found: Puzzles) -> JSONObject:
     """The ``puzzles --json`` object (see the README)."""
     return {
         "board": str(found.game.board), "rule": found.game.rule.name, "kind": found.kind, "seed": found.seed,
-        "asked": found.asked,
+        "from": found.origin, "asked": found.asked,
         "sampled": {"games": found.games, "positions": found.positions, "candidates": found.candidates},
         "found_at": dict(sorted(Counter(puzzle.found_at for puzzle in found.puzzles).items())),
         "plies": dict(sorted(Counter(puzzle.grade.plies for puzzle in found.puzzles).items())),
