@@ -27,8 +27,8 @@ from typing import Callable, Iterable, Iterator, Sequence
 from solver.core.console import read_line
 from solver.core.errors import IllegalMoveError, NotationError
 from solver.neutreeko.annotate import annotate
-from solver.neutreeko.position import Position
-from solver.neutreeko.probe import RankedMove, Tablebase, keeping_moves
+from solver.neutreeko.position import Move, Position
+from solver.neutreeko.probe import Line, RankedMove, Tablebase, keeping_moves
 from solver.neutreeko.puzzles import LINE_PLIES, Puzzles, movetext
 from solver.neutreeko.record import GameRecord
 from solver.neutreeko.values import Evaluation
@@ -83,6 +83,32 @@ class Exercise:
             faster = f"; fastest {self.keeping[0].name}, {self.keeping[0].evaluation.move_text()}"
         return True, (f"correct{_plies(played.evaluation)}: {len(self.keeping)} moves keep the {value} "
                       f"(also {others}){faster}")
+
+
+    def ranked_move(self, move: Move) -> RankedMove:
+        """The entry of :attr:`ranked` of ``move``, a legal move of :attr:`position`."""
+        return next(entry for entry in self.ranked if entry.move == move)
+
+    def answer(self, tablebase: Tablebase, played: RankedMove) -> Answer:
+        """``played`` (one of :attr:`ranked`) judged (:meth:`judge`), with the line of perfect play from
+        the position, which follows every answer."""
+        right, verdict = self.judge(played)
+        return Answer(played, right, verdict, tablebase.line(self.position, LINE_PLIES))
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A move given to an exercise: whether it keeps the value, the verdict and the solution line."""
+
+    played: RankedMove
+    right: bool
+    verdict: str
+    line: Line
+
+    @property
+    def solution(self) -> str:
+        """``"solution: 1. D4-E4! E5-A1 2. C2-C1! ... (White wins)"``."""
+        return f"solution: {movetext(self.line)} ({self.line.result})"
 
 
 def _verb(evaluation: Evaluation) -> str:
@@ -148,11 +174,10 @@ class Drill:
             answer = self._answer(lines, exercise)
             if answer is None or isinstance(answer, str):
                 return self._finish(Score(solved, number - 1, len(self.exercises), answer or "end of input"))
-            right, verdict = exercise.judge(answer)
-            solved += right
-            self._say(verdict)
-            line = self.tablebase.line(exercise.position, LINE_PLIES)
-            self._say(f"solution: {movetext(line)} ({line.result})")
+            judged = exercise.answer(self.tablebase, answer)
+            solved += judged.right
+            self._say(judged.verdict)
+            self._say(judged.solution)
         return self._finish(Score(solved, len(self.exercises), len(self.exercises)))
 
     def _show(self, number: int, exercise: Exercise) -> str:
@@ -183,7 +208,7 @@ class Drill:
             except NotationError as error:
                 self._say(f"{error}; type a move as FROM-TO, e.g. C4-C3, or quit")
                 continue
-            return next(entry for entry in exercise.ranked if entry.move == move)
+            return exercise.ranked_move(move)
 
     def _finish(self, score: Score) -> Score:
         self._say(score.text())

@@ -38,6 +38,11 @@ Every value is from the point of view of the side to move (see :mod:`solver.neut
         ``{"counting": true, "board": B, "rule": R, "legal": ..., ..., "no_move": ..., "start": ...}``,
         the counts its attributes state (verified by its header's digest), without the counts by plies
         or the longest wins: ask again a few seconds later
+    GET /api/puzzles?[board=B][&rule=R][&count=N][&kind=K][&seed=S][&min_plies=A][&max_plies=Z]
+        the ``neutreeko puzzles --json`` object of the puzzles found with these arguments
+    GET /api/try?position=P[&moves=M][&board=B][&rule=R][&move=X]
+        the puzzle at P (its task and legal moves, values hidden) and the try X judged as ``neutreeko
+        train`` judges it, with the solution line (both: :mod:`solver.web.training`)
     GET /api/games
         {"games": [{"game": "neutreeko", "board": "5x5", "rule": "connected", "table": "ready"}, ...],
          "default": {...}, "max_line_plies": 1000}: every board and rule, and whether its table is
@@ -90,6 +95,7 @@ from solver.neutreeko.record import (
 from solver.neutreeko.rules import DEFAULT_RULE, RULES, RuleError
 from solver.neutreeko.stats import COUNT_NAMES
 from solver.neutreeko.table import Table, open_table, solve_command, table_path
+from solver.web import training
 from solver.web.game_api import ApiError, JSONObject
 from solver.web.summaries import Summaries
 from solver.web.tables import Builds, LiveTables, listing, run_child
@@ -106,6 +112,8 @@ ENDPOINTS: dict[str, tuple[str, ...]] = {
     "/api/game": _POSITION_PARAMETERS,
     "/api/record": _POSITION_PARAMETERS,
     "/api/stats": ("board", "rule"),
+    "/api/puzzles": training.PUZZLES_PARAMETERS,
+    "/api/try": training.TRY_PARAMETERS,
 }
 #: The endpoints that also take a game record, POSTed as the request's body.
 POSTED = ("/api/annotate", "/api/game")
@@ -137,12 +145,17 @@ class NeutreekoApi:
         if endpoint == "/api/stats":
             return self.stats(game_of(parameters.get("board", str(Game.of().board)),
                                       parameters.get("rule", DEFAULT_RULE)))
+        if endpoint == "/api/puzzles":
+            game = game_of(parameters.get("board", str(Game.of().board)), parameters.get("rule", DEFAULT_RULE))
+            return training.puzzles(self._tablebase(game), game, parameters)
         if endpoint == "/api/annotate":
             start = read_start(parameters)
             moves = read_moves(start, _move_text(parameters))
             return annotation_object(annotate(self._tablebase(start.game), start, moves))
         position = read_position(parameters)
         tablebase = self._tablebase(position.game)
+        if endpoint == "/api/try":
+            return training.try_move(tablebase, position, parameters.get("move"))
         if endpoint == "/api/line":
             plies = parameters.get("max_plies", str(MAX_LINE_PLIES))
             if not _PLIES.fullmatch(plies) or int(plies) > MAX_LINE_PLIES:

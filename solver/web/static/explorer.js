@@ -28,13 +28,9 @@
 
 (() => {
   const {$, element, html, capitalise, plyCount, queryText, api, say, quiet} = Page;  // page.js
+  const {CELL, CURSOR_STEPS, squaresOf, piecesOf} = BoardView;  // board.js
   const VALUES = ["win", "draw", "loss"];  // best first, for the side they belong to
   const GROUPS = {win: "Winning", draw: "Drawing", loss: "Losing"};
-  // Board geometry in SVG units: a square is CELL; the margins hold the rank and file labels, and are
-  // MARGINS on a 5 x 5 board. Every board is drawn in the same square on the page (its longer side fills
-  // it), so margins and labels grow with the board's longer side to keep their size on the screen.
-  const CELL = 100;
-  const MARGINS = {left: 30, top: 6, right: 6, bottom: 30, label: 17};
   const REPLY_DELAY = 450;  // ms before the perfect reply is played
   // The longest query a link keeps the whole tree in: requests of the tree then stay well within the
   // server's bound on a URL (8,192 characters).
@@ -56,30 +52,6 @@
   const moveText = ({value, plies}) =>
     (value === "draw" ? "draw" : `${value === "win" ? "wins" : "loses"} in ${plies}`);
   const sameValue = (a, b) => a.value === b.value && a.plies === b.plies;
-  const dimensions = board => board.split("x").map(Number);  // [files, ranks]
-  /** The letter of the file numbered ``file`` from 0: A, B, ... up to the board's width. */
-  const fileLetter = file => String.fromCharCode(65 + file);
-  const fileNumber = letter => letter.charCodeAt(0) - 65;
-  const squareName = (file, rank) => `${fileLetter(file)}${rank + 1}`;
-  const squaresOf = move => move.split("-");
-
-  /** Pieces of a position in notation: [{colour, square}], read from the server's own notation. */
-  function piecesOf(fen, board) {
-    const [, height] = dimensions(board);
-    const pieces = [];
-    fen.split(" ")[0].split("/").forEach((rank, row) => {
-      let file = 0;
-      for (const token of rank.match(/\d+|[bw]/g) || []) {
-        if (/\d/.test(token)) {
-          file += Number(token);
-        } else {
-          pieces.push({colour: token === "b" ? "black" : "white", square: squareName(file, height - 1 - row)});
-          file += 1;
-        }
-      }
-    });
-    return pieces;
-  }
 
   const positions = new Map();  // "board|rule|position" -> promise of the /api/position answer
 
@@ -378,31 +350,8 @@
     document.title = `${terse(node)} · ${node.position} · Neutreeko explorer`;
   }
 
-  /** The margins and the label size of the board shown, in board units (see MARGINS). */
-  function margins() {
-    const scale = Math.max(...dimensions(state.board)) / 5;
-    return Object.fromEntries(Object.entries(MARGINS).map(([name, size]) => [name, size * scale]));
-  }
-
-  /** Where ``square`` is drawn: its column and row on the screen, from the top left (see ``flipped``). */
-  function cellOf(square) {
-    const [width, height] = dimensions(state.board);
-    const file = fileNumber(square[0]), rank = Number(square.slice(1)) - 1;
-    return flipped ? {column: width - 1 - file, row: rank} : {column: file, row: height - 1 - rank};
-  }
-
-  /** The square drawn at ``column`` and ``row`` (see cellOf), or null off the board. */
-  function squareOfCell(column, row) {
-    const [width, height] = dimensions(state.board);
-    if (column < 0 || column >= width || row < 0 || row >= height) return null;
-    return flipped ? squareName(width - 1 - column, row) : squareName(column, height - 1 - row);
-  }
-
-  /** Centre of a square in board units. */
-  function centre(square) {
-    const {left, top} = margins(), {column, row} = cellOf(square);
-    return {x: left + (column + 0.5) * CELL, y: top + (row + 0.5) * CELL};
-  }
+  /** Where the squares of the board shown are drawn (board.js). */
+  const shape = () => BoardView.geometry(state.board, flipped);
 
   /** The moves of the piece on ``square`` that the position shown allows, by target square. */
   function targetsOf(square) {
@@ -420,85 +369,26 @@
   }
 
   function renderBoard() {
-    const [width, height] = dimensions(state.board), {left, top, right, bottom, label} = margins();
     const node = current(), end = ending(state.ply);
-    const across = left + width * CELL + right, down = top + height * CELL + bottom;
-    boardSvg.setAttribute("viewBox", `0 0 ${across} ${down}`);
-    boardSvg.style.width = `${100 * across / Math.max(across, down)}%`;  // a tall board narrower, not taller
-    boardSvg.setAttribute("aria-label", `Board ${node.position}` + (cursor ? `, the cursor on ${cursor}` : "") +
-                          (selected ? `, the piece on ${selected} picked up` : ""));
-    const targets = targetsOf(selected);
-    const layers = ["squares", "marks", "pieces", "arrows", "lifted"].map(name => element("g", {class: name}));
-    const [squares, marks, pieces, , lifted] = layers;
-    for (let rank = 0; rank < height; rank += 1) {
-      for (let file = 0; file < width; file += 1) {
-        const name = squareName(file, rank), {column, row} = cellOf(name);
-        const light = (file + rank) % 2 === 1;
-        const classes = ["square", light ? "light" : "dark"];
-        if (targets.has(name)) classes.push("target");
-        else if (movable(name)) classes.push("movable");
-        squares.append(element("rect", {x: left + column * CELL, y: top + row * CELL, width: CELL,
-                                        height: CELL, class: classes.join(" "), "data-square": name}));
-      }
-    }
-    squares.append(element("rect", {x: left, y: top, width: width * CELL, height: height * CELL, class: "edge"}));
-    for (let file = 0; file < width; file += 1) {
-      squares.append(element("text", {x: centre(squareName(file, 0)).x, y: top + height * CELL + bottom / 2 + 1,
-                                      class: "label", "font-size": label}, fileLetter(file)));
-    }
-    for (let rank = 0; rank < height; rank += 1) {
-      squares.append(element("text", {x: left / 2, y: centre(squareName(0, rank)).y, class: "label",
-                                      "font-size": label}, String(rank + 1)));
-    }
-    if (state.ply > 0) {
-      for (const square of squaresOf(state.moves[state.ply - 1])) {
-        const {x, y} = centre(square);
-        marks.append(element("rect", {x: x - CELL / 2, y: y - CELL / 2, width: CELL, height: CELL, class: "last"}));
-      }
-    }
-    if (selected) {
-      const {x, y} = centre(selected);
-      marks.append(element("rect", {x: x - CELL / 2 + 3, y: y - CELL / 2 + 3, width: CELL - 6, height: CELL - 6,
-                                    class: "selected"}));
-    }
-    if (cursor) {
-      const {x, y} = centre(cursor);
-      marks.append(element("rect", {x: x - CELL / 2 + 9, y: y - CELL / 2 + 9, width: CELL - 18, height: CELL - 18,
-                                    rx: 6, class: "cursor"}));
-    }
-    for (const [square, entry] of targets) {  // a dot says the value in letters too: W3, D, L22
-      const {x, y} = centre(square);
-      const dot = element("g", {class: `dot ${entry.value}`});
-      dot.append(element("title", {}, `${entry.move}: ${moveText(entry)}`),
-                 element("circle", {cx: x, cy: y, r: 0.22 * CELL}),
-                 element("text", {x, y, "font-size": 0.2 * CELL},
-                         entry.value[0].toUpperCase() + (entry.value === "draw" ? "" : entry.plies)));
-      marks.append(dot);
-    }
-    for (const {colour, square} of piecesOf(node.position, state.board)) {
-      const {x, y} = centre(square);
-      if (end && end.winner === colour) {
-        pieces.append(element("circle", {cx: x, cy: y, r: 0.44 * CELL, class: "ring"}));
-      }
-      const piece = element("circle", {cx: x, cy: y, r: 0.36 * CELL, class: `piece ${colour}`, "data-square": square});
-      if (drag && drag.moved && drag.square === square) {
-        piece.classList.add("lifted");
-        lifted.append(element("circle", {cx: drag.at.x, cy: drag.at.y, r: 0.36 * CELL,
-                                         class: `piece ${colour} dragged`}));
-      }
-      pieces.append(piece);
-    }
-    const sliding = slide && pieces.querySelector(`.piece[data-square="${slide[1]}"]`);
-    if (sliding) {  // drawn where it was, then let go: explorer.css's transition takes it to its square
-      const [from, to] = slide.map(centre);
-      sliding.style.transform = `translate(${from.x - to.x}px, ${from.y - to.y}px)`;
-    }
+    BoardView.draw(boardSvg, {
+      board: state.board, flipped, position: node.position,
+      label: `Board ${node.position}` + (cursor ? `, the cursor on ${cursor}` : "") +
+             (selected ? `, the piece on ${selected} picked up` : ""),
+      last: state.ply > 0 ? state.moves[state.ply - 1] : null, selected, cursor, targets: targetsOf(selected),
+      movable, target: valueDot, winner: end ? end.winner : null,
+      drag: drag && drag.moved ? drag : null, slide,
+    });
     slide = null;
-    boardSvg.replaceChildren(...layers);
-    if (sliding) {
-      getComputedStyle(sliding).transform;  // the style from which the transition starts
-      sliding.style.transform = "";
-    }
+  }
+
+  /** A target's dot, which says the move's value in letters too: W3, D, L22. */
+  function valueDot(entry, {x, y}) {
+    const dot = element("g", {class: `dot ${entry.value}`});
+    dot.append(element("title", {}, `${entry.move}: ${moveText(entry)}`),
+               element("circle", {cx: x, cy: y, r: 0.22 * CELL}),
+               element("text", {x, y, "font-size": 0.2 * CELL},
+                       entry.value[0].toUpperCase() + (entry.value === "draw" ? "" : entry.plies)));
+    return dot;
   }
 
   /** Draw the arrow of a move (an entry of the position's ranking), or none. */
@@ -507,7 +397,7 @@
     if (!layer) return;
     layer.replaceChildren();
     if (!entry) return;
-    const [origin, target] = squaresOf(entry.move).map(centre);
+    const [origin, target] = squaresOf(entry.move).map(shape().centre);
     const length = Math.hypot(target.x - origin.x, target.y - origin.y);
     const ux = (target.x - origin.x) / length, uy = (target.y - origin.y) / length;
     const nx = -uy * 0.09 * CELL, ny = ux * 0.09 * CELL;  // set off to the right of the direction
@@ -632,7 +522,17 @@
                                  title: verdict(judgement)}, judgement.move);
     if (judgement.mark !== "best") item.append(html("span", {class: `mark ${judgement.mark}`}, MARKS[judgement.mark].symbol));
     item.addEventListener("click", () => goToLine(line, ply));
-    return item;
+    if (judgement.mark !== "mistake" && judgement.mark !== "blunder") return item;
+    const both = html("span", {class: "marked"});  // one cell of the game's grid
+    both.append(item, betterMoveLink(judgement));
+    return both;
+  }
+
+  /** The training page (train.js) on the position before a mistake or blunder: find a move that keeps the value. */
+  function betterMoveLink({move, position, number}) {
+    const query = queryText([["board", state.board], ["rule", state.rule], ["position", position], ["played", move]]);
+    return html("a", {class: "better", href: `/train?${query}`, title: `Find a better move than ${number} ${move}`,
+                      "aria-label": `Find a better move than ${number} ${move}`}, "find better");
   }
 
   /**
@@ -725,18 +625,8 @@
 
   // -- the board's pointer: click a piece then a target, or drag it ---------------------------------
 
-  function pointOf(event) {
-    const matrix = boardSvg.getScreenCTM();
-    if (!matrix) return null;
-    const point = new DOMPoint(event.clientX, event.clientY).matrixTransform(matrix.inverse());
-    return {x: point.x, y: point.y};
-  }
-
-  function squareAt(point) {
-    if (!point) return null;
-    const {left, top} = margins();
-    return squareOfCell(Math.floor((point.x - left) / CELL), Math.floor((point.y - top) / CELL));
-  }
+  const pointOf = event => shape().pointOf(boardSvg, event);
+  const squareAt = point => shape().squareAt(point);
 
   /**
    * A square chosen, by a click or by Enter on the cursor: a target of the piece picked up plays its move
@@ -800,16 +690,13 @@
   $("forward").addEventListener("click", () => goTo(state.ply + 1));
   $("last").addEventListener("click", () => goTo(state.moves.length));
 
-  const CURSOR_STEPS = {ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1]};
-
   // The board's own keys, while it has the keyboard's focus: the arrows move the cursor over the squares
   // as they are drawn (a flipped board's too), Enter or Space chooses the square under it.
   boardSvg.addEventListener("keydown", event => {
     if (!state.nodes.length || !boardSvg.matches(":focus-visible") || event.altKey || event.ctrlKey || event.metaKey) return;
     cursor = cursor || firstCursor();
     if (event.key in CURSOR_STEPS) {
-      const {column, row} = cellOf(cursor), [across, down] = CURSOR_STEPS[event.key];
-      cursor = squareOfCell(column + across, row + down) || cursor;
+      cursor = shape().step(cursor, event.key);
     } else if (event.key === "Enter" || event.key === " ") {
       event.preventDefault();
       if (choose(cursor)) return;
