@@ -4,6 +4,7 @@ generator's code), reproducible, one per symmetry class, graded and sorted, and 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -170,3 +171,11 @@ def test_a_missing_large_table_asks_for_build_as_other_commands_do(fresh_tables)
 
 def test_out_refuses_a_directory(tables_4x4_env, tmp_path):
     assert_one_line_error(invoke("puzzles", "--board", "4x4", "--out", str(tmp_path)), code=2)
+
+
+def test_the_readme_s_example_diagram_is_the_command_s(tables_env, tmp_path):
+    """docs/puzzle-example.svg, shown in README, is what `neutreeko puzzles --count 3 --seed 4 --svg`
+    draws for puzzle 1."""
+    assert invoke("puzzles", "--count", "3", "--seed", "4", "--svg", str(tmp_path)).exit_code == 0
+    committed = Path(__file__).resolve().parent.parent / "docs" / "puzzle-example.svg"
+    assert (tmp_path / "puzzle-001.svg").read_bytes() == committed.read_bytes()
