@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 
@@ -44,24 +45,31 @@ def summarize(game: Game, result: np.ndarray) -> Summary:
     histogram = np.zeros(256, dtype=np.int64)
     for first in range(0, len(result), _STRETCH):
         histogram += np.bincount(result[first:first + _STRETCH], minlength=256)
+    lost_at_once = _indices_of(result, encode_result(0))
+    _, other = index.decode(lost_at_once, game.board.size)
+    other_won = game.wins[index.triple_rank(other[:, 0], other[:, 1], other[:, 2])]
+    return summary_from(histogram, int(np.count_nonzero(~other_won)), lambda byte: _indices_of(result, byte))
+
+
+def summary_from(histogram: np.ndarray, no_move: int, indices_of: Callable[[int], np.ndarray]) -> Summary:
+    """The summary of a game whose indices hold ``histogram[byte]`` times each result byte (the
+    not legal ones included), ``no_move`` of them lost because the side to move cannot move;
+    ``indices_of(byte)`` gives the sorted indices that hold ``byte``, asked for the longest win only."""
     by_distance = {byte - 1: int(histogram[byte]) for byte in range(1, ILLEGAL) if histogram[byte]}
     wins = {plies: count for plies, count in by_distance.items() if plies % 2 == 1}
     losses = {plies: count for plies, count in by_distance.items() if plies % 2 == 0}
     longest_win = max(wins, default=0)
-    lost_at_once = _indices_of(result, encode_result(0))
-    _, other = index.decode(lost_at_once, game.board.size)
-    other_won = game.wins[index.triple_rank(other[:, 0], other[:, 1], other[:, 2])]
     return Summary(
-        legal=int(len(result) - histogram[ILLEGAL]),
+        legal=int(histogram.sum() - histogram[ILLEGAL]),
         wins=sum(wins.values()),
         losses=sum(losses.values()),
         draws=int(histogram[UNDECIDED]),
         longest_win=longest_win,
         longest_loss=max(losses, default=0),
-        no_move=int(np.count_nonzero(~other_won)),
+        no_move=no_move,
         wins_by_plies=wins,
         losses_by_plies=losses,
-        longest_win_indices=tuple(int(i) for i in _indices_of(result, encode_result(longest_win))) if wins else (),
+        longest_win_indices=tuple(int(i) for i in indices_of(encode_result(longest_win))) if wins else (),
     )
 
 
