@@ -25,7 +25,7 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 import numpy as np
 
@@ -65,7 +65,7 @@ class Checkpoints:
     every: float = EVERY
     resume: bool = False
 
-    def _description(self) -> dict[str, object]:
+    def _description(self) -> dict[str, Any]:
         return {"board": str(self.game.board), "rule": self.game.rule.name, "unit": self.unit,
                 "index_scheme": index.INDEX_SCHEME, "canonical_form": CANONICAL_FORM}
 
@@ -73,7 +73,7 @@ class Checkpoints:
         """Write ``state`` (atomically, durably) in place of the one saved before."""
         digest = hashlib.sha256()
         for name in _ARRAYS:
-            digest.update(memoryview(getattr(state, name)).cast("B"))
+            digest.update(getattr(state, name).data.cast("B"))
         description = {**self._description(), "plies": state.plies, "done": state.done, "seconds": state.seconds,
                        "arrays": [[name, getattr(state, name).dtype.str, len(getattr(state, name))] for name in _ARRAYS],
                        "sha256": digest.hexdigest()}
@@ -81,7 +81,7 @@ class Checkpoints:
             with files.replacing(self.path) as temporary, open(temporary, "wb") as file:
                 file.write(_MAGIC + json.dumps(description).encode() + b"\n")
                 for name in _ARRAYS:
-                    file.write(memoryview(getattr(state, name)).cast("B"))
+                    file.write(getattr(state, name).data.cast("B"))
         except OSError as error:
             raise StateError(f"cannot save the solve's state to {self.path}: {error.strerror or error}") from None
 
@@ -93,17 +93,18 @@ class Checkpoints:
         try:
             with open(self.path, "rb") as file:
                 description = self._read_description(file)
-                arrays = {}
+                arrays: dict[str, np.ndarray] = {}
                 digest = hashlib.sha256()
                 for name, dtype, length in description["arrays"]:
                     expected = getattr(like, name)
                     if (name, dtype, length) != (name, expected.dtype.str, len(expected)):
                         raise self._refused(f"its {name} are {length:,} of {dtype}, not {len(expected):,} of "
                                             f"{expected.dtype.str}")
-                    arrays[name] = np.fromfile(file, dtype=expected.dtype, count=length)
-                    if len(arrays[name]) != length:
+                    arrays[name] = np.empty(length, dtype=expected.dtype)
+                    view = arrays[name].data.cast("B")
+                    if file.readinto(view) != len(view):
                         raise self._refused("it is cut short")
-                    digest.update(memoryview(arrays[name]).cast("B"))
+                    digest.update(view)
                 if file.read(1) or digest.hexdigest() != description["sha256"]:
                     raise self._refused("its bytes are not those it was saved with")
         except OSError as error:
@@ -111,7 +112,7 @@ class Checkpoints:
         return State(arrays["words"], arrays["decided"], arrays["fresh"], int(description["plies"]),
                      int(description["done"]), float(description["seconds"]))
 
-    def _read_description(self, file: BinaryIO) -> dict[str, object]:
+    def _read_description(self, file: BinaryIO) -> dict[str, Any]:
         read = file.readline
         if read(len(_MAGIC)) != _MAGIC:
             raise self._refused("it is not a saved state of neutreeko-solver")
