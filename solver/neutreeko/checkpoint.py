@@ -10,12 +10,15 @@ at any moment leaves the previous state whole, and it is removed once the table 
     neutreeko-solver solve state 1\\n
     {"board": "9x9", "rule": "connected", "unit": "classes", "index_scheme": 1, "canonical_form": ...,
      "plies": 12, "done": ..., "seconds": ..., "arrays": [["words", "<u8", n], ["decided", "|u1", n],
-     ["fresh", "<i8", n]], "sha256": "<hex of the arrays' bytes>"}\\n
+     ["fresh", "<i8", n]], "sha256": "<hex>"}\\n
     the arrays' bytes, one after another
+
+    sha256: of the other fields (JSON, keys sorted), then of the arrays' bytes
 
 Taking a state up checks all of it: the game, the unit (a state of the solve over positions does not
 continue one over classes), the index scheme and canonical form, the arrays' types and lengths, and
-the digest of every byte; anything else is refused with :class:`StateError`.
+the digest of every field and byte; anything else is refused with :class:`StateError`. (The kernels
+trust a state taken up: the digest guards against damage, not forgery.)
 """
 
 from __future__ import annotations
@@ -49,6 +52,11 @@ class StateError(InputError):
     """A saved state that cannot be taken up: damaged, not one, or of another solve."""
 
 
+def _digest_of(description: dict[str, Any]) -> Any:
+    """A SHA-256 begun with ``description`` (but its digest), so that the digest covers every field."""
+    return hashlib.sha256(json.dumps(description, sort_keys=True).encode())
+
+
 def state_path(table: Path) -> Path:
     """Where the solve of the table at ``table`` saves its state."""
     return table.with_name(table.name + ".solving")
@@ -71,12 +79,12 @@ class Checkpoints:
 
     def save(self, state: State) -> None:
         """Write ``state`` (atomically, durably) in place of the one saved before."""
-        digest = hashlib.sha256()
+        description = {**self._description(), "plies": state.plies, "done": state.done, "seconds": state.seconds,
+                       "arrays": [[name, getattr(state, name).dtype.str, len(getattr(state, name))] for name in _ARRAYS]}
+        digest = _digest_of(description)
         for name in _ARRAYS:
             digest.update(getattr(state, name).data.cast("B"))
-        description = {**self._description(), "plies": state.plies, "done": state.done, "seconds": state.seconds,
-                       "arrays": [[name, getattr(state, name).dtype.str, len(getattr(state, name))] for name in _ARRAYS],
-                       "sha256": digest.hexdigest()}
+        description["sha256"] = digest.hexdigest()
         try:
             with files.replacing(self.path) as temporary, open(temporary, "wb") as file:
                 file.write(_MAGIC + json.dumps(description).encode() + b"\n")
@@ -94,7 +102,7 @@ class Checkpoints:
             with open(self.path, "rb") as file:
                 description = self._read_description(file)
                 arrays: dict[str, np.ndarray] = {}
-                digest = hashlib.sha256()
+                digest = _digest_of({key: value for key, value in description.items() if key != "sha256"})
                 for name, dtype, length in description["arrays"]:
                     expected = getattr(like, name)
                     if (name, dtype, length) != (name, expected.dtype.str, len(expected)):
