@@ -23,7 +23,7 @@ from solver.cli.neutreeko import (
 from solver.core import files
 from solver.neutreeko.board import Board
 from solver.neutreeko.build import build_table, check_build_asked
-from solver.neutreeko.check import CheckReport, check_consistency
+from solver.neutreeko.check import CheckReport, check_consistency, check_folded
 from solver.neutreeko.checkpoint import EVERY, state_path
 from solver.neutreeko.game import Game
 from solver.neutreeko.position import Position
@@ -88,6 +88,7 @@ def solve(board: str, rule: str, out: Path | None, force: bool, fold: bool, prog
 def check_command(board: str, rule: str, table_file: Path | None, build: bool) -> None:
     """Confirm every value of a table from its children's values, by a forward pass of its own; list
     the inconsistencies (the first 1,000, in index order; all are counted) and exit 1 if there is any.
+    A folded table is checked class by class, without unfolding it.
 
     \b
     Example (the 4 x 4 table, built first if missing):
@@ -95,7 +96,7 @@ def check_command(board: str, rule: str, table_file: Path | None, build: bool) -
     """
     game = Game.of(board, rule)
     table = open_or_build(game, table_file, build)
-    report = check_consistency(game, table.result)
+    report = check_folded(game, table.data) if table.folded else check_consistency(game, table.result)
     for inconsistency in report.listed:
         click.echo(inconsistency.describe(game))
     if report.wrong > len(report.listed):
@@ -165,8 +166,9 @@ def survey_command(max_board: str, rules: str, also: tuple[str, ...], check_tabl
 
 def _checked(report: CheckReport, path: Path) -> str:
     """The summary line of a forward check."""
-    return (f"checked {report.game} ({path}): {report.indices:,} indices, {report.legal:,} legal positions, "
-            f"{report.wrong:,} inconsistent, in {report.seconds:.1f} s")
+    counted = (f"{report.indices:,} classes of legal positions" if report.unit == "classes"
+               else f"{report.indices:,} indices, {report.legal:,} legal positions")
+    return f"checked {report.game} ({path}): {counted}, {report.wrong:,} inconsistent, in {report.seconds:.1f} s"
 
 
 def _also_games(text: str, rules: str) -> list[Game]:

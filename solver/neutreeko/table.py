@@ -173,9 +173,16 @@ class Table:
         return self._checked[1]
 
     @cached_property
+    def data(self) -> npt.NDArray[np.uint8]:
+        """The bytes as stored: :attr:`result` of a full table, one byte per legal class of a folded one
+        (not unfolded), the whole table read. Raises :class:`TableError` unless they match their digest."""
+        data: npt.NDArray[np.uint8] = self.contents.read(_FOLDED_DATASET if self.folded else _DATASET,
+                                                         len(self.chunks), np.uint8)
+        return data
+
+    @cached_property
     def _checked(self) -> tuple[npt.NDArray[np.uint8], Summary]:
-        dataset = _FOLDED_DATASET if self.folded else _DATASET
-        data = self.contents.read(dataset, len(self.chunks), np.uint8)
+        data = self.data
         result = folding.unfold(self.game, data) if self.folded else data
         _check_legal_set(self.game, result, self.contents)
         summary = summarize(self.game, result)
