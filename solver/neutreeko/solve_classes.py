@@ -22,7 +22,7 @@ from solver.neutreeko.class_inputs import ClassInputs
 from solver.neutreeko.game import Game
 from solver.neutreeko.kernel_inputs import KernelInputs
 from solver.neutreeko.levels import Progress, State, run_levels
-from solver.neutreeko.stats import Summary, summary_from
+from solver.neutreeko.stats import Summary, indices_of, summary_from
 from solver.neutreeko.symmetry import images, symmetry_count
 from solver.neutreeko.values import encode_result
 
@@ -126,10 +126,10 @@ def _summary(game: Game, folded: np.ndarray, inputs: KernelInputs, classes: Clas
     _class_kernel._histogram(folded, inputs.triples, inputs.wins, inputs.other_count, classes.arrays, histogram,
                              no_move)
 
-    def indices_of(byte: int) -> np.ndarray:
-        found = np.flatnonzero(folded == byte).astype(inputs.index_type)
+    def positions_holding(byte: int) -> np.ndarray:
+        found = indices_of(folded, byte).astype(inputs.index_type)
         _class_kernel._canonical_positions(found, len(found), inputs.triples, inputs.other_count, classes.arrays,
                                            np.empty(len(found), dtype=np.int64))
         return np.unique(images(found, game.board))
 
-    return summary_from(histogram.sum(axis=0), int(no_move.sum()), indices_of)
+    return summary_from(histogram.sum(axis=0), int(no_move.sum()), positions_holding)

@@ -45,16 +45,16 @@ def summarize(game: Game, result: np.ndarray) -> Summary:
     histogram = np.zeros(256, dtype=np.int64)
     for first in range(0, len(result), _STRETCH):
         histogram += np.bincount(result[first:first + _STRETCH], minlength=256)
-    lost_at_once = _indices_of(result, encode_result(0))
+    lost_at_once = indices_of(result, encode_result(0))
     _, other = index.decode(lost_at_once, game.board.size)
     other_won = game.wins[index.triple_rank(other[:, 0], other[:, 1], other[:, 2])]
-    return summary_from(histogram, int(np.count_nonzero(~other_won)), lambda byte: _indices_of(result, byte))
+    return summary_from(histogram, int(np.count_nonzero(~other_won)), lambda byte: indices_of(result, byte))
 
 
-def summary_from(histogram: np.ndarray, no_move: int, indices_of: Callable[[int], np.ndarray]) -> Summary:
+def summary_from(histogram: np.ndarray, no_move: int, holding: Callable[[int], np.ndarray]) -> Summary:
     """The summary of a game whose indices hold ``histogram[byte]`` times each result byte (the
     not legal ones included), ``no_move`` of them lost because the side to move cannot move;
-    ``indices_of(byte)`` gives the sorted indices that hold ``byte``, asked for the longest win only."""
+    ``holding(byte)`` gives the sorted indices that hold ``byte``, asked for the longest win only."""
     by_distance = {byte - 1: int(histogram[byte]) for byte in range(1, ILLEGAL) if histogram[byte]}
     wins = {plies: count for plies, count in by_distance.items() if plies % 2 == 1}
     losses = {plies: count for plies, count in by_distance.items() if plies % 2 == 0}
@@ -69,12 +69,12 @@ def summary_from(histogram: np.ndarray, no_move: int, indices_of: Callable[[int]
         no_move=no_move,
         wins_by_plies=wins,
         losses_by_plies=losses,
-        longest_win_indices=tuple(int(i) for i in indices_of(encode_result(longest_win))) if wins else (),
+        longest_win_indices=tuple(int(i) for i in holding(encode_result(longest_win))) if wins else (),
     )
 
 
-def _indices_of(result: np.ndarray, byte: int) -> np.ndarray:
-    """The indices whose byte is ``byte`` (int64), found a stretch at a time."""
+def indices_of(result: np.ndarray, byte: int) -> np.ndarray:
+    """The places in ``result`` that hold ``byte`` (int64, sorted), found a stretch at a time."""
     found = [first + np.flatnonzero(result[first:first + _STRETCH] == byte)
              for first in range(0, len(result), _STRETCH)]
     return np.concatenate(found) if found else np.empty(0, dtype=np.int64)
