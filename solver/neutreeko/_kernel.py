@@ -313,8 +313,9 @@ def _settle(out, counts, blocks, losing, code, weight, result, decided, fresh, r
     here, the length of a chunk of classes in :mod:`solver.neutreeko._class_kernel`).
 
     Predecessors of a lost position are won (``losing``); a predecessor of a won position is lost when
-    its count of moves, lowered by ``weight`` for each time it is met (1 here; see the class kernels),
-    comes down to zero. ``code`` is the result byte of the next level.
+    its count of moves, lowered by ``weight`` each time it is met, comes down to zero: 1 over
+    positions; over classes, the size of the class met from (see :mod:`solver.neutreeko._class_kernel`).
+    ``code`` is the result byte of the next level.
     """
     capacity = out.shape[1] // counts.shape[0]
     for part in nb.prange(out.shape[0]):
