@@ -36,10 +36,10 @@ class Level:
 
     plies: int
     count: int
-    decided: int = 0
-    legal: int = 0
-    seconds: float = 0.0
-    unit: Unit = "positions"
+    decided: int
+    legal: int
+    seconds: float
+    unit: Unit
 
     @property
     def won(self) -> bool:

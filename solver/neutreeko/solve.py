@@ -21,8 +21,6 @@ from solver.neutreeko.kernel_inputs import KernelInputs, run_length
 from solver.neutreeko.levels import Progress, State, run_levels
 from solver.neutreeko.values import encode_result
 
-__all__ = ["Solution", "solve"]
-
 # Positions whose predecessors are gathered in one parallel pass; bounds the scratch buffers, one per
 # part (on 5 x 5, 2 parts x 2^15 positions x 48 predecessors x 4 bytes: 12 MB, mostly untouched).
 _CHUNK = 1 << 15
