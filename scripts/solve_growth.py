@@ -3,10 +3,11 @@ process per board, with its time, its peak memory and its levels.
 
     python scripts/solve_growth.py 5x5 6x6 7x7            # tables to a temporary directory
     python scripts/solve_growth.py 8x8 --out-dir tables   # keep the tables (tables/neutreeko-8x8.h5)
+    python scripts/solve_growth.py 6x6 --fold --runs 3    # over symmetry classes, medians of 3 solves
 
 For each board it prints the indices, the solve time (the analysis alone, as the table stores it) and
 the whole command's, nanoseconds per index, the peak resident memory of the process and per index, the
-number of levels (distances) and the busiest level. Big boards take memory (about 1.2 bytes per index,
+number of levels (distances) and the busiest level (in classes with ``--fold``). Big boards take memory (about 1.2 bytes per index,
 plus the interpreter): on a shared machine, run them one at a time. Each board's
 line is printed as soon as it is measured, and its progress goes to ``--log`` as it is made, if given.
 """
@@ -17,25 +18,28 @@ import argparse
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
+from solver.neutreeko.folding import Classes
 from solver.neutreeko.game import Game
 from solver.neutreeko.table import open_table
 
 _LEVEL = re.compile(r"ply\s+(\d+):\s+([\d,]+) new")
 
 
-def measure(game: Game, out: Path, log: Path | None) -> str:
-    """Solve ``game`` into ``out`` in a fresh process; one line of figures."""
+def solve_once(game: Game, out: Path, log: Path | None, fold: bool) -> tuple[float, float, int, list[tuple[int, int]]]:
+    """Solve ``game`` into ``out`` in a fresh process: (solve seconds, command seconds, peak resident
+    bytes, levels as (plies, count))."""
     command = shutil.which("neutreeko", path=os.path.dirname(sys.executable)) or shutil.which("neutreeko")
     if command is None:
         sys.exit("solve_growth: the neutreeko command is not installed")
     line = [command, "solve", "--board", str(game.board), "--rule", game.rule.name, "--force", "--progress",
-            "--out", str(out)]
+            "--out", str(out), *(["--fold"] if fold else [])]
     with tempfile.NamedTemporaryFile("w+", prefix="solve-growth-", suffix=".log") as scratch:
         progress = Path(scratch.name) if log is None else log
         with open(progress, "a") as file:
@@ -50,14 +54,25 @@ def measure(game: Game, out: Path, log: Path | None) -> str:
     if os.waitstatus_to_exitcode(status) != 0:
         sys.exit(f"solve_growth: {' '.join(line)} failed:\n{text.strip()}")
     levels = [(int(plies), int(count.replace(",", ""))) for plies, count in _LEVEL.findall(text)]
+    return float(open_table(game, out).attributes["solve_seconds"]), seconds, usage.ru_maxrss * 1024, levels
+
+
+def measure(game: Game, out: Path, log: Path | None, fold: bool = False, runs: int = 1) -> str:
+    """Solve ``game`` into ``out`` ``runs`` times, each in a fresh process; one line of figures, the
+    medians of the runs (over classes if ``fold``: then the levels count classes)."""
+    figures = [solve_once(game, out, log, fold) for _ in range(runs)]
+    solve_seconds = statistics.median(figure[0] for figure in figures)
+    seconds = statistics.median(figure[1] for figure in figures)
+    peak = statistics.median(figure[2] for figure in figures)
+    levels = figures[0][3]
     busiest_plies, busiest = max(levels, key=lambda level: level[1])
-    solve_seconds = float(open_table(game, out).attributes["solve_seconds"])
-    peak = usage.ru_maxrss * 1024
     positions = game.positions
-    return (f"{str(game):<16} {positions:>15,} indices  solve {solve_seconds:9.1f} s "
-            f"({1e9 * solve_seconds / positions:6.1f} ns/index), command {seconds:9.1f} s  "
-            f"peak {peak / 2**20:9,.0f} MB ({peak / positions:5.2f} B/index)  "
-            f"{len(levels)} levels, busiest ply {busiest_plies}: {busiest:,} ({100 * busiest / positions:.1f} %)")
+    items = Classes.of(game).count if fold else positions
+    return (f"{str(game):<16} {'classes' if fold else 'positions':<9} {positions:>15,} indices  "
+            f"solve {solve_seconds:9.1f} s ({1e9 * solve_seconds / positions:6.1f} ns/index), "
+            f"command {seconds:9.1f} s  peak {peak / 2**20:9,.0f} MB ({peak / positions:5.2f} B/index)  "
+            f"{len(levels)} levels, busiest ply {busiest_plies}: {busiest:,} ({100 * busiest / items:.1f} %)"
+            + (f"  [median of {runs}]" if runs > 1 else ""))
 
 
 def main() -> None:
@@ -66,6 +81,8 @@ def main() -> None:
     parser.add_argument("--rule", default="connected", help="winning condition (default connected)")
     parser.add_argument("--out-dir", type=Path, help="where the tables go (default: a temporary directory)")
     parser.add_argument("--log", type=Path, help="append each solve's progress lines here")
+    parser.add_argument("--fold", action="store_true", help="solve over symmetry classes (neutreeko solve --fold)")
+    parser.add_argument("--runs", type=int, default=1, help="solves per board, in fresh processes; medians")
     args = parser.parse_args()
     try:
         games = [Game.of(board, args.rule) for board in args.boards]
@@ -75,7 +92,8 @@ def main() -> None:
         directory = args.out_dir or Path(scratch)
         for game in games:
             suffix = "" if game.rule.name == "connected" else f"-{game.rule.name}"
-            print(measure(game, directory / f"neutreeko-{game.board}{suffix}.h5", args.log), flush=True)
+            print(measure(game, directory / f"neutreeko-{game.board}{suffix}.h5", args.log, args.fold, args.runs),
+                  flush=True)
 
 
 if __name__ == "__main__":

@@ -9,8 +9,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from solver.neutreeko import index
 from solver.neutreeko.board import MAX_SIDE, Board
-from solver.neutreeko.check import check_consistency
+from solver.neutreeko.check import check_consistency, check_folded
+from solver.neutreeko.folding import Classes, fold, unfold
 from solver.neutreeko.game import Game
 from solver.neutreeko.rules import RULES
 from solver.neutreeko.solve import solve
@@ -140,3 +142,50 @@ def test_check_help_and_readme_say_how_many_are_listed():
     assert f"list the inconsistencies ({listed}, in index order; all are counted)" in shown
     readme = " ".join((Path(__file__).resolve().parent.parent / "README.md").read_text().split())
     assert f"lists every inconsistency ({listed}, all counted)" in readme
+
+
+# -- folded tables, checked class by class ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("board, rule", SMALL)
+def test_every_small_folded_table_passes(board, rule):
+    game = Game.of(board, rule)
+    report = check_folded(game, fold(game, _solved(board, rule)))
+    assert (report.passed, report.wrong, report.listed, report.unit) == (True, 0, (), "classes")
+    assert report.indices == report.legal == Classes.of(game).count
+
+
+def test_the_5x5_folded_table_passes(solved_5x5):
+    game = solved_5x5.game
+    assert check_folded(game, fold(game, solved_5x5.result)).passed
+
+
+@pytest.mark.parametrize("board", ["4x4", "5x4"])
+def test_a_corrupted_class_is_found_as_the_full_check_finds_its_positions(board):
+    """Every class of a symmetric mover triple and some others, each damaged in turn (a win one ply
+    longer, a draw a loss): the class check finds the damaged class and exactly the classes of the
+    positions the full check finds in the unfolded table."""
+    game = Game.of(board)
+    classes = Classes.of(game)
+    folded = fold(game, _solved(board))
+    symmetric = np.flatnonzero(np.isin(classes.canonical() // index.other_count(game.board.size),
+                                       np.flatnonzero(classes.symmetric)))
+    for number in [*symmetric[::7][:12], 0, len(folded) // 2, len(folded) - 1]:
+        damaged = folded.copy()
+        damaged[number] = UNDECIDED if damaged[number] != UNDECIDED else encode_result(0)
+        report = check_folded(game, damaged)
+        full = check_consistency(game, unfold(game, damaged))
+        assert not report.passed and classes.canonical_of(number)[0] in {found.index for found in report.listed}
+        assert ({int(n) for n in classes.numbers(np.array([found.index for found in full.listed]))}
+                == {int(n) for n in classes.numbers(np.array([found.index for found in report.listed]))})
+        assert all(found.stored == damaged[classes.numbers(found.index)] for found in report.listed)
+
+
+def test_check_command_on_a_folded_table(tmp_path):
+    game = Game.of("4x4")
+    good = tmp_path / "good.h5"
+    write_table(game, _solved("4x4"), good, 0.0, fold=True)
+    passed = invoke("check", "--board", "4x4", "--table", str(good))
+    assert passed.exit_code == 0, passed.stderr
+    assert passed.stdout.startswith(f"checked 4x4 connected ({good}): {Classes.of(game).count:,} classes of legal "
+                                    f"positions, 0 inconsistent, in ")

@@ -358,9 +358,10 @@ def test_progress_on_a_terminal(tmp_path):
     finally:
         os.close(master)
     assert process.returncode == 0
-    plies = re.findall(r"ply +(\d+): +[\d,]+ new (wins|losses) +[\d.]+ s", terminal)
+    plies = re.findall(r"ply +(\d+): +[\d,]+ new (wins|losses) +[\d.]+ % decided +[\d.]+ s", terminal)
     assert [int(ply) for ply, _ in plies] == list(range(34))  # 4 x 4: the longest win is 33 plies
     assert all((kind == "wins") == (int(ply) % 2 == 1) for ply, kind in plies)
+    assert terminal.count("s left") == 33  # every level after the first gives the time left
     assert SUMMARY.fullmatch(stdout.strip())
 
 

@@ -220,9 +220,9 @@ def test_a_swallowed_interrupt_during_the_solve(handled_signals, tmp_path, monke
     """Lost during the analysis: it stops at the next level, before anything is written."""
     real_solve = solver.neutreeko.build.solve
 
-    def swallow_then_solve(game, progress):
+    def swallow_then_solve(game, progress, checkpoints):
         _swallow_an_interrupt()
-        return real_solve(game, progress)
+        return real_solve(game, progress, checkpoints)
 
     monkeypatch.setattr(solver.neutreeko.build, "solve", swallow_then_solve)
     monkeypatch.setattr(solver.neutreeko.build, "write_table", lambda *args: pytest.fail("written"))

@@ -4,7 +4,6 @@ options, and opening tables (built, with progress, when missing)."""
 from __future__ import annotations
 
 import sys
-import time
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -18,11 +17,11 @@ from solver.cli.common import CommandGroup, table_option
 from solver.neutreeko.board import MAX_SIDE, MIN_SIDE
 from solver.neutreeko.build import build_cost, ensure_table, is_large
 from solver.neutreeko.game import Game
+from solver.neutreeko.levels import Level
 from solver.neutreeko.position import Position
 from solver.neutreeko.probe import Tablebase
 from solver.neutreeko.record import after_moves
 from solver.neutreeko.rules import DEFAULT_RULE, RULES
-from solver.neutreeko.solve import Level
 from solver.neutreeko.table import Table, open_table
 
 F = TypeVar("F", bound=Callable[..., object])
@@ -64,16 +63,19 @@ def read_position(words: tuple[str, ...], board: str, rule: str, moves: str) -> 
 
 
 def terminal_progress(always: bool = False) -> Callable[[Level], None] | None:
-    """Ply-by-ply progress (positions newly won or lost, time so far) when standard error is a
-    terminal or ``always``, silence otherwise."""
+    """Ply-by-ply progress when standard error is a terminal or ``always``, silence otherwise: the
+    positions (or classes) newly won or lost, the share of the legal ones decided so far, the time
+    solved so far and an estimate of the time left (see :attr:`Level.seconds_left`)."""
     if not (always or sys.stderr.isatty()):
         return None
-    began = time.perf_counter()
 
     def progress(level: Level) -> None:
         kind = "wins" if level.won else "losses"
-        click.echo(f"  ply {level.plies:3d}: {level.count:>14,} new {kind:<6} {time.perf_counter() - began:9.2f} s",
-                   err=True)
+        unit = " (classes)" if level.unit == "classes" else ""
+        left = level.seconds_left
+        click.echo(f"  ply {level.plies:3d}: {level.count:>14,} new {kind:<6}{unit} "
+                   f"{100 * level.decided / max(level.legal, 1):5.1f} % decided {level.seconds:9.2f} s"
+                   + ("" if left is None else f", about {left:,.0f} s left"), err=True)
 
     return progress
 

@@ -26,7 +26,8 @@ from solver.core import files
 from solver.neutreeko import report
 from solver.neutreeko.board import Board
 from solver.neutreeko.build import build_table, check_build_asked
-from solver.neutreeko.check import CheckReport, check_consistency
+from solver.neutreeko.check import CheckReport, check_consistency, check_folded
+from solver.neutreeko.checkpoint import EVERY, state_path
 from solver.neutreeko.digests import committed_digest
 from solver.neutreeko.game import Game
 from solver.neutreeko.rules import RULES
@@ -49,17 +50,34 @@ from solver.neutreeko.verify import verify
 @out_option
 @rebuild_option
 @click.option("--fold", is_flag=True,
-              help="Store one result per symmetry class: a table 8 times smaller, read the same way.")
+              help="Solve over symmetry classes and store one result per class: 8 times less memory and a table "
+                   "8 times smaller on a square board, read the same way.")
 @click.option("--progress", is_flag=True, help="Show the progress ply by ply even when standard error is not a terminal.")
-def solve(board: str, rule: str, out: Path | None, force: bool, fold: bool, progress: bool) -> None:
+@click.option("--resume", is_flag=True,
+              help="Continue the solve from the state that an interrupted one saved beside the table.")
+@click.option("--save-every", type=click.FloatRange(min=0), default=EVERY, show_default=True, metavar="SECONDS",
+              help="Save the solve's state beside the table (TABLE.solving) at the first level after so many "
+                   "seconds of solving since the last save.")
+def solve(board: str, rule: str, out: Path | None, force: bool, fold: bool, progress: bool, resume: bool,
+          save_every: float) -> None:
     """Solve a board completely and write its HDF5 table.
+
+    A long solve saves its state at the start of a level every --save-every seconds; stopped (Ctrl-C,
+    SIGTERM, a power cut), the same command with --resume continues it, to the same table.
 
     \b
     Example (the 4 x 4 board, orthogonal rows only, into the tables directory):
       neutreeko solve --board 4x4 --rule orthogonal
     """
     game = Game.of(board, rule)
-    path, summary, seconds = build_table(game, out, force, terminal_progress(progress), fold)
+    try:
+        path, summary, seconds = build_table(game, out, force, terminal_progress(progress), fold, resume, save_every)
+    except KeyboardInterrupt:
+        saved = state_path(out if out is not None else table_path(game))
+        if saved.exists():
+            click.echo(f"the solve's state at the start of a level is saved in {saved}; the same command with "
+                       f"--resume continues from it", err=True)
+        raise
     click.echo(f"solved {game}: {summary.legal:,} legal positions ({summary.wins:,} wins, "
                f"{summary.losses:,} losses, {summary.draws:,} draws) in {seconds:.2f} s -> {path}")
 
@@ -92,6 +110,7 @@ def fetch(board: str, rule: str, mirror: str | None, force: bool, quiet: bool) -
 def check_command(board: str, rule: str, table_file: Path | None, build: bool) -> None:
     """Confirm every value of a table from its children's values, by a forward pass of its own; list
     the inconsistencies (the first 1,000, in index order; all are counted) and exit 1 if there is any.
+    A folded table is checked class by class, without unfolding it.
 
     \b
     Example (the 4 x 4 table, built first if missing):
@@ -99,7 +118,7 @@ def check_command(board: str, rule: str, table_file: Path | None, build: bool) -
     """
     game = Game.of(board, rule)
     table = open_or_build(game, table_file, build)
-    report = check_consistency(game, table.result)
+    report = check_folded(game, table.data) if table.folded else check_consistency(game, table.result)
     for inconsistency in report.listed:
         click.echo(inconsistency.describe(game))
     if report.wrong > len(report.listed):
@@ -169,8 +188,9 @@ def survey_command(max_board: str, rules: str, also: tuple[str, ...], check_tabl
 
 def _checked(report: CheckReport, path: Path) -> str:
     """The summary line of a forward check."""
-    return (f"checked {report.game} ({path}): {report.indices:,} indices, {report.legal:,} legal positions, "
-            f"{report.wrong:,} inconsistent, in {report.seconds:.1f} s")
+    counted = (f"{report.indices:,} classes of legal positions" if report.unit == "classes"
+               else f"{report.indices:,} indices, {report.legal:,} legal positions")
+    return f"checked {report.game} ({path}): {counted}, {report.wrong:,} inconsistent, in {report.seconds:.1f} s"
 
 
 def _also_games(text: str, rules: str) -> list[Game]:

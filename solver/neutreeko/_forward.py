@@ -21,55 +21,79 @@ from solver.neutreeko.values import ILLEGAL, UNDECIDED
 _jit = nb.njit(cache=True, nogil=True, error_model="numpy")
 _triple_rank = _jit(index.triple_rank)
 _squeeze = _jit(index.squeeze)
+_unsqueeze = _jit(index.unsqueeze)
 
 
 @_jit
-def _expected(m0, m1, m2, other_rank, steps, wins, weights, squeezed, row_base, result, occupied):
-    """The byte that the position (mover on ``m0 < m1 < m2``, other side on the triple of rank
-    ``other_rank``) must hold given its children's bytes: ILLEGAL if the mover has won; lost in 0 if
-    the other side has won or the mover has no move; else won in 1 + the shortest loss among the
-    children if there is one; else a draw if a child is drawn; else lost in 1 + the longest win.
+def _slide(origin, direction, steps, occupied):
+    """Where a piece on ``origin`` stops sliding in ``direction`` (``origin`` itself if it cannot move)."""
+    target = origin
+    while steps[target, direction] >= 0 and not occupied[steps[target, direction]]:
+        target = steps[target, direction]
+    return target
 
-    ``occupied`` marks the six pieces' squares; ``squeezed[square]`` numbers the squares the other side
-    leaves free, and its children lie from ``row_base`` on (their mover is the other side)."""
-    if wins[_triple_rank(m0, m1, m2)]:
-        return ILLEGAL
-    if wins[other_rank]:
-        return 1
-    shortest_loss, longest_win, drawn, moves = 1 << 30, -1, False, 0
-    for moved in range(3):
-        origin, low, high = (m0, m1, m2) if moved == 0 else ((m1, m0, m2) if moved == 1 else (m2, m0, m1))
-        for direction in range(steps.shape[1]):
-            target = origin
-            while steps[target, direction] >= 0 and not occupied[steps[target, direction]]:
-                target = steps[target, direction]
-            if target == origin:
-                continue
-            moves += 1
-            # The child: the other side to move, the mover's pieces on low, high and target.
-            if target < low:
-                a, b, c = target, low, high
-            elif target < high:
-                a, b, c = low, target, high
-            else:
-                a, b, c = low, high, target
-            byte = np.int64(result[row_base + weights[0, squeezed[a]] + weights[1, squeezed[b]]
-                                   + weights[2, squeezed[c]]])
-            if byte == UNDECIDED:
-                drawn = True
-            elif byte == ILLEGAL:
-                longest_win = 1 << 30  # no legal position has an illegal child: never consistent
-            elif (byte - 1) % 2 == 0:
-                shortest_loss = min(shortest_loss, byte - 1)
-            else:
-                longest_win = max(longest_win, byte - 1)
+
+@_jit
+def _sorted_after(low, high, target):
+    """The sorted squares ``low < high`` and ``target``."""
+    if target < low:
+        return target, low, high
+    if target < high:
+        return low, target, high
+    return low, high, target
+
+
+@_jit
+def _verdict(moves, bytes_):
+    """The byte a position with the ``moves`` children's bytes ``bytes_[:moves]`` must hold: lost in 0
+    without a move; else won in 1 + the shortest loss among the children if there is one; else a draw
+    if a child is drawn; else lost in 1 + the longest win. An illegal child is never consistent."""
     if moves == 0:
         return 1
+    shortest_loss, longest_win, drawn = 1 << 30, -1, False
+    for k in range(moves):
+        byte = np.int64(bytes_[k])
+        if byte == UNDECIDED:
+            drawn = True
+        elif byte == ILLEGAL:
+            longest_win = 1 << 30  # no legal position has an illegal child: never consistent
+        elif (byte - 1) % 2 == 0:
+            shortest_loss = min(shortest_loss, byte - 1)
+        else:
+            longest_win = max(longest_win, byte - 1)
     if shortest_loss < (1 << 30):
         return shortest_loss + 2
     if drawn:
         return UNDECIDED
     return longest_win + 2
+
+
+@_jit
+def _expected(m0, m1, m2, other_rank, steps, wins, weights, squeezed, row_base, result, occupied, bytes_):
+    """The byte that the position (mover on ``m0 < m1 < m2``, other side on the triple of rank
+    ``other_rank``) must hold given its children's bytes: ILLEGAL if the mover has won; lost in 0 if
+    the other side has won; else what :func:`_verdict` says.
+
+    ``occupied`` marks the six pieces' squares; ``squeezed[square]`` numbers the squares the other side
+    leaves free, and its children lie from ``row_base`` on (their mover is the other side); ``bytes_``
+    is room for the children's bytes."""
+    if wins[_triple_rank(m0, m1, m2)]:
+        return ILLEGAL
+    if wins[other_rank]:
+        return 1
+    moves = 0
+    for moved in range(3):
+        origin, low, high = (m0, m1, m2) if moved == 0 else ((m1, m0, m2) if moved == 1 else (m2, m0, m1))
+        for direction in range(steps.shape[1]):
+            target = _slide(origin, direction, steps, occupied)
+            if target == origin:
+                continue
+            # The child: the other side to move, the mover's pieces on low, high and target.
+            a, b, c = _sorted_after(low, high, target)
+            bytes_[moves] = result[row_base + weights[0, squeezed[a]] + weights[1, squeezed[b]]
+                                   + weights[2, squeezed[c]]]
+            moves += 1
+    return _verdict(moves, bytes_)
 
 
 @nb.njit(cache=True, parallel=True, error_model="numpy")
@@ -91,6 +115,7 @@ def _check_rows(result, steps, triples, wins, weights, other_count, legal, wrong
         for square in range(squares):
             squeezed[square] = _squeeze(square, o0, o1, o2)
         row_base = row * np.int64(other_count)
+        bytes_ = np.empty(3 * steps.shape[1], dtype=np.uint8)
         slot = found_offsets[row]
         legal_here, wrong_here = 0, 0
         for mover in range(triples.shape[0]):
@@ -100,7 +125,7 @@ def _check_rows(result, steps, triples, wins, weights, other_count, legal, wrong
             position = mover * np.int64(other_count) + _triple_rank(
                 _squeeze(o0, m0, m1, m2), _squeeze(o1, m0, m1, m2), _squeeze(o2, m0, m1, m2))
             occupied[m0] = occupied[m1] = occupied[m2] = True
-            byte = _expected(m0, m1, m2, row, steps, wins, weights, squeezed, row_base, result, occupied)
+            byte = _expected(m0, m1, m2, row, steps, wins, weights, squeezed, row_base, result, occupied, bytes_)
             occupied[m0] = occupied[m1] = occupied[m2] = False
             legal_here += byte != ILLEGAL
             if result[position] != byte:
@@ -110,4 +135,100 @@ def _check_rows(result, steps, triples, wins, weights, other_count, legal, wrong
                     expected[slot] = byte
                     slot += 1
         legal[row] = legal_here
+        wrong[row] = wrong_here
+
+
+
+@_jit
+def _sorted3(a, b, c):
+    """The squares ``a, b, c`` sorted."""
+    return _sorted_after(min(a, b), max(a, b), c)
+
+
+@_jit
+def _canonical(x0, x1, x2, y0, y1, y2, symmetries, other_count):
+    """The canonical index of the position with the mover on ``x0, x1, x2`` and the other side on
+    ``y0, y1, y2``: the smallest index among its images (:mod:`solver.neutreeko.symmetry`), each image
+    encoded with the plain functions of :mod:`solver.neutreeko.index`."""
+    best = np.int64(1) << 62
+    for g in range(symmetries.shape[0]):
+        a, b, c = _sorted3(symmetries[g, x0], symmetries[g, x1], symmetries[g, x2])
+        d, e, f = _sorted3(symmetries[g, y0], symmetries[g, y1], symmetries[g, y2])
+        image = _triple_rank(a, b, c) * np.int64(other_count) + _triple_rank(
+            _squeeze(d, a, b, c), _squeeze(e, a, b, c), _squeeze(f, a, b, c))
+        best = min(best, image)
+    return best
+
+
+@_jit
+def _class_number(canonical, block_start, symmetric, symmetric_indices, other_count):
+    """The class of a canonical index in the numbering of :class:`solver.neutreeko.folding.Classes`
+    (whose arrays these are): its block's start, plus its squeezed rank in a full block or its place
+    among the listed canonical indices of a symmetric one."""
+    mover = canonical // other_count
+    if not symmetric[mover]:
+        return block_start[mover] + canonical % other_count
+    first = np.searchsorted(symmetric_indices, mover * np.int64(other_count))
+    return block_start[mover] + np.searchsorted(symmetric_indices, canonical) - first
+
+
+@_jit
+def _expected_of_class(m0, m1, m2, o0, o1, o2, steps, wins, symmetries, other_count, block_start, symmetric,
+                       symmetric_indices, folded, occupied, bytes_):
+    """What :func:`_expected` says of the position (mover on ``m0 < m1 < m2``, other side on ``o0 < o1 <
+    o2``), each child's byte read from ``folded`` at its class."""
+    if wins[_triple_rank(m0, m1, m2)]:
+        return ILLEGAL
+    if wins[_triple_rank(o0, o1, o2)]:
+        return 1
+    moves = 0
+    for moved in range(3):
+        origin, low, high = (m0, m1, m2) if moved == 0 else ((m1, m0, m2) if moved == 1 else (m2, m0, m1))
+        for direction in range(steps.shape[1]):
+            target = _slide(origin, direction, steps, occupied)
+            if target == origin:
+                continue
+            a, b, c = _sorted_after(low, high, target)
+            child = _canonical(o0, o1, o2, a, b, c, symmetries, other_count)
+            bytes_[moves] = folded[_class_number(child, block_start, symmetric, symmetric_indices, other_count)]
+            moves += 1
+    return _verdict(moves, bytes_)
+
+
+@nb.njit(cache=True, parallel=True, error_model="numpy")
+def _check_classes(folded, steps, triples, wins, symmetries, other_count, block_start, symmetric, symmetric_indices,
+                   wrong, listing, found, found_offsets, expected):
+    """Check every class of a folded table, a row per mover triple (the block of a canonical one, in
+    the numbering of :class:`solver.neutreeko.folding.Classes`): ``wrong[row]`` counts the classes
+    whose byte is not the expected one; ``found_offsets``, ``found`` (class numbers) and ``expected``
+    as in :func:`_check_rows`."""
+    squares = steps.shape[0]
+    for row in nb.prange(triples.shape[0]):
+        if block_start[row] < 0 or (listing and found_offsets[row] < 0):
+            continue
+        m0, m1, m2 = triples[row, 0], triples[row, 1], triples[row, 2]
+        first, last = 0, other_count
+        if symmetric[row]:
+            first = np.searchsorted(symmetric_indices, row * np.int64(other_count))
+            last = np.searchsorted(symmetric_indices, (row + 1) * np.int64(other_count))
+        occupied = np.zeros(squares, dtype=np.bool_)
+        bytes_ = np.empty(3 * steps.shape[1], dtype=np.uint8)
+        slot = found_offsets[row]
+        wrong_here = 0
+        for k in range(last - first):
+            within = symmetric_indices[first + k] % other_count if symmetric[row] else k
+            o0 = _unsqueeze(triples[within, 0], m0, m1, m2)
+            o1 = _unsqueeze(triples[within, 1], m0, m1, m2)
+            o2 = _unsqueeze(triples[within, 2], m0, m1, m2)
+            occupied[m0] = occupied[m1] = occupied[m2] = occupied[o0] = occupied[o1] = occupied[o2] = True
+            byte = _expected_of_class(m0, m1, m2, o0, o1, o2, steps, wins, symmetries, other_count, block_start,
+                                      symmetric, symmetric_indices, folded, occupied, bytes_)
+            occupied[m0] = occupied[m1] = occupied[m2] = occupied[o0] = occupied[o1] = occupied[o2] = False
+            number = block_start[row] + k
+            if folded[number] != byte:
+                wrong_here += 1
+                if slot >= 0 and slot < found.shape[0]:
+                    found[slot] = number
+                    expected[slot] = byte
+                    slot += 1
         wrong[row] = wrong_here

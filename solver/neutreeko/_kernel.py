@@ -111,6 +111,16 @@ def _is_decided(decided, position):
     return (decided[_unsigned(position >> 3)] >> (position & 7)) & 1
 
 
+@_jit
+def _move_count(m0, m1, m2, o0, o1, o2, ray_bit, ray_guards):
+    """How many moves the mover (on ``m0, m1, m2``) has, the other side on ``o0, o1, o2``."""
+    moves = 0
+    for piece in (m0, m1, m2):
+        occupied = _ray_occupancy(piece, m0, m1, m2, o0, o1, o2, ray_bit, ray_guards)
+        moves += 8 - _bit_count(_blocked_neighbours(occupied))
+    return moves
+
+
 @nb.njit(cache=True, parallel=True, error_model="numpy")
 def _classify(rays, triples, wins, other_count, run, result, decided, fresh):
     """Decide what is decided before any move: ILLEGAL where the mover has already won, lost in 0 where
@@ -132,11 +142,8 @@ def _classify(rays, triples, wins, other_count, run, result, decided, fresh):
                 o0 = _unsqueeze(triples[squeezed, 0], m0, m1, m2)
                 o1 = _unsqueeze(triples[squeezed, 1], m0, m1, m2)
                 o2 = _unsqueeze(triples[squeezed, 2], m0, m1, m2)
-                moves = 0
-                if not wins[_triple_rank(o0, o1, o2)]:
-                    for piece in (m0, m1, m2):
-                        occupied = _ray_occupancy(piece, m0, m1, m2, o0, o1, o2, ray_bit, ray_guards)
-                        moves += 8 - _bit_count(_blocked_neighbours(occupied))
+                moves = 0 if wins[_triple_rank(o0, o1, o2)] else _move_count(m0, m1, m2, o0, o1, o2, ray_bit,
+                                                                             ray_guards)
                 position = base + squeezed
                 if moves == 0:
                     result[position] = 1
@@ -161,6 +168,24 @@ def _origins(square, occupied, ray_firsts, ray_live):
 
 
 @_jit
+def _staying_weights(low, high, weights):
+    """What the pieces staying on ``low < high`` add to the rank of their side's triple with the third
+    piece below, between and above them."""
+    return (weights[1, low] + weights[2, high], weights[0, low] + weights[2, high],
+            weights[0, low] + weights[1, high])
+
+
+@_jit
+def _parent_mover(origin, low, high, weights, below, between, above):
+    """The rank of the triple ``origin, low, high`` (``low < high``), given :func:`_staying_weights`.
+    Where ``origin`` falls among the others is computed by comparisons, not branches, as it follows no
+    pattern."""
+    place = (origin > low) + (origin > high)
+    return (weights[_unsigned(place), _unsigned(origin)]
+            + (below if origin < low else (between if origin < high else above)))
+
+
+@_jit
 def _unmoves(position, rays, triples, weights, other_count, decided, part_of, out, base, counts):
     """Append the undecided predecessors of ``position`` (the positions from which the side that just
     moved reaches it in one move) to the buckets: part ``p``'s to ``out[p, base + counts[p]]``."""
@@ -170,10 +195,7 @@ def _unmoves(position, rays, triples, weights, other_count, decided, part_of, ou
         # The piece on `square` moves back; `low` < `high` stay. The parent's mover is the side that
         # just moved, its other side the present mover, squeezed around the parent's mover.
         square, low, high = (o0, o1, o2) if moved == 0 else ((o1, o0, o2) if moved == 1 else (o2, o0, o1))
-        # What `low` and `high` add to the parent's mover rank with the origin below, between, above.
-        below = weights[1, low] + weights[2, high]
-        between = weights[0, low] + weights[2, high]
-        above = weights[0, low] + weights[1, high]
+        below, between, above = _staying_weights(low, high, weights)
         # The other side's rank with the origin above all three, and what it loses (the squeezed
         # square one lower) for each of its squares above the origin.
         s0 = m0 - (low < m0) - (high < m0)
@@ -186,13 +208,10 @@ def _unmoves(position, rays, triples, weights, other_count, decided, part_of, ou
         origins = _origins(square, occupied, ray_firsts, ray_live)
         while origins:
             # The hottest loop. Indices are cast to unsigned, which spares the negative-index wraparound
-            # that numba adds to every signed one; where `origin` falls among the other squares is
-            # computed by comparisons, not branches, as it follows no pattern.
+            # that numba adds to every signed one.
             origin = ray_square[_unsigned(square), _unsigned(trailing_zeros(origins))]
             origins &= origins - 1
-            place = (origin > low) + (origin > high)
-            mover = (weights[_unsigned(place), _unsigned(origin)]
-                     + (below if origin < low else (between if origin < high else above)))
+            mover = _parent_mover(origin, low, high, weights, below, between, above)
             other = (other_above - (origin < m0) - (drop1 if origin < m1 else 0)
                      - (drop2 if origin < m2 else 0))
             parent = mover * np.int64(other_count) + other
@@ -288,12 +307,15 @@ def _gather(level, first, last, block, rays, triples, weights, other_count, deci
 
 
 @nb.njit(cache=True, parallel=True, error_model="numpy")
-def _settle(out, counts, blocks, losing, code, result, decided, fresh, other_count):
+def _settle(out, counts, blocks, losing, code, weight, result, decided, fresh, row_length):
     """Decide the parents gathered by :func:`_gather` in its first ``blocks`` blocks, counting what part
-    ``p`` decides in the rows it owns, ``fresh[rank]``.
+    ``p`` decides in the rows it owns: ``fresh[parent // row_length]`` (``row_length`` is ``C(N-3, 3)``
+    here, the length of a chunk of classes in :mod:`solver.neutreeko._class_kernel`).
 
     Predecessors of a lost position are won (``losing``); a predecessor of a won position is lost when
-    its count of moves comes down to zero. ``code`` is the result byte of the next level.
+    its count of moves, lowered by ``weight`` each time it is met, comes down to zero: 1 over
+    positions; over classes, the size of the class met from (see :mod:`solver.neutreeko._class_kernel`).
+    ``code`` is the result byte of the next level.
     """
     capacity = out.shape[1] // counts.shape[0]
     for part in nb.prange(out.shape[0]):
@@ -303,12 +325,12 @@ def _settle(out, counts, blocks, losing, code, result, decided, fresh, other_cou
                 if _is_decided(decided, parent):  # earlier in this level
                     continue
                 if not losing:
-                    result[parent] -= 1
+                    result[parent] -= weight
                     if result[parent] != 0:
                         continue
                 result[parent] = code
                 _mark_decided(decided, parent)
-                fresh[parent // other_count] += 1
+                fresh[parent // row_length] += 1
 
 
 @nb.njit(cache=True, parallel=True, error_model="numpy")

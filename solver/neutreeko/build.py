@@ -10,15 +10,16 @@ from solver.core import container, interrupts
 from solver.core.container import check_replaceable
 from solver.core.errors import MissingTableError, TableExistsError
 from solver.core.files import size_text
+from solver.neutreeko.checkpoint import EVERY, Checkpoints, state_path
 from solver.neutreeko.game import Game
-from solver.neutreeko.solve import Level, solve
+from solver.neutreeko.levels import Level, Progress
+from solver.neutreeko.solve import solve
+from solver.neutreeko.solve_classes import solve_classes
 from solver.neutreeko.stats import Summary
-from solver.neutreeko.table import Table, open_table, table_path, write_table
+from solver.neutreeko.table import Table, open_table, table_path, write_folded_table, write_table
 
 __all__ = ["UNASKED_SQUARES", "LargeTableError", "TableExistsError", "build_cost", "build_table", "check_build_asked",
            "ensure_table", "is_large"]
-
-Progress = Callable[[Level], None]
 
 
 #: Boards of up to this many squares (5 x 5) have their missing tables built unasked (a second or so);
@@ -31,20 +32,34 @@ class LargeTableError(MissingTableError):
     """A missing table of a board larger than :data:`UNASKED_SQUARES` squares, not asked to be built."""
 
 
-def build_table(game: Game, path: Path | None = None, force: bool = False,
-                progress: Progress | None = None, fold: bool = False) -> tuple[Path, Summary, float]:
-    """Solve ``game`` and write its table (to ``path`` or the default place), folded by symmetry if
-    ``fold`` (see :mod:`solver.neutreeko.table`).
+def build_table(game: Game, path: Path | None = None, force: bool = False, progress: Progress | None = None,
+                fold: bool = False, resume: bool = False, save_every: float = EVERY) -> tuple[Path, Summary, float]:
+    """Solve ``game`` and write its table (to ``path`` or the default place); if ``fold``, solve it over
+    its symmetry classes (:mod:`solver.neutreeko.solve_classes`, an eighth of the memory on a square board)
+    and write the folded table (see :mod:`solver.neutreeko.table`).
+
+    The solve saves its state beside the table every ``save_every`` seconds of solving and, if
+    ``resume``, continues from the state saved there (:mod:`solver.neutreeko.checkpoint`); the state is
+    removed once the table is written.
 
     Returns (path, summary, solve seconds). Unless ``force``, refuses with :class:`TableExistsError`
     to replace any file at ``path``: a valid table, or a file that is not one (which may be someone's
     data), before solving, and one that appeared there during the solve, after it. Raises
-    :class:`TableError` before solving if ``path`` cannot be written."""
+    :class:`TableError` before solving if ``path`` cannot be written, and
+    :class:`~solver.neutreeko.checkpoint.StateError` for a saved state that cannot be taken up."""
     path = Path(path) if path is not None else table_path(game)
     check_replaceable(path, force, lambda existing: open_table(game, existing))
-    solution = solve(game, _stopping(progress))
-    summary = write_table(game, solution.result, path, solution.seconds, fold, replace=force)
-    return path, summary, solution.seconds
+    checkpoints = Checkpoints(state_path(path), game, "classes" if fold else "positions", save_every, resume)
+    if fold:
+        folded = solve_classes(game, _stopping(progress), checkpoints)
+        write_folded_table(game, folded.folded, folded.summary, path, folded.seconds, replace=force)
+        summary, seconds = folded.summary, folded.seconds
+    else:
+        solution = solve(game, _stopping(progress), checkpoints)
+        summary = write_table(game, solution.result, path, solution.seconds, replace=force)
+        seconds = solution.seconds
+    checkpoints.discard()
+    return path, summary, seconds
 
 
 def _stopping(progress: Progress | None) -> Progress:

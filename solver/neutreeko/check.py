@@ -21,15 +21,18 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 import numpy.typing as npt
 
 from solver.core.errors import IllegalPositionError
 from solver.neutreeko import index
+from solver.neutreeko.folding import Classes
 from solver.neutreeko.game import Game
 from solver.neutreeko.kernel_inputs import KernelInputs
 from solver.neutreeko.position import Position
+from solver.neutreeko.symmetry import symmetries
 from solver.neutreeko.values import ILLEGAL, MAX_DISTANCE, Evaluation
 
 #: At most this many inconsistencies are listed one by one (all are counted).
@@ -70,7 +73,9 @@ class Inconsistency:
 @dataclass(frozen=True)
 class CheckReport:
     """What :func:`check_consistency` found: ``indices`` checked, of which ``legal`` legal positions, and ``wrong``
-    inconsistencies, the first :data:`LISTED` of them (in index order) in ``listed``."""
+    inconsistencies, the first :data:`LISTED` of them (in index order) in ``listed``. Of
+    :func:`check_folded`, ``unit`` is ``"classes"``: ``indices`` and ``legal`` count the classes, and
+    an inconsistency's index is its class's canonical one."""
 
     game: Game
     indices: int
@@ -78,6 +83,7 @@ class CheckReport:
     wrong: int
     listed: tuple[Inconsistency, ...]
     seconds: float
+    unit: str = "indices"
 
     @property
     def passed(self) -> bool:
@@ -95,20 +101,67 @@ def check_consistency(game: Game, result: npt.NDArray[np.uint8], listed: int = L
         raise ValueError(f"{game} has {game.positions:,} indices, not {len(result):,}")
     began = time.perf_counter()
     inputs = KernelInputs.of(game, numba.get_num_threads())
-    rows = len(inputs.triples)
-    legal, wrong = np.zeros(rows, dtype=np.int64), np.zeros(rows, dtype=np.int64)
-    nothing = np.full(rows, -1, dtype=np.int64)
-    found, expected = np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
-    arguments = (result, inputs.steps, inputs.triples, inputs.wins, inputs.weights, inputs.other_count, legal, wrong)
-    _forward._check_rows(*arguments, False, found, nothing, expected)
-    total = int(wrong.sum())
-    if total and listed:
-        # Again over the rows with inconsistencies only, to find them (they are few, or not listed).
-        offsets = np.where(wrong > 0, np.cumsum(wrong) - wrong, -1)
-        offsets[offsets >= listed] = -1
-        found, expected = np.empty(min(total, listed), dtype=np.int64), np.empty(min(total, listed), dtype=np.int64)
-        _forward._check_rows(*arguments, True, found, offsets, expected)
+    legal = np.zeros(len(inputs.triples), dtype=np.int64)
+
+    def run(wrong: np.ndarray, listing: bool, found: np.ndarray, offsets: np.ndarray, expected: np.ndarray) -> None:
+        _forward._check_rows(result, inputs.steps, inputs.triples, inputs.wins, inputs.weights, inputs.other_count,
+                             legal, wrong, listing, found, offsets, expected)
+
+    total, found, expected = _two_passes(len(inputs.triples), listed, run)
     order = np.argsort(found, kind="stable")
     inconsistencies = tuple(Inconsistency(int(found[i]), int(result[found[i]]), int(expected[i])) for i in order)
     return CheckReport(game, game.positions, int(legal.sum()), total, inconsistencies,
                        time.perf_counter() - began)
+
+
+def check_folded(game: Game, folded: npt.NDArray[np.uint8], listed: int = LISTED) -> CheckReport:
+    """Check every class of a folded table, ``folded`` (one byte per legal class of ``game``, in the order
+    of :mod:`solver.neutreeko.folding`), against its children's classes, without unfolding it; list at
+    most ``listed`` inconsistencies (all are counted), in class order.
+
+    A folded table that passes unfolds to a full one that passes :func:`check_consistency`, so it is
+    the solution, by the proof of the module docstring: every position of a class is the image of the
+    class's canonical position under a symmetry, which takes its children to the canonical position's
+    children, class for class, so its children's bytes, and the byte they call for, are those of the
+    canonical position. Each child is taken to its class as the folding defines it, the smallest index
+    among its images (:func:`solver.neutreeko._forward._canonical`), not by the solver's shortcuts."""
+    import numba  # numba is imported only when something is checked
+
+    from solver.neutreeko import _forward
+
+    classes = Classes.of(game)
+    if folded.shape != (classes.count,):
+        raise ValueError(f"{game} has {classes.count:,} legal classes, not {len(folded):,}")
+    began = time.perf_counter()
+    inputs = KernelInputs.of(game, numba.get_num_threads())
+
+    def run(wrong: np.ndarray, listing: bool, found: np.ndarray, offsets: np.ndarray, expected: np.ndarray) -> None:
+        _forward._check_classes(folded, inputs.steps, inputs.triples, inputs.wins, symmetries(game.board),
+                                inputs.other_count, classes.block_start, classes.symmetric, classes.symmetric_indices,
+                                wrong, listing, found, offsets, expected)
+
+    total, found, expected = _two_passes(len(inputs.triples), listed, run)
+    order = np.argsort(found, kind="stable")
+    canonical = classes.canonical_of(found[order])
+    inconsistencies = tuple(Inconsistency(int(position), int(folded[found[i]]), int(expected[i]))
+                            for position, i in zip(canonical, order))
+    return CheckReport(game, classes.count, classes.count, total, inconsistencies, time.perf_counter() - began,
+                       "classes")
+
+
+def _two_passes(rows: int, listed: int, run: Callable[..., None]) -> tuple[int, np.ndarray, np.ndarray]:
+    """Run a check over ``rows`` rows (``run(wrong, listing, found, offsets, expected)``, as
+    :func:`solver.neutreeko._forward._check_rows` takes them): once counting the inconsistencies of each
+    row, then, if there are any and ``listed``, again over the rows with some, to list the first
+    ``listed`` of them (they are few, or not listed). Returns (their number, those found, the bytes
+    expected there)."""
+    wrong = np.zeros(rows, dtype=np.int64)
+    found, expected = np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
+    run(wrong, False, found, np.full(rows, -1, dtype=np.int64), expected)
+    total = int(wrong.sum())
+    if total and listed:
+        offsets = np.where(wrong > 0, np.cumsum(wrong) - wrong, -1)
+        offsets[offsets >= listed] = -1
+        found, expected = np.empty(min(total, listed), dtype=np.int64), np.empty(min(total, listed), dtype=np.int64)
+        run(wrong, True, found, offsets, expected)
+    return total, found, expected

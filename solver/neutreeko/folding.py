@@ -70,6 +70,20 @@ class Classes:
             within[symmetric] = np.searchsorted(self.symmetric_indices, found) - first
         return np.where(start >= 0, start + within, -1).reshape(shape)
 
+    def canonical_of(self, numbers: index.Integers) -> npt.NDArray[np.int64]:
+        """The canonical index of each class number (the inverse of :meth:`numbers`; for a few numbers,
+        :meth:`canonical` gives them all)."""
+        numbers = np.asarray(numbers, dtype=np.int64).reshape(-1)
+        other_count = index.other_count(self.game.board.size)
+        rows = np.flatnonzero(self.block_start >= 0)
+        mover = rows[np.searchsorted(self.block_start[rows], numbers, side="right") - 1]
+        within = numbers - self.block_start[mover]
+        canonical: npt.NDArray[np.int64] = mover * np.int64(other_count) + within
+        symmetric = self.symmetric[mover]
+        first = np.searchsorted(self.symmetric_indices, mover[symmetric] * np.int64(other_count))
+        canonical[symmetric] = self.symmetric_indices[first + within[symmetric]]
+        return canonical
+
     def canonical(self) -> np.ndarray:
         """The canonical index of every legal class, in class-number order (int64)."""
         other_count = index.other_count(self.game.board.size)

@@ -5,20 +5,21 @@ side to move cannot move) and walks backwards level by level with unmoves: a pre
 lost in d is won in d + 1; a predecessor of a position won in d loses in d + 1 once all its moves are
 known to lead to won positions. Levels are processed in order of distance, so each position is decided
 once, at its exact distance (the fastest win; the longest resistance). What is never decided is a draw.
-How a level is split between threads is told in :mod:`solver.neutreeko._kernel`.
+How a level is split between threads is told in :mod:`solver.neutreeko._kernel`, the loop over levels
+(progress, saved states) in :mod:`solver.neutreeko.levels`.
 """
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 
+from solver.neutreeko.checkpoint import Checkpoints
 from solver.neutreeko.game import Game
 from solver.neutreeko.kernel_inputs import KernelInputs, run_length
-from solver.neutreeko.values import MAX_DISTANCE, encode_result
+from solver.neutreeko.levels import Progress, State, run_levels
+from solver.neutreeko.values import encode_result
 
 # Positions whose predecessors are gathered in one parallel pass; bounds the scratch buffers, one per
 # part (on 5 x 5, 2 parts x 2^15 positions x 48 predecessors x 4 bytes: 12 MB, mostly untouched).
@@ -30,19 +31,6 @@ _SLAB = 1 << 22
 # Boards with at least this many indices (6 x 5 and up, not 5 x 5) have the positions of each slab
 # grouped by their other side's squares before the passes over them (see solve()).
 _GROUP_FROM = 1 << 23
-
-
-@dataclass(frozen=True)
-class Level:
-    """One step of the analysis: ``count`` positions decided at distance ``plies``."""
-
-    plies: int
-    count: int
-
-    @property
-    def won(self) -> bool:
-        """Odd distances are wins for the side to move, even ones losses."""
-        return self.plies % 2 == 1
 
 
 @dataclass(frozen=True)
@@ -66,25 +54,27 @@ def _slabs(fresh: np.ndarray) -> list[tuple[int, int]]:
     return [(int(rows[a]), int(rows[b - 1]) + 1) for a, b in zip(bounds[:-1], bounds[1:])]
 
 
-def solve(game: Game, progress: Callable[[Level], None] | None = None) -> Solution:
-    """Solve ``game`` completely. ``progress`` is called once per distance, in increasing order.
+def solve(game: Game, progress: Progress | None = None, checkpoints: Checkpoints | None = None) -> Solution:
+    """Solve ``game`` completely. ``progress`` is called once per distance, in increasing order; the
+    state is saved to ``checkpoints``, and taken up from them, as :mod:`solver.neutreeko.checkpoint` says.
 
-    Raises :class:`OverflowError` if a distance does not fit the result byte."""
+    Raises :class:`OverflowError` if a distance does not fit the result byte, and
+    :class:`~solver.neutreeko.checkpoint.StateError` for a saved state that cannot be taken up."""
     import numba  # numba is imported only when something is solved
 
     from solver.neutreeko import _kernel
 
-    began = time.perf_counter()
     inputs = KernelInputs.of(game, numba.get_num_threads())
     triples, other_count, rays = inputs.triples, inputs.other_count, inputs.rays
     # Whole 8-byte words, so that levels are looked for 8 bytes at a time.
-    words = np.empty(-(-game.positions // 8), dtype=np.uint64)
-    result = words.view(np.uint8)[:game.positions]
-    decided = np.zeros(-(-game.positions // 8), dtype=np.uint8)
-    # fresh[rank]: how many positions of that mover rank the latest level decided.
-    fresh = np.zeros(len(triples), dtype=np.int64)
-    _kernel._classify(rays, triples, inputs.wins, other_count, run_length(game.board.size), result, decided,
-                      fresh)
+    new = State(np.empty(-(-game.positions // 8), dtype=np.uint64), np.zeros(-(-game.positions // 8), dtype=np.uint8),
+                np.zeros(len(triples), dtype=np.int64))  # fresh[rank]: the latest level's in that row
+    state = checkpoints.load(new) if checkpoints is not None else None
+    if state is None:
+        state = new
+        _kernel._classify(rays, triples, inputs.wins, other_count, run_length(game.board.size),
+                          state.result(game.positions), state.decided, state.fresh)
+    words, decided, result = state.words, state.decided, state.result(game.positions)
 
     level = np.empty(_SLAB + other_count, dtype=inputs.index_type)
     # The parents of positions that share their other side's squares lie in a few rows (those of the
@@ -97,13 +87,8 @@ def solve(game: Game, progress: Callable[[Level], None] | None = None) -> Soluti
     blocks = -(-_CHUNK // _BLOCK)
     out = np.empty((inputs.parts, blocks * _BLOCK * inputs.max_unmoves), dtype=inputs.index_type)
     counts = np.empty((blocks, inputs.parts), dtype=np.int64)
-    plies = 0
-    while (count := int(fresh.sum())) > 0:
-        if progress:
-            progress(Level(plies, count))
-        if plies + 1 > MAX_DISTANCE:
-            raise OverflowError(f"distance {plies + 1} does not fit the table encoding")
-        found, fresh = fresh, np.zeros_like(fresh)
+
+    def step(found: np.ndarray, fresh: np.ndarray, plies: int) -> None:
         offsets = np.cumsum(found) - found
         for first, last in _slabs(found):
             _kernel._collect(result, words, decided, encode_result(plies), found, offsets - offsets[first], first, last,
@@ -116,8 +101,10 @@ def solve(game: Game, progress: Callable[[Level], None] | None = None) -> Soluti
             for chunk in range(0, size, _CHUNK):
                 used = _kernel._gather(grouped, chunk, min(chunk + _CHUNK, size), _BLOCK, rays, triples,
                                        inputs.weights, other_count, decided, inputs.part_of, out, counts)
-                _kernel._settle(out, counts, used, plies % 2 == 0, encode_result(plies + 1), result, decided,
+                _kernel._settle(out, counts, used, plies % 2 == 0, encode_result(plies + 1), 1, result, decided,
                                 fresh, other_count)
-        plies += 1
+
+    legal = int(np.count_nonzero(~inputs.wins)) * other_count
+    run_levels(state, "positions", legal, step, progress, checkpoints)
     _kernel._undecided_are_drawn(result, decided)
-    return Solution(game, result, time.perf_counter() - began)
+    return Solution(game, result, state.seconds)

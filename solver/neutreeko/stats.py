@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Iterator
+from typing import Callable, Iterable, Iterator
 
 import numpy as np
 
@@ -70,21 +70,37 @@ def summarize_stretches(game: Game, parts: Iterable[tuple[int, np.ndarray]]) -> 
         if counts[lost_at_once]:
             _, other = index.decode(first + np.flatnonzero(part == lost_at_once), game.board.size)
             no_move += int(np.count_nonzero(~game.wins[index.triple_rank(other[:, 0], other[:, 1], other[:, 2])]))
+    found = np.concatenate(longest) if longest else np.empty(0, dtype=np.int64)
+    return summary_from(histogram, no_move, lambda byte: found)  # asked for the longest win's byte only
+
+
+def summary_from(histogram: np.ndarray, no_move: int, holding: Callable[[int], np.ndarray]) -> Summary:
+    """The summary of a game whose indices hold ``histogram[byte]`` times each result byte (the
+    not legal ones included), ``no_move`` of them lost because the side to move cannot move;
+    ``holding(byte)`` gives the sorted indices that hold ``byte``, asked for the longest win only."""
     by_distance = {byte - 1: int(histogram[byte]) for byte in range(1, ILLEGAL) if histogram[byte]}
     wins = {plies: count for plies, count in by_distance.items() if plies % 2 == 1}
     losses = {plies: count for plies, count in by_distance.items() if plies % 2 == 0}
+    longest_win = max(wins, default=0)
     return Summary(
         legal=int(histogram.sum() - histogram[ILLEGAL]),
         wins=sum(wins.values()),
         losses=sum(losses.values()),
         draws=int(histogram[UNDECIDED]),
-        longest_win=max(wins, default=0),
+        longest_win=longest_win,
         longest_loss=max(losses, default=0),
         no_move=no_move,
         wins_by_plies=wins,
         losses_by_plies=losses,
-        longest_win_indices=tuple(int(i) for part in longest for i in part),
+        longest_win_indices=tuple(int(i) for i in holding(encode_result(longest_win))) if wins else (),
     )
+
+
+def indices_of(result: np.ndarray, byte: int) -> np.ndarray:
+    """The places in ``result`` that hold ``byte`` (int64, sorted), found a stretch at a time."""
+    found = [first + np.flatnonzero(result[first:first + _STRETCH] == byte)
+             for first in range(0, len(result), _STRETCH)]
+    return np.concatenate(found) if found else np.empty(0, dtype=np.int64)
 
 
 # The bytes of wins: an odd distance d is the byte d + 1 (see solver.neutreeko.values).

@@ -66,7 +66,7 @@ from solver.neutreeko.symmetry import CANONICAL_FORM, symmetry_count
 from solver.neutreeko.values import ENCODING, ILLEGAL
 
 __all__ = ["FORMAT_VERSION", "Table", "check_writable", "convert_table", "open_table", "solve_command", "table_path",
-           "tables_dir", "write_table"]
+           "tables_dir", "write_folded_table", "write_table"]
 
 FORMAT_VERSION = 2
 INDEX_DESCRIPTION = (
@@ -92,7 +92,20 @@ def write_table(game: Game, result: npt.NDArray[np.uint8], path: Path, solve_sec
 
     Raises :class:`TableError` if the directory cannot be written."""
     summary = summarize(game, result)
-    data = folding.fold(game, result) if fold else result
+    _write(game, folding.fold(game, result) if fold else result, summary, path, solve_seconds, fold, replace)
+    return summary
+
+
+def write_folded_table(game: Game, folded: npt.NDArray[np.uint8], summary: Summary, path: Path, solve_seconds: float,
+                       replace: bool = True) -> None:
+    """Write ``folded`` (one byte per legal class, as :func:`solver.neutreeko.folding.fold` gives them),
+    whose positions' counts are ``summary``, as ``game``'s folded table at ``path``, as
+    :func:`write_table` does."""
+    _write(game, folded, summary, path, solve_seconds, True, replace)
+
+
+def _write(game: Game, data: npt.NDArray[np.uint8], summary: Summary, path: Path, solve_seconds: float, fold: bool,
+           replace: bool) -> None:
     attributes: Attributes = {
         "format_version": FORMAT_VERSION, "board": str(game.board), "rule": game.rule.name,
         "index_scheme": index.INDEX_SCHEME, "value_encoding": ENCODING, **summary.counts(),
@@ -102,7 +115,6 @@ def write_table(game: Game, result: npt.NDArray[np.uint8], path: Path, solve_sec
         attributes.update(symmetries=symmetry_count(game.board), classes=len(data), canonical_form=CANONICAL_FORM)
     container.write(Path(path), _FOLDED_DATASET if fold else _DATASET, data, attributes, level=9 if fold else 6,
                     replace=replace)
-    return summary
 
 
 def convert_table(path: Path, attributes: Attributes, data: npt.NDArray[Any]) -> Game:
@@ -162,9 +174,16 @@ class Table:
         return self._checked_summary(_indexed(self.contents.checked_chunks(_DATASET, len(self.chunks), np.uint8)))
 
     @cached_property
+    def data(self) -> npt.NDArray[np.uint8]:
+        """The bytes as stored: :attr:`result` of a full table, one byte per legal class of a folded one
+        (not unfolded), the whole table read. Raises :class:`TableError` unless they match their digest."""
+        data: npt.NDArray[np.uint8] = self.contents.read(_FOLDED_DATASET if self.folded else _DATASET,
+                                                         len(self.chunks), np.uint8)
+        return data
+
+    @cached_property
     def _whole(self) -> tuple[npt.NDArray[np.uint8], Summary]:
-        dataset = _FOLDED_DATASET if self.folded else _DATASET
-        data = self.contents.read(dataset, len(self.chunks), np.uint8)
+        data = self.data
         result = folding.unfold(self.game, data) if self.folded else data
         return result, self._checked_summary(stretches(result))
 

@@ -1,0 +1,135 @@
+"""Retrograde analysis over symmetry classes: the folded table of a game, solved in a state of 1.125
+bytes per class instead of per index (about an eighth on a square board, a quarter on another).
+
+The analysis is that of :mod:`solver.neutreeko.solve`, level by level from the positions lost at distance
+0, on the canonical position of each class (:mod:`solver.neutreeko.folding`): a class is decided when its
+canonical position is, and every position of a class has its value. How a class's count of moves
+counts every move, two moves to twins of one class included, and is lowered exactly once per move is
+told in :mod:`solver.neutreeko._class_kernel`. The bytes at the end are, class for class, those that
+:func:`solver.neutreeko.folding.fold` takes from the full solve: the folded table itself, which unfolds
+to the full one (``tests/test_solve_classes.py`` checks both on every board up to 6 x 6).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from solver.neutreeko import solve as positions
+from solver.neutreeko.checkpoint import Checkpoints
+from solver.neutreeko.class_inputs import ClassInputs
+from solver.neutreeko.game import Game
+from solver.neutreeko.kernel_inputs import KernelInputs
+from solver.neutreeko.levels import Progress, State, run_levels
+from solver.neutreeko.stats import Summary, indices_of, summary_from
+from solver.neutreeko.symmetry import images, symmetry_count
+from solver.neutreeko.values import encode_result
+
+# Classes per row of the state (a count of the level's classes each, and one part's to settle): a
+# multiple of 8, so that rows share no byte of the decided bits, and small enough that the parts share
+# every region of the classes.
+_ROW = 1 << 12
+
+
+@dataclass(frozen=True)
+class FoldedSolution:
+    """The outcome of :func:`solve_classes`: one result byte per legal class, in the order of
+    :mod:`solver.neutreeko.folding` (a folded table's data), and the counts of the positions."""
+
+    game: Game
+    folded: np.ndarray
+    summary: Summary
+    seconds: float
+
+
+def solve_classes(game: Game, progress: Progress | None = None,
+                  checkpoints: Checkpoints | None = None) -> FoldedSolution:
+    """Solve ``game`` completely over its symmetry classes, as :func:`solver.neutreeko.solve.solve` does
+    over positions (``progress`` counts classes; ``checkpoints`` alike).
+
+    Raises :class:`OverflowError` if a distance does not fit the result byte, and
+    :class:`~solver.neutreeko.checkpoint.StateError` for a saved state that cannot be taken up."""
+    import numba  # numba is imported only when something is solved
+
+    from solver.neutreeko import _class_kernel, _kernel
+
+    inputs = KernelInputs.of(game, numba.get_num_threads())
+    classes = ClassInputs.of(game)
+    arrays, triples, other_count, rays = classes.arrays, inputs.triples, inputs.other_count, inputs.rays
+    rows = -(-classes.count // _ROW)
+    new = State(np.empty(rows * _ROW // 8, dtype=np.uint64), np.zeros(rows * _ROW // 8, dtype=np.uint8),
+                np.zeros(rows, dtype=np.int64))
+    state = checkpoints.load(new) if checkpoints is not None else None
+    if state is None:
+        state = new
+        _class_kernel._classify(rays, triples, inputs.wins, other_count, arrays, _ROW, state.result(rows * _ROW),
+                                state.decided, state.fresh)
+    words, decided, result = state.words, state.decided, state.result(rows * _ROW)
+    part_of = (np.arange(rows) % inputs.parts).astype(np.int32)
+    class_type = np.int32 if rows * _ROW <= np.iinfo(np.int32).max else np.int64
+
+    # The level's class numbers, then their canonical indices, as in the solve over positions; grouped
+    # by class size (the weight of their parents' decrements, one per settle), then by their other
+    # side's squares where the solve over positions groups them.
+    slab = positions._SLAB
+    level = np.empty(slab + _ROW, dtype=inputs.index_type)
+    grouped = np.empty_like(level)
+    sizes = np.empty(len(level), dtype=np.int64)
+    grouping = game.positions >= positions._GROUP_FROM
+    ranks = np.zeros(len(level), dtype=np.min_scalar_type(len(triples)))
+    keys = len(triples) if grouping else 1
+    group = symmetry_count(game.board)
+    block, chunk = positions._BLOCK, positions._CHUNK
+    blocks = -(-chunk // block)
+    out = np.empty((inputs.parts, blocks * block * inputs.max_unmoves), dtype=class_type)
+    counts = np.empty((blocks, inputs.parts), dtype=np.int64)
+
+    def step(found: np.ndarray, fresh: np.ndarray, plies: int) -> None:
+        offsets = np.cumsum(found) - found
+        for first, last in positions._slabs(found):
+            _kernel._collect(result, words, decided, encode_result(plies), found, offsets - offsets[first], first, last,
+                             _ROW, level)
+            size = int(found[first:last].sum())
+            _class_kernel._canonical_positions(level, size, triples, other_count, arrays, sizes)
+            if grouping:
+                _kernel._other_ranks(level, size, triples, other_count, ranks)
+            key = sizes[:size] * keys + ranks[:size]
+            firsts = np.cumsum(np.bincount(key, minlength=(group + 1) * keys))
+            firsts = np.concatenate([[0], firsts[:-1]])
+            bounds = firsts[::keys].tolist() + [size]  # where the classes of each size begin
+            _kernel._group(level, size, key, firsts, grouped)
+            for weight in range(1, group + 1):
+                for start in range(bounds[weight], bounds[weight + 1], chunk):
+                    used = _class_kernel._gather(grouped, start, min(start + chunk, bounds[weight + 1]), block, rays,
+                                                 triples, inputs.weights, other_count, arrays, decided, part_of, _ROW,
+                                                 out, counts)
+                    _kernel._settle(out, counts, used, plies % 2 == 0, encode_result(plies + 1), weight, result,
+                                    decided, fresh, _ROW)
+
+    run_levels(state, "classes", classes.count, step, progress, checkpoints)
+    _kernel._undecided_are_drawn(result, decided)
+    folded = result[:classes.count]
+    return FoldedSolution(game, folded, _summary(game, folded, inputs, classes), state.seconds)
+
+
+def _summary(game: Game, folded: np.ndarray, inputs: KernelInputs, classes: ClassInputs) -> Summary:
+    """The counts of the positions (not the classes) of ``folded``, as
+    :func:`solver.neutreeko.stats.summarize` gives them from the full table."""
+    import numba
+
+    from solver.neutreeko import _class_kernel
+
+    stretches = 8 * numba.get_num_threads()
+    histogram = np.zeros((stretches, 256), dtype=np.int64)
+    no_move = np.zeros(stretches, dtype=np.int64)
+    _class_kernel._histogram(folded, inputs.triples, inputs.wins, inputs.other_count, classes.arrays, histogram,
+                             no_move)
+
+    def positions_holding(byte: int) -> np.ndarray:
+        found = indices_of(folded, byte).astype(inputs.index_type)
+        _class_kernel._canonical_positions(found, len(found), inputs.triples, inputs.other_count, classes.arrays,
+                                           np.empty(len(found), dtype=np.int64))
+        return np.unique(images(found, game.board))
+
+    return summary_from(histogram.sum(axis=0), int(no_move.sum()), positions_holding)

@@ -1,0 +1,192 @@
+"""Solves that survive an interruption (issue 21): stopped at several levels, in the process (an
+exception at a level boundary, as Ctrl-C arriving there) and for real (SIGTERM, SIGKILL for a power
+cut, in a child process), a solve continued with its saved state gives the bytes of one never stopped,
+over positions and over classes; a saved state that is damaged or of another solve is refused."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from solver.core.container import digest
+from solver.neutreeko.checkpoint import Checkpoints, StateError, state_path
+from solver.neutreeko.game import Game
+from solver.neutreeko.levels import Level
+from solver.neutreeko.solve import solve
+from solver.neutreeko.solve_classes import solve_classes
+from solver.neutreeko.table import open_table
+from tests.helpers import assert_one_line_error, invoke
+
+GAME = Game.of("5x4")
+SOLVES = {"positions": (solve, lambda solution: solution.result),
+          "classes": (solve_classes, lambda solution: solution.folded)}
+TIMEOUT = 120
+
+
+class Stop(Exception):
+    """Raised by the progress of a solve to stop it at a level boundary."""
+
+
+def _stopping_at(plies: int):
+    def progress(level: Level) -> None:
+        if level.plies == plies:
+            raise Stop
+    return progress
+
+
+@pytest.mark.parametrize("unit", SOLVES)
+def test_a_solve_stopped_at_several_levels_resumes_to_the_same_bytes(unit, tmp_path):
+    run, bytes_of = SOLVES[unit]
+    expected = bytes_of(run(GAME)).copy()
+    path = tmp_path / "state"
+    levels: list[Level] = []
+    run(GAME, levels.append)
+    last = levels[-1].plies
+    for stop in (1, 2, 7, last // 2, last):
+        with pytest.raises(Stop):
+            run(GAME, _stopping_at(stop), Checkpoints(path, GAME, unit, every=0))
+        # The state saved at the start of level `stop`, taken up, stopped again a level later (but at the
+        # last level), taken up.
+        again = min(stop + 1, last)
+        if again > stop:
+            with pytest.raises(Stop):
+                run(GAME, _stopping_at(again), Checkpoints(path, GAME, unit, every=0, resume=True))
+        resumed: list[Level] = []
+        result = bytes_of(run(GAME, resumed.append, Checkpoints(path, GAME, unit, every=0, resume=True)))
+        assert np.array_equal(result, expected), f"stopped at ply {stop}"
+        assert resumed == levels[again:] or [level.count for level in resumed] == [level.count for level in levels[again:]]
+        assert resumed[0].plies == again
+
+
+def test_progress_counts_the_decided_and_the_time_left():
+    levels: list[Level] = []
+    solution = solve_classes(GAME, levels.append)
+    assert [level.decided for level in levels] == list(np.cumsum([level.count for level in levels]))
+    assert {level.legal for level in levels} == {len(solution.folded)}
+    assert levels[0].seconds_left is None and all(level.seconds_left is not None for level in levels[1:])
+    assert all(earlier.seconds <= later.seconds for earlier, later in zip(levels, levels[1:]))
+
+
+def test_no_state_is_saved_before_its_time(tmp_path):
+    solve(GAME, None, Checkpoints(tmp_path / "state", GAME, "positions", every=3600))
+    assert not (tmp_path / "state").exists()
+
+
+def test_a_resume_without_a_saved_state_solves_from_the_start(tmp_path):
+    result = solve_classes(GAME, None, Checkpoints(tmp_path / "state", GAME, "classes", every=3600, resume=True))
+    assert np.array_equal(result.folded, solve_classes(GAME).folded)
+
+
+@pytest.fixture
+def saved(tmp_path) -> Path:
+    """A state of the solve over classes of :data:`GAME`, saved at ply 3."""
+    path = tmp_path / "state"
+    with pytest.raises(Stop):
+        solve_classes(GAME, _stopping_at(3), Checkpoints(path, GAME, "classes", every=0))
+    return path
+
+
+def _damage_a_byte(path: Path) -> None:
+    data = bytearray(path.read_bytes())
+    data[-100] ^= 1
+    path.write_bytes(bytes(data))
+
+
+def _cut(path: Path) -> None:
+    path.write_bytes(path.read_bytes()[:-1])
+
+
+def _relabel(path: Path) -> None:
+    magic, description, arrays = path.read_bytes().split(b"\n", 2)
+    changed = json.loads(description)
+    changed["plies"] = 4
+    path.write_bytes(magic + b"\n" + json.dumps(changed).encode() + b"\n" + arrays)
+
+
+@pytest.mark.parametrize("damage, words", [(_damage_a_byte, "not those it was saved with"), (_cut, "cut short"),
+                                           (_relabel, "not those it was saved with"),
+                                           (lambda path: path.write_text("hello\n"), "not a saved state")])
+def test_a_damaged_state_is_refused(saved, damage, words):
+    damage(saved)
+    with pytest.raises(StateError, match=words):
+        solve_classes(GAME, None, Checkpoints(saved, GAME, "classes", resume=True))
+
+
+@pytest.mark.parametrize("game, unit", [(Game.of("4x5"), "classes"), (Game.of("5x4", "orthogonal"), "classes"),
+                                        (GAME, "positions")])
+def test_the_state_of_another_solve_is_refused(saved, game, unit):
+    run, _ = SOLVES[unit]
+    with pytest.raises(StateError, match="not of this one"):
+        run(game, None, Checkpoints(saved, game, unit, resume=True))
+
+
+# -- real processes and signals -----------------------------------------------------------------------------
+
+
+def _solve_process(out: Path, *options: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "solver", "solve", "--board", "5x5", "--fold", "--progress",
+                             "--save-every", "0", "--out", str(out), *options],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+def _stop_after_ply(process: subprocess.Popen, plies: int, number: int) -> str:
+    """Read the progress until ply ``plies`` is announced (its state saved), then send signal ``number``;
+    return what the process wrote on standard error."""
+    deadline = time.monotonic() + TIMEOUT
+    seen = []
+    assert process.stderr is not None
+    for line in process.stderr:
+        seen.append(line.decode())
+        if line.startswith(f"  ply {plies:3d}:".encode()):
+            process.send_signal(number)
+            break
+        assert time.monotonic() < deadline, "no progress"
+    _, rest = process.communicate(timeout=TIMEOUT)
+    return "".join(seen) + rest.decode()
+
+
+def _first_ply(stderr: str) -> int:
+    """The distance of the first level a solve's progress announces."""
+    return int(next(line for line in stderr.splitlines() if line.startswith("  ply ")).split()[1].rstrip(":"))
+
+
+@pytest.mark.slow
+def test_a_solve_terminated_or_killed_resumes_to_the_same_table(tmp_path):
+    """5 x 5 over classes: SIGTERM after ply 3, then SIGKILL (no clean-up at all) after ply 9 of the
+    resumed solve, then a resume to the end: the table of a solve never stopped."""
+    expected = tmp_path / "expected.h5"
+    assert invoke("solve", "--board", "5x5", "--fold", "--out", str(expected)).exit_code == 0
+    out = tmp_path / "neutreeko-5x5.h5"
+    stopped = _solve_process(out)
+    stderr = _stop_after_ply(stopped, 3, signal.SIGTERM)
+    assert stopped.returncode == 143, stderr
+    assert "--resume continues from it" in stderr and stderr.rstrip().endswith("neutreeko: error: terminated")
+    assert state_path(out).exists() and not out.exists()
+    killed = _solve_process(out, "--resume")
+    stderr = _stop_after_ply(killed, 9, signal.SIGKILL)
+    assert killed.returncode == -signal.SIGKILL and _first_ply(stderr) == 3
+    finished = _solve_process(out, "--resume")
+    _, stderr = finished.communicate(timeout=TIMEOUT)
+    assert finished.returncode == 0, stderr.decode()
+    assert _first_ply(stderr.decode()) >= 9  # 10 if the kill came after the next save
+    assert not state_path(out).exists()
+    leftovers = [name for name in os.listdir(tmp_path) if name.endswith(".tmp")]
+    assert len(leftovers) <= 1  # the kill may leave the temporary file of a save it cut short
+    game = Game.of("5x5")
+    assert open_table(game, out).attributes["digest"] == open_table(game, expected).attributes["digest"]
+    assert digest(open_table(game, out).result) == digest(open_table(game, expected).result)
+
+
+def test_a_state_of_another_board_is_refused_in_one_line(saved, tmp_path):
+    out = tmp_path / "neutreeko-4x5.h5"
+    state_path(out).write_bytes(saved.read_bytes())
+    result = invoke("solve", "--board", "4x5", "--fold", "--resume", "--out", str(out))
+    assert_one_line_error(result, "is the saved state of the solve over classes of 5x4", "--resume", code=2)
