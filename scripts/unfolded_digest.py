@@ -1,5 +1,5 @@
 """The SHA-256 digest of the full table that a folded table unfolds to, without holding the full table:
-the digest that ``docs/table-digests.csv`` and ``docs/scaling.md`` give for the full tables.
+the digest that ``solver/neutreeko/table-digests.csv`` and ``docs/scaling.md`` give for the full tables.
 
     python scripts/unfolded_digest.py --board 9x9 [--rule connected] [--table PATH]
 

@@ -1,14 +1,12 @@
 """The solve over symmetry classes (issue 21): its bytes are the folded table of the full solve, which
-unfolds to the committed digests of ``docs/table-digests.csv`` (independent evidence: those digests
+unfolds to the committed digests of ``solver/neutreeko/table-digests.csv`` (independent evidence: those digests
 were written from full solves, and the forward check confirmed every one of those tables); its counts are
 those of the full table; its class arithmetic agrees with the numpy numbering of
 :mod:`solver.neutreeko.folding` position by position."""
 
 from __future__ import annotations
 
-import csv
 import dataclasses
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,6 +16,7 @@ from solver.neutreeko import _class_kernel, index
 from solver.neutreeko import solve as solve_module
 from solver.neutreeko import solve_classes as classes_module
 from solver.neutreeko.class_inputs import ClassInputs
+from solver.neutreeko.digests import committed
 from solver.neutreeko.folding import Classes, fold, unfold
 from solver.neutreeko.game import Game
 from solver.neutreeko.kernel_inputs import KernelInputs
@@ -27,7 +26,6 @@ from solver.neutreeko.symmetry import class_sizes, triple_images
 from solver.neutreeko.table import open_table, write_table
 from tests.helpers import invoke
 
-DIGESTS = Path(__file__).resolve().parent.parent / "docs" / "table-digests.csv"
 #: Every board and rule of the committed digests up to this many indices (6 x 5, 7 x 4 and smaller) is
 #: solved here over classes, those beyond :data:`QUICK` (5 x 5 and up) marked slow; 6 x 6 too, slow.
 SOLVED_HERE = 10_000_000
@@ -35,15 +33,12 @@ QUICK = 2_000_000
 
 
 def _committed() -> dict[tuple[str, str], str]:
-    with open(DIGESTS, newline="") as file:
-        return {(row["board"], row["rule"]): row["digest"] for row in csv.DictReader(file)
-                if int(row["indices"]) <= SOLVED_HERE}
+    return {key: digest for key, (indices, digest) in committed().items() if indices <= SOLVED_HERE}
 
 
 def _cases() -> list:
-    with open(DIGESTS, newline="") as file:
-        sizes = {(row["board"], row["rule"]): int(row["indices"]) for row in csv.DictReader(file)}
-    return [pytest.param(*key, marks=[pytest.mark.slow] if sizes[key] > QUICK else []) for key in _committed()]
+    return [pytest.param(*key, marks=[pytest.mark.slow] if committed()[key][0] > QUICK else [])
+            for key in _committed()]
 
 
 def _unfolds_to_the_committed_digest(board: str, rule: str, expected: str) -> None:
@@ -62,9 +57,7 @@ def test_the_class_solve_unfolds_to_the_committed_digest(board, rule):
 
 @pytest.mark.slow
 def test_6x6_over_classes_unfolds_to_the_committed_digest():
-    with open(DIGESTS, newline="") as file:
-        expected = next(row["digest"] for row in csv.DictReader(file) if (row["board"], row["rule"]) == ("6x6", "connected"))
-    _unfolds_to_the_committed_digest("6x6", "connected", expected)
+    _unfolds_to_the_committed_digest("6x6", "connected", committed()[("6x6", "connected")][1])
 
 
 def test_the_class_solve_is_the_fold_of_the_full_solve(solved_5x5):
