@@ -5,8 +5,10 @@ that a transcript reads like a session), and showing the end of a game that Ctrl
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Callable, TypeVar
 
+from solver.core import files
 from solver.core.interrupts import Terminated
 
 Result = TypeVar("Result")
@@ -78,3 +80,15 @@ def until_interrupted(play: Callable[[], Result], stopped: Callable[[], object])
     except KeyboardInterrupt:
         stopped()
         raise
+
+
+def save_text(path: Path, text: str, say: Callable[[str], None], done: str | None) -> None:
+    """Write ``text`` to ``path`` atomically (a game's record, as ``save`` and ``--record`` of play do),
+    then ``say`` ``done`` (unless None); if it cannot be written, say why instead."""
+    try:
+        files.write_atomically(path, text)
+    except OSError as error:
+        say(f"cannot save the record to {path}: {error.strerror or error}")
+        return
+    if done is not None:
+        say(done)

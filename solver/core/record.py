@@ -113,6 +113,25 @@ def check_result(lines: RecordLines, result: str, well_formed: Callable[[str], b
         raise RecordError(f'line {number}: [Result "{said}"], but {actual}')
 
 
+class Tagged:
+    """What a game record of either game shares: ``tags``, its tags other than those the record writes
+    from its game and result, name and value in order."""
+
+    tags: tuple[tuple[str, str], ...]
+
+    def check_tags(self, game_tags: Sequence[str]) -> None:
+        """Raise :class:`ValueError` if a tag is one the record writes itself (``game_tags`` or
+        ``Result``), or is given twice."""
+        names = [name for name, _ in self.tags]
+        reserved = [name for name in names if name in (*game_tags, "Result")]
+        if reserved or len(set(names)) != len(names):
+            raise ValueError(f"tags {reserved or names} are reserved or repeated")
+
+    def tag(self, name: str, default: str = "") -> str:
+        """The value of tag ``name``, or ``default``."""
+        return next((value for key, value in self.tags if key == name), default)
+
+
 def tag_lines(tags: Sequence[tuple[str, str]]) -> list[str]:
     """``[Name "value"]`` for each tag, in order, ``"`` and ``\\`` escaped.
 

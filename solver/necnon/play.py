@@ -26,7 +26,7 @@ import random
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, NamedTuple
 
-from solver.core.console import read_line, until_interrupted
+from solver.core.console import read_line, save_text, until_interrupted
 from solver.core.errors import IllegalMoveError, MissingTableError, NotationError
 from solver.necnon import report
 from solver.necnon.annotate import annotate
@@ -34,7 +34,7 @@ from solver.necnon.engine import SearchEngine
 from solver.necnon.judge import TableJudge
 from solver.necnon.position import BLACK, GREEN, Colour, Position, Turn
 from solver.necnon.probe import Tablebase
-from solver.necnon.record import GameRecord, numbered, write_record
+from solver.necnon.record import GameRecord, numbered
 from solver.necnon.rules import Game
 from solver.necnon.table import open_table
 from solver.necnon.values import Evaluation, turns_text
@@ -270,13 +270,8 @@ class Match:
 
     def _save(self, path: Path, quiet: bool = False) -> None:
         """Write the record to ``path``; say so unless ``quiet``, and say why not if it fails."""
-        try:
-            write_record(path, self.record())
-        except OSError as error:
-            self._say(f"cannot save the record to {path}: {error.strerror or error}")
-            return
-        if not quiet:
-            self._say(f"saved the record of {turns_text(len(self.plies))} to {path}")
+        save_text(path, self.record().text(), self._say,
+                  None if quiet else f"saved the record of {turns_text(len(self.plies))} to {path}")
 
     def _read(self, lines: Iterator[str], prompt: str) -> str | None:
         """The next line without its line end, after writing ``prompt``; None at the end of input."""

@@ -39,6 +39,7 @@ from solver.core.record import (
     MOVE_NUMBER,
     RecordError,
     RecordLines,
+    Tagged,
     at_line,
     check_result,
     read_file,
@@ -71,7 +72,7 @@ def numbered(names: Iterable[str]) -> list[str]:
 
 
 @dataclass(frozen=True)
-class GameRecord:
+class GameRecord(Tagged):
     """A game: where it started, its turns (each legal, none after the end) and its tags other than
     those of :data:`GAME_TAGS` and ``Result``, which come from the game itself: the players' names
     (``Black``, ``Green``) and any others, in order."""
@@ -81,14 +82,7 @@ class GameRecord:
     tags: tuple[tuple[str, str], ...] = field(default=())
 
     def __post_init__(self) -> None:
-        names = [name for name, _ in self.tags]
-        reserved = [name for name in names if name in (*GAME_TAGS, "Result")]
-        if reserved or len(set(names)) != len(names):
-            raise ValueError(f"tags {reserved or names} are reserved or repeated")
-
-    def tag(self, name: str, default: str = "") -> str:
-        """The value of tag ``name``, or ``default``."""
-        return next((value for key, value in self.tags if key == name), default)
+        self.check_tags(GAME_TAGS)
 
     @cached_property
     def positions(self) -> tuple[Position, ...]:

@@ -41,7 +41,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Mapping, NamedTuple
 
-from solver.core.console import read_line, until_interrupted
+from solver.core.console import read_line, save_text, until_interrupted
 from solver.core.errors import IllegalMoveError, NotationError
 from solver.core.notation import checked, quote
 from solver.neutreeko import report
@@ -49,7 +49,7 @@ from solver.neutreeko.annotate import AnnotatedPly, Annotation
 from solver.neutreeko.outcome import LINE_RESULTS, Outcome, Termination, ending
 from solver.neutreeko.position import BLACK, WHITE, Colour, Move, Position
 from solver.neutreeko.probe import RankedMove, Tablebase, best_moves
-from solver.neutreeko.record import GameRecord, numbered, write_record
+from solver.neutreeko.record import GameRecord, numbered
 from solver.neutreeko.values import plies_text
 
 Engine = Callable[[list[RankedMove], random.Random], RankedMove]
@@ -344,13 +344,8 @@ class Match:
 
     def _save(self, path: Path, quiet: bool = False) -> None:
         """Write the record to ``path``; say so unless ``quiet``, and say why not if it fails."""
-        try:
-            write_record(path, self.record())
-        except OSError as error:
-            self._say(f"cannot save the record to {path}: {error.strerror or error}")
-            return
-        if not quiet:
-            self._say(f"saved the record of {plies_text(len(self.plies))} to {path}")
+        save_text(path, self.record().text(), self._say,
+                  None if quiet else f"saved the record of {plies_text(len(self.plies))} to {path}")
 
     def _read(self, lines: Iterator[str], prompt: str) -> str | None:
         """The next line without its line end, after writing ``prompt``; None at the end of input."""

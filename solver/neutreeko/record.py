@@ -54,6 +54,7 @@ from solver.core.record import (
     MOVE_NUMBER,
     RecordError,
     RecordLines,
+    Tagged,
     at_line,
     check_result,
     read_file,
@@ -368,7 +369,7 @@ class Moves(tuple[Move, ...]):
 
 
 @dataclass(frozen=True)
-class GameRecord:
+class GameRecord(Tagged):
     """A game: where it started, its moves (each legal, none after the game ended: the main line), its
     tags other than those of :data:`GAME_TAGS` and ``Result``, which come from the game itself (the
     players' names, ``Black`` and ``White``, and any others, in order), and the variations of its
@@ -382,14 +383,7 @@ class GameRecord:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "moves", Moves(self.moves, self.start.game.board))
-        names = [name for name, _ in self.tags]
-        reserved = [name for name in names if name in (*GAME_TAGS, "Result")]
-        if reserved or len(set(names)) != len(names):
-            raise ValueError(f"tags {reserved or names} are reserved or repeated")
-
-    def tag(self, name: str, default: str = "") -> str:
-        """The value of tag ``name``, or ``default``."""
-        return next((value for key, value in self.tags if key == name), default)
+        self.check_tags(GAME_TAGS)
 
     @cached_property
     def positions(self) -> tuple[Position, ...]:
