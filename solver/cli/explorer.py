@@ -12,8 +12,6 @@ import click
 from solver.cli.common import fail
 from solver.cli.neutreeko import cli
 from solver.core import chunks
-from solver.web.api import Explorer
-from solver.web.server import ExplorerServer
 
 
 def _say(message: str) -> None:
@@ -64,6 +62,11 @@ def serve(host: str, port: int, open_browser: bool, quiet: bool, cache_mb: int) 
       neutreeko serve --open
       curl 'http://127.0.0.1:8000/api/position?moves=C4-C3'
     """
+    # The web stack (both games' APIs, the server) is imported here, not with the command line: every
+    # other command starts without it.
+    from solver.web.api import Explorer
+    from solver.web.server import ExplorerServer
+
     chunks.set_cache_limit(cache_mb << 20)
     explorer = Explorer(announce=_say)
     try:
