@@ -146,7 +146,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         return
     wins, draws, losses = scores.count(1.0), scores.count(0.5), scores.count(0.0)
     low, high = wilson_interval(sum(scores), len(scores))
-    print(f"A: {wins} wins, {draws} draws, {losses} losses in {len(scores)} games; score {sum(scores):g}/{len(scores)} "
+    counts = ", ".join(f"{number} {word if number == 1 else plural}" for number, word, plural in
+                       ((wins, "win", "wins"), (draws, "draw", "draws"), (losses, "loss", "losses")))
+    print(f"A: {counts} in {len(scores)} games; score {sum(scores):g}/{len(scores)} "
           f"= {sum(scores) / len(scores):.3f}, 95 % interval {low:.3f} to {high:.3f} (Wilson)")
     print(f"time: {time.perf_counter() - began:.1f} s")
     print(f"command: {command_line(options)}")

@@ -3,6 +3,7 @@ same seed prints the same figures, and the points given away agree with the tabl
 
 from __future__ import annotations
 
+import doctest
 import importlib.util
 import re
 import sys
@@ -96,7 +97,7 @@ def test_match_prints_the_score_and_its_interval_and_repeats_with_its_seed(capsy
     games = [re.fullmatch(r"game (\d): (A Black, B Green|B Black, A Green): (Black wins by \d+|Green wins by \d+|draw), "
                           r"A scores (1|0\.5|0)", line) for line in lines[1:3]]
     assert all(games) and [row[2] for row in games if row] == ["A Black, B Green", "B Black, A Green"]
-    total = re.fullmatch(r"A: (\d) wins, (\d) draws, (\d) losses in 2 games; score ([\d.]+)/2 = ([\d.]+), "
+    total = re.fullmatch(r"A: (\d) wins?, (\d) draws?, (\d) loss(?:es)? in 2 games; score ([\d.]+)/2 = ([\d.]+), "
                          r"95 % interval ([\d.]+) to ([\d.]+) \(Wilson\)", lines[3])
     assert total
     scores = [float(row[4]) for row in games if row]
@@ -114,3 +115,8 @@ def test_the_wilson_interval_holds_the_share_and_narrows_with_games():
     wider = match.wilson_interval(50, 100)
     assert low < wider[0] < 0.5 < wider[1] < high
     assert match.wilson_interval(0, 4)[0] == 0.0
+
+
+def test_the_doctests_of_the_scripts():
+    for module in (bench, match):
+        assert doctest.testmod(module).failed == 0, module.__name__
