@@ -20,7 +20,8 @@ ROOT = Path(__file__).resolve().parent.parent
 #: What the sdist's test suite reads beyond tests/test_*.py (which setuptools includes on its own).
 SUITE_FILES = ["conftest.py", "tests/helpers.py", "tests/reference.py", "tests/necnon_reference.py",
                "tests/lowest-versions.txt", "docs/table-format.md", "docs/survey.md",
-               "scripts/run_notebooks.py", "notebooks/statistics.ipynb", "notebooks/necnon.ipynb"]
+               "scripts/run_notebooks.py", "scripts/bench_engine.py", "scripts/match_engines.py",
+               "notebooks/statistics.ipynb", "notebooks/necnon.ipynb"]
 
 
 def _build(kind: str, source: Path, out: Path) -> Path:

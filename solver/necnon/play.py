@@ -18,13 +18,18 @@ side (as :mod:`solver.necnon.annotate` judges them), and the game's record
 (:mod:`solver.necnon.record`), which ``necnon annotate`` reads and ``necnon play --load`` continues. A
 match may begin with the turns of a record, and writes its record to a file after every turn when
 given one (``--record``) or when asked (``save FILE``).
+
+A game with no person in it is also :func:`play_game`: each colour a :data:`Player` (a function from a
+position to the turn played there: :func:`perfect_player`, :func:`engine_player`, :func:`random_player`,
+the same choices the opponents of a match make), played to the end with no output; the scripts that
+measure the engine run their games with it.
 """
 
 from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, NamedTuple
+from typing import Callable, Iterable, Iterator, Mapping, NamedTuple
 
 from solver.core.console import read_line, save_text, until_interrupted
 from solver.core.errors import IllegalMoveError, MissingTableError, NotationError
@@ -40,6 +45,8 @@ from solver.necnon.table import open_table
 from solver.necnon.values import Evaluation, turns_text
 
 Write = Callable[[str], None]
+#: A machine player: the turn it plays in a position that is not over.
+Player = Callable[[Position], Turn]
 
 #: ``--opponent``: who plays the colours a person does not.
 ENGINES = ("perfect", "mcts", "random")
@@ -82,6 +89,45 @@ class PlayedGame(NamedTuple):
     plies: tuple[Ply, ...]
     position: Position
     finished: bool
+
+
+def perfect_player(tablebase: Tablebase) -> Player:
+    """The perfect player: the first of :meth:`Tablebase.turns <solver.necnon.probe.Tablebase.turns>`
+    (deterministic). Raises what the probes raise (a missing table)."""
+    return lambda position: tablebase.turns(position)[0].turn
+
+
+def engine_player(engine: SearchEngine) -> Player:
+    """The search engine's choice (:meth:`SearchEngine.choose <solver.necnon.engine.SearchEngine.choose>`),
+    thinking as ``engine`` was made to."""
+    return lambda position: engine.choose(position)[0]
+
+
+def random_player(rng: random.Random) -> Player:
+    """Any legal turn, uniformly, drawn from ``rng``."""
+    return lambda position: rng.choice(position.turns())
+
+
+def play_game(start: Position, players: Mapping[Colour, Player]) -> PlayedGame:
+    """The game from ``start`` to its end by the rules, each colour's turns chosen by its player in
+    ``players`` (keyed :data:`~solver.necnon.position.BLACK` and :data:`~solver.necnon.position.GREEN`);
+    nothing is written. The plies are marked as not a person's, and the game as finished.
+
+    >>> from solver.necnon.rules import Game
+    >>> start = Position.empty(Game.of("2x2"))
+    >>> first = lambda position: position.turns()[0]
+    >>> game = play_game(start, {BLACK: first, GREEN: first})
+    >>> game.position.over, len(game.plies) > 0
+    (True, True)
+    """
+    plies: list[Ply] = []
+    position = start
+    while not position.over:
+        side = position.side_to_move
+        turn = players[side](position)
+        plies.append(Ply(side, False, position, turn))
+        position = position.play(turn)
+    return PlayedGame(tuple(plies), position, True)
 
 
 class Match:
@@ -184,11 +230,11 @@ class Match:
     def _opponent_turn(self, side: Colour) -> None:
         position = self.position
         if self.opponent == "random":
-            turn = self.rng.choice(position.turns())
+            turn = random_player(self.rng)(position)
         elif self.tablebase is not None and self.opponent == "perfect":
-            turn = self.tablebase.turns(position)[0].turn
+            turn = perfect_player(self.tablebase)(position)
         else:
-            turn, _ = self._engine().choose(position)
+            turn = engine_player(self._engine())(position)
         self.plies.append(Ply(side, False, position, turn))
         self._keep_record()
         self._say(f"{side.capitalize()} plays {turn.name(position.game.grid)}")
