@@ -28,10 +28,10 @@ from tests.helpers import LONGEST, START, assert_one_line_error, invoke, random_
 
 
 def request(url: str, path: str, method: str = "GET", body: bytes | None = None,
-            headers: dict[str, str] | None = None) -> tuple[int, http.client.HTTPResponse, bytes]:
-    """(status, response, body) of one request to the server at ``url``."""
+            headers: dict[str, str] | None = None, timeout: float = 10) -> tuple[int, http.client.HTTPResponse, bytes]:
+    """(status, response, body) of one request to the server at ``url``, waiting ``timeout`` seconds."""
     address = urlsplit(url)
-    connection = http.client.HTTPConnection(address.hostname, address.port, timeout=10)
+    connection = http.client.HTTPConnection(address.hostname, address.port, timeout=timeout)
     try:
         connection.request(method, path, body, headers or {})
         response = connection.getresponse()
@@ -40,8 +40,8 @@ def request(url: str, path: str, method: str = "GET", body: bytes | None = None,
         connection.close()
 
 
-def get_json(url: str, path: str) -> tuple[int, dict]:
-    status, response, body = request(url, path)
+def get_json(url: str, path: str, timeout: float = 10) -> tuple[int, dict]:
+    status, response, body = request(url, path, timeout=timeout)
     assert response.getheader("Content-Type") == "application/json"
     return status, json.loads(body)
 
