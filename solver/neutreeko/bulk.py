@@ -196,7 +196,8 @@ class _Looked(NamedTuple):
     results: np.ndarray
 
     def lookup(self, indices: np.ndarray) -> np.ndarray:
-        """The result byte of each of ``indices`` (any shape; each one of :attr:`indices`)."""
+        """The result byte of each of ``indices`` (any shape): the byte of each one of :attr:`indices`,
+        some byte for another (which the callers mask: index 0 stands in for a slot without a move)."""
         found: np.ndarray = self.results[np.searchsorted(self.indices, indices)]
         return found
 
