@@ -14,6 +14,9 @@ blunder     ??    a worse result, by more
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
+
+from solver.core.scene import Circle, Group, Shape, Text, text_width
 
 
 class Mark(enum.Enum):
@@ -48,3 +51,20 @@ _SYMBOLS = {Mark.BEST: "", Mark.INACCURACY: "?!", Mark.MISTAKE: "?", Mark.BLUNDE
 
 #: The colour of a move's label by its mark, in every game's pictures (the best in the text's ink).
 MARK_COLOURS = {Mark.BEST: "#222222", Mark.INACCURACY: "#b8860b", Mark.MISTAKE: "#e66100", Mark.BLUNDER: "#c00000"}
+
+
+def chart_legend(left: float, y: float, caption: str, dots: Sequence[tuple[str, str]], font: float,
+                 ink: str, faint_ink: str) -> list[Shape]:
+    """The legend of a value-history chart, at ``left``, from ``y`` down: the ``caption``, then a row
+    of the dots' colours with their names (``dots``: (colour, name) pairs) and the marks' signs."""
+    entries: list[Shape] = [Text(left, y, caption, font - 1, faint_ink, anchor="start")]
+    x = left
+    for colour, name in dots:
+        entries += [Circle(x + 5, y + 20, 4.2, colour), Text(x + 14, y + 20, name, font - 1, ink, anchor="start")]
+        x += 20 + text_width(name, font - 1)
+    x += 10
+    for mark in (Mark.INACCURACY, Mark.MISTAKE, Mark.BLUNDER):
+        text = f"{mark.symbol} {mark.value}"
+        entries.append(Text(x, y + 20, text, font - 1, MARK_COLOURS[mark], anchor="start", bold=True))
+        x += 14 + text_width(text, font - 1)
+    return [Group("legend", tuple(entries))]

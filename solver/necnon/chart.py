@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 
-from solver.core.marks import MARK_COLOURS, Mark
+from solver.core.marks import MARK_COLOURS, chart_legend
 from solver.core.scene import Circle, Group, Rect, Scene, Shape, Text, text_width
 from solver.core.scene import Line as Stroke
 from solver.necnon.annotate import Annotation
@@ -92,16 +92,5 @@ def value_history(annotation: Annotation, title: str = "") -> Scene:
 
 def _legend(left: float, y: float) -> list[Shape]:
     """Two rows: the dot colours; the marks' signs."""
-    entries: list[Shape] = [Text(left, y, "dot: a position's value; line: the turn that led to it", FONT - 1,
-                                 FAINT_INK, anchor="start")]
-    x = left
-    for winner, name in ((BLACK, "Black wins"), (None, "draw"), (GREEN, "Green wins")):
-        entries += [Circle(x + 5, y + 20, 4.2, WINNER_COLOURS[winner]),
-                    Text(x + 14, y + 20, name, FONT - 1, INK, anchor="start")]
-        x += 20 + text_width(name, FONT - 1)
-    x += 10
-    for mark in (Mark.INACCURACY, Mark.MISTAKE, Mark.BLUNDER):
-        text = f"{mark.symbol} {mark.value}"
-        entries.append(Text(x, y + 20, text, FONT - 1, MARK_COLOURS[mark], anchor="start", bold=True))
-        x += 14 + text_width(text, FONT - 1)
-    return [Group("legend", tuple(entries))]
+    dots = [(WINNER_COLOURS[winner], name) for winner, name in ((BLACK, "Black wins"), (None, "draw"), (GREEN, "Green wins"))]
+    return chart_legend(left, y, "dot: a position's value; line: the turn that led to it", dots, FONT, INK, FAINT_INK)

@@ -20,7 +20,7 @@ written in its player's margin, Black's on the left and White's on the right, wi
 
 from __future__ import annotations
 
-from solver.core.marks import MARK_COLOURS, Mark
+from solver.core.marks import MARK_COLOURS, chart_legend
 from solver.core.scene import Circle, Group, Rect, Scene, Shape, Text, text_width
 from solver.core.scene import Line as Stroke
 from solver.neutreeko.annotate import Annotation
@@ -98,21 +98,11 @@ def value_history(annotation: Annotation, title: str = "") -> Scene:
                   f" {position.side_to_move.capitalize()} to move, {value.terse()}"
         shapes.append(Group(f"position {value.value}", (Circle(x, y, 4.2, VALUE_COLOURS[value.value], "#ffffff", 1.2),),
                             tooltip))
-    shapes += _legend(left, bottom + 30, grid_width)
+    shapes += _legend(left, bottom + 30)
     return Scene(width, round(bottom + 76), tuple(shapes), title=title)
 
 
-def _legend(left: float, y: float, width: float) -> list[Shape]:
+def _legend(left: float, y: float) -> list[Shape]:
     """Two rows: the dot and link colours; the marks' signs."""
-    entries: list[Shape] = [Text(left, y, "dot: value for the side to move; line: value of the move for its player",
-                                 FONT - 1, FAINT_INK, anchor="start")]
-    x = left
-    for value, colour in VALUE_COLOURS.items():
-        entries += [Circle(x + 5, y + 20, 4.2, colour), Text(x + 14, y + 20, value, FONT - 1, INK, anchor="start")]
-        x += 20 + text_width(value, FONT - 1)
-    x += 10
-    for mark in (Mark.INACCURACY, Mark.MISTAKE, Mark.BLUNDER):
-        text = f"{mark.symbol} {mark.value}"
-        entries.append(Text(x, y + 20, text, FONT - 1, MARK_COLOURS[mark], anchor="start", bold=True))
-        x += 14 + text_width(text, FONT - 1)
-    return [Group("legend", tuple(entries))]
+    return chart_legend(left, y, "dot: value for the side to move; line: value of the move for its player",
+                        [(colour, value) for value, colour in VALUE_COLOURS.items()], FONT, INK, FAINT_INK)
