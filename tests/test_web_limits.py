@@ -327,9 +327,10 @@ FULL_DISK = ("import resource, signal, sys; signal.signal(signal.SIGXFSZ, signal
 def test_a_build_that_cannot_write_is_one_clean_line_remembered(tmp_path):
     """The server's files limited to 4 kB (as a full disk): the HDF5 library's error, which names the
     temporary file and buffer addresses, becomes the system's words; the next request gets the same
-    line at once, without a second build. (The build compiles the solver's kernels each time, numba's
-    cache being out of reach of the limit: the first answer may take longer than the usual bound.)"""
+    line at once, without a second build. (Under the limit numba cannot write its cache: the kernels are
+    compiled first, here, so that the build reads them instead of compiling them in every run.)"""
     directory = tmp_path / "tables"
+    solve(GAME_4X4)  # compiled here, into numba's cache: the limited build then reads its kernels, not compiles them
     process = subprocess.Popen([sys.executable, "-c", FULL_DISK, "serve", "--port", "0"], stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True, env={**os.environ, "NEUTREEKO_TABLES": str(directory)})
     try:
