@@ -1,4 +1,11 @@
-"""The search engine for boards too large to solve: Monte Carlo tree search (UCT) with random playouts.
+"""The search engine for boards too large to solve: an exact endgame, and before it Monte Carlo tree
+search (UCT) with random playouts.
+
+**Endgame.** When at most :data:`~solver.necnon.endgame.MAX_EMPTY` cells are empty, the engine first
+tries to solve the rest of the game exactly (:class:`~solver.necnon.endgame.EndgameSolver`): with
+``iterations`` playouts a turn, within a budget of :data:`ENDGAME_NODES` nodes a playout; with a time a
+turn, within :data:`ENDGAME_SHARE` of it. Solved, it plays a turn that keeps the perfect value; else
+the tree search below chooses, with the rest of the time (or all its playouts).
 
 **Tree.** A turn of two stones is chosen as two decisions of its player: a first stone, then a second
 stone on a later allowed cell (in board order), so that a node has at most one child per cell rather
@@ -29,11 +36,20 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from solver.necnon.endgame import MAX_EMPTY, EndgameSolver, Solved, board_bytes
 from solver.necnon.position import Position, Turn
 from solver.necnon.rules import Game
 
 #: The UCT exploration constant (rewards lie in [-1, 1]).
 EXPLORATION = 1.0
+#: The exact endgame's budget, in nodes a playout of the ``iterations`` (a node costs a few hundredths
+#: of a playout's time on the boards measured, so that the endgame takes at most a few times as long as
+#: the playouts).
+ENDGAME_NODES = 200
+#: The share of a turn's time the exact endgame may take; the tree search has the rest if it fails.
+ENDGAME_SHARE = 0.5
+#: Nodes of the exact endgame between two looks at the clock (some hundredths of a second).
+ENDGAME_CHUNK = 50_000
 _CHECK_CLOCK = 32
 
 
@@ -52,14 +68,21 @@ class EngineTurn:
 @dataclass(frozen=True)
 class Verdict:
     """The engine's view of a position: its turns, most visited first (the first is its choice), and
-    the playouts it ran."""
+    the playouts it ran. ``solved``: the rest of the game was solved exactly (in ``nodes`` nodes), and
+    the one turn given keeps the perfect value, its ``mean_margin`` (no playout went through it)."""
 
     turns: tuple[EngineTurn, ...]
     iterations: int
     seconds: float
+    solved: bool = False
+    nodes: int = 0
 
     def lines(self, limit: int = 8) -> list[str]:
-        """Its view as text: the iterations, then the first ``limit`` turns."""
+        """Its view as text: the iterations (or the exact solution), then the first ``limit`` turns."""
+        if self.solved:
+            best = self.turns[0]
+            return [f"the engine's view (solved exactly, {self.nodes:,} nodes in {self.seconds:.1f} s; margin "
+                    f"is Black minus Green):", f"  {best.name}  keeps the perfect margin {best.mean_margin:+.0f}"]
         lines = [f"the engine's view ({self.iterations:,} playouts in {self.seconds:.1f} s; mean margin is "
                  f"Black minus Green):"]
         width = max((len(entry.name) for entry in self.turns[:limit]), default=0)
@@ -102,6 +125,7 @@ class SearchEngine:
         from solver.necnon import _playout, _rules  # numba is imported only when the engine is used
 
         self._playout, self._rules = _playout, _rules
+        self._solver: EndgameSolver | None = None
         self.game = game
         self.seconds, self.iterations = seconds, iterations
         self.rng = random.Random(seed)
@@ -116,10 +140,14 @@ class SearchEngine:
         if position.over:
             raise ValueError("the game is over: there is nothing to search")
         self._playout.seed(self.rng.randrange(2**31))
-        board = np.array([0 if position.stone(cell) is None else 1 if position.stone(cell) == "black" else 2
-                          for cell in range(self.game.grid.cells)], dtype=np.int8)
-        root = self._position_node(board, position.black_to_move, position.passes)
         began = time.perf_counter()
+        solved = self._solve(position, began)
+        if solved is not None:
+            black = position.black_to_move
+            won = float(solved.margin > 0 if black else solved.margin < 0)
+            entry = EngineTurn(solved.turn, solved.turn.name(self.game.grid), 0, float(solved.margin), won)
+            return Verdict((entry,), 0, time.perf_counter() - began, True, solved.nodes)
+        root = self._position_node(board_bytes(position), position.black_to_move, position.passes)
         done = 0
         while self.iterations is None or done < self.iterations:
             if self.iterations is None and done and done % _CHECK_CLOCK == 0 and \
@@ -133,6 +161,21 @@ class SearchEngine:
         """The engine's turn in ``position`` and its view."""
         verdict = self.search(position)
         return verdict.turns[0].turn, verdict
+
+    def _solve(self, position: Position, began: float) -> Solved | None:
+        """The rest of the game solved exactly within the endgame's budget, or None (too many empty
+        cells, or the budget ran out)."""
+        grid = self.game.grid
+        if grid.cells - (position.black | position.green).bit_count() > MAX_EMPTY:
+            return None
+        if self._solver is None:
+            self._solver = EndgameSolver(self.game)
+        if self.iterations is not None:
+            return self._solver.solve(position, ENDGAME_NODES * self.iterations)
+        while True:
+            solved = self._solver.solve(position, ENDGAME_CHUNK)
+            if solved is not None or time.perf_counter() - began >= ENDGAME_SHARE * self.seconds:
+                return solved
 
     # -- the tree -----------------------------------------------------------------------------------------
 

@@ -365,9 +365,12 @@
       panel.append(html("p", {class: "empty"}, "No table for this board: ask the search engine for its view."));
       return;
     }
-    caption.textContent = `the search engine's, ${view.iterations.toLocaleString("en")} playouts in ${view.seconds} s`;
+    caption.textContent = view.solved
+      ? `the search engine's, the rest solved exactly (${view.nodes.toLocaleString("en")} nodes in ${view.seconds} s)`
+      : `the search engine's, ${view.iterations.toLocaleString("en")} playouts in ${view.seconds} s`;
     for (const entry of view.turns.slice(0, 30)) {
-      const words = `${entry.visits} playouts, ${Math.round(100 * entry.won)}% won, mean ${label(Math.round(10 * entry.mean_margin) / 10)}`;
+      const words = view.solved ? `keeps the perfect margin ${label(entry.mean_margin)}`
+        : `${entry.visits} playouts, ${Math.round(100 * entry.won)}% won, mean ${label(Math.round(10 * entry.mean_margin) / 10)}`;
       panel.append(turnButton(entry.turn, `${entry.turn}: ${words}`, entry === view.turns[0],
                               html("span", {class: "view"}, words)));
     }

@@ -1,0 +1,245 @@
+"""The numba kernel of the engine's exact endgame solver: alpha-beta with a transposition table on the
+rest of a game, on a board of one byte per cell (see :mod:`solver.necnon._rules`).
+
+Only the cells empty at the root (``free``, at most 31: :data:`solver.necnon.endgame.MAX_EMPTY`) can
+change below it, so a position of the search is keyed by what lies on them, relative to the root::
+
+    bit 2E+1   bit 2E     E .. 2E-1            0 .. E-1
+    +--------+--------+--------------------+--------------------+
+    | passed | Black  | green on free[k]   | black on free[k]   |      E = len(free)
+    +--------+--------+--------------------+--------------------+
+      passed: the last turn was a pass; Black: Black to move
+
+**Values** are margins from the mover's side (its points minus the other's), exact integers; a value
+returned from a window (alpha, beta) is exact inside it, an upper bound at or below alpha and a lower
+bound at or above beta (fail-soft).
+
+**Turns** of a position are numbered in one order: its pairs (i, j), i < j, of allowed cells, or its
+single stones, or its pass (turn 0). The search tries the table's best turn first, then the others.
+
+**Table**: ``keys[slot]`` (:data:`EMPTY` when free), ``bounds[slot]`` (lower, upper) and
+``moves[slot]``, the number of the best turn found there. A slot is found by linear probing over
+:data:`_PROBES` slots; when all are taken, the first is overwritten (the table is a cache: a lost entry
+costs time, never exactness).
+
+**Budget**: ``state`` = [nodes searched, the budget of nodes, stopped (1 when the budget ran out), the
+root's best turn coded as ``32 * a + b`` for stones on ``free[a]`` and ``free[b]`` (``a = b`` for one
+stone) or :data:`PASS`]. When the budget runs out the search stops with nothing half-done stored, so
+that what the table holds stays exact.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from solver.necnon import _rules
+
+EMPTY = np.uint64(0xFFFFFFFFFFFFFFFF)
+PASS = 1023
+_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
+_PROBES = 4
+_NODES, _BUDGET, _STOPPED, _BEST = 0, 1, 2, 3
+
+
+@njit(cache=True)
+def clear(keys):
+    """Empty the table."""
+    keys[:] = EMPTY
+
+
+@njit(cache=True, inline="always")
+def _find(keys, key):
+    """The slot holding ``key``, else a free slot near it, else the first slot it may take."""
+    mask = np.uint64(len(keys) - 1)
+    home = (key * _MULTIPLIER >> np.uint64(20)) & mask
+    for probe in range(_PROBES):
+        slot = (home + np.uint64(probe)) & mask
+        if keys[slot] == key or keys[slot] == EMPTY:
+            return slot
+    return home
+
+
+@njit(cache=True, inline="always")
+def _final(board, black_to_move, neighbours, seen, stack):
+    """The mover's margin when the game ends on ``board``."""
+    margin = _rules.margin(board, neighbours, seen, stack)
+    return margin if black_to_move else -margin
+
+
+@njit(cache=True)
+def _allowed(board, free, black_to_move, nec, neighbours, out):
+    """The indices k of the free cells the mover may lay a stone on, increasing, written to ``out``;
+    returns how many (the rule of :func:`solver.necnon._rules.allowed_cells`)."""
+    mover_nec = nec[0] if black_to_move else nec[1]
+    enemy = _rules.GREEN if black_to_move else _rules.BLACK
+    count = 0
+    for k in range(len(free)):
+        cell = free[k]
+        if board[cell] != _rules.EMPTY:
+            continue
+        enemies = 0
+        for n in range(neighbours.shape[1]):
+            near = neighbours[cell, n]
+            if near < 0:
+                break
+            if board[near] == enemy:
+                enemies += 1
+        if (enemies == 0 or enemies % 2 == 1) if mover_nec else enemies % 2 == 0:
+            out[count] = k
+            count += 1
+    return count
+
+
+# Columns of a frame (int64): its window (alpha, beta) and the alpha it began with; its best value and
+# the number of its best turn; the turns tried; its allowed cells, its turns, stones a turn (2, 1, or
+# 0 for a pass); the table's turn (-1 if none), the table's bounds and slot; the stones of the turn
+# being tried; the mover (1 Black); whether the last turn was a pass; the empty cells.
+(_ALPHA, _BETA, _WINDOW, _VALUE, _TURN, _TRIED, _COUNT, _TURNS, _LAID, _FIRST, _LOWER, _UPPER, _SLOT, _A, _B,
+ _MOVER, _PASSED, _EMPTY) = range(18)
+_COLUMNS = 18
+
+
+@njit(cache=True, inline="always")
+def _stones(allowed, ply, count, laid, t):
+    """The free-cell indices (a, b) of turn ``t`` of frame ``ply``: its pairs (i, j), i < j, of allowed
+    cells in order, or its single stones (a = b); (-1, -1) for a pass."""
+    if laid == 0:
+        return -1, -1
+    if laid == 1:
+        return allowed[ply, t], allowed[ply, t]
+    i = 0
+    while t >= count - 1 - i:
+        t -= count - 1 - i
+        i += 1
+    return allowed[ply, i], allowed[ply, i + 1 + t]
+
+
+@njit(cache=True, inline="always")
+def _enter(frames, masks, ply, board, free, black_to_move, passed, empty, black, green, alpha, beta, nec,
+           neighbours, allowed, keys, bounds, moves, state):
+    """Open frame ``ply`` for a position that is not finished, searched in the window (alpha, beta);
+    return True if instead the table's bounds give its value there (then in ``frames[ply, _VALUE]``).
+    The root (ply 0) is always opened."""
+    state[_NODES] += 1
+    e = np.uint64(len(free))
+    key = (black | green << e | np.uint64(1 if black_to_move else 0) << (e + e)
+           | np.uint64(1 if passed else 0) << (e + e + np.uint64(1)))
+    slot = _find(keys, key)
+    lower, upper, first = -127, 127, -1
+    if keys[slot] == key:
+        first = moves[slot]
+        if ply > 0:
+            lower, upper = bounds[slot, 0], bounds[slot, 1]
+            if lower == upper or lower >= beta or upper <= alpha:
+                frames[ply, _VALUE] = lower if lower >= beta or lower == upper else upper
+                return True
+            alpha, beta = max(alpha, lower), min(beta, upper)
+    count = _allowed(board, free, black_to_move, nec, neighbours, allowed[ply])
+    laid = 0 if count == 0 else 1 if count == 1 or empty == len(board) else 2
+    frames[ply, _ALPHA], frames[ply, _BETA], frames[ply, _WINDOW] = alpha, beta, alpha
+    frames[ply, _VALUE], frames[ply, _TURN], frames[ply, _TRIED] = -127, -1, 0
+    frames[ply, _COUNT], frames[ply, _LAID] = count, laid
+    frames[ply, _TURNS] = 1 if laid == 0 else count if laid == 1 else count * (count - 1) // 2
+    frames[ply, _FIRST], frames[ply, _LOWER], frames[ply, _UPPER], frames[ply, _SLOT] = first, lower, upper, slot
+    frames[ply, _MOVER], frames[ply, _PASSED], frames[ply, _EMPTY] = black_to_move, passed, empty
+    masks[ply, 0], masks[ply, 1], masks[ply, 2] = black, green, key
+    return False
+
+
+@njit(cache=True, inline="always")
+def _order(tried, first):
+    """The number of the turn tried ``tried``-th (from 0) in a frame whose table's turn is ``first``:
+    that turn first (if any), then the others in order."""
+    if first < 0:
+        return tried
+    if tried == 0:
+        return first
+    return tried - 1 if tried - 1 < first else tried
+
+
+@njit(cache=True)
+def solve(board, free, black_to_move, passed, nec, neighbours, keys, bounds, moves, state):
+    """The exact value (the mover's margin) of a position that is not finished, its empty cells
+    ``free``; its best turn goes to ``state[3]``. Stops when the budget of ``state[1]`` nodes runs out
+    (``state[2]`` then 1, the value meaningless). The table's entries of an earlier call of the same
+    root stay valid, so that a stopped search resumes the work it stored.
+
+    The search is a stack of frames (one a ply, see the columns above) rather than recursion, which
+    numba cannot cache. ``board`` is changed during the search and restored at its end."""
+    cells, size = len(board), len(free)
+    plies = 2 * size + 4  # every ply lays a stone but for passes, never two in a row
+    frames = np.empty((plies, _COLUMNS), dtype=np.int64)
+    masks = np.empty((plies, 3), dtype=np.uint64)
+    allowed = np.empty((plies, max(size, 1)), dtype=np.int64)
+    seen = np.empty(cells, dtype=np.bool_)
+    stack = np.empty(cells, dtype=np.int64)
+    one = np.uint64(1)
+    state[_STOPPED] = 0
+    _enter(frames, masks, 0, board, free, black_to_move, passed, size, np.uint64(0), np.uint64(0), -cells - 1,
+           cells + 1, nec, neighbours, allowed, keys, bounds, moves, state)
+    ply = 0
+    child = False  # does frames[ply + 1, _VALUE] hold the value of the turn being tried at ply?
+    while True:
+        laid, a, b = frames[ply, _LAID], frames[ply, _A], frames[ply, _B]
+        mover = frames[ply, _MOVER] == 1
+        if child:  # the turn tried has its value: take it back, keep the best
+            child = False
+            value = -frames[ply + 1, _VALUE]
+            if laid > 0:
+                board[free[a]] = _rules.EMPTY
+                board[free[b]] = _rules.EMPTY
+            if value > frames[ply, _VALUE]:
+                frames[ply, _VALUE], frames[ply, _TURN] = value, frames[ply, _TRIED] - 1
+                frames[ply, _ALPHA] = max(frames[ply, _ALPHA], value)
+        tried, turns, first = frames[ply, _TRIED], frames[ply, _TURNS], frames[ply, _FIRST]
+        if tried == turns or frames[ply, _ALPHA] >= frames[ply, _BETA]:  # frame done: store, hand up
+            best, lower, upper = frames[ply, _VALUE], frames[ply, _LOWER], frames[ply, _UPPER]
+            if best <= frames[ply, _WINDOW]:
+                upper = min(upper, best)
+            elif best >= frames[ply, _BETA]:
+                lower = max(lower, best)
+            else:
+                lower = upper = best
+            slot = frames[ply, _SLOT]
+            keys[slot], bounds[slot, 0], bounds[slot, 1] = masks[ply, 2], lower, upper
+            moves[slot] = _order(frames[ply, _TURN], first)
+            if ply == 0:
+                a, b = _stones(allowed, 0, frames[0, _COUNT], laid, _order(frames[0, _TURN], first))
+                state[_BEST] = PASS if laid == 0 else a * 32 + b
+                return best
+            ply -= 1
+            child = True
+            continue
+        if state[_NODES] >= state[_BUDGET]:
+            state[_STOPPED] = 1
+            return 0
+        a, b = _stones(allowed, ply, frames[ply, _COUNT], laid, _order(tried, first))
+        frames[ply, _TRIED], frames[ply, _A], frames[ply, _B] = tried + 1, a, b
+        black, green, empty = masks[ply, 0], masks[ply, 1], frames[ply, _EMPTY]
+        alpha, beta = frames[ply, _ALPHA], frames[ply, _BETA]
+        if laid == 0:  # a pass
+            if frames[ply, _PASSED]:  # the second in a row: the game ends
+                frames[ply + 1, _VALUE] = -_final(board, mover, neighbours, seen, stack)
+                child = True
+            elif not _enter(frames, masks, ply + 1, board, free, not mover, True, empty, black, green, -beta, -alpha,
+                            nec, neighbours, allowed, keys, bounds, moves, state):
+                ply += 1
+            else:
+                child = True
+            continue
+        bits = one << np.uint64(a) | one << np.uint64(b)
+        board[free[a]] = _rules.BLACK if mover else _rules.GREEN
+        board[free[b]] = _rules.BLACK if mover else _rules.GREEN
+        if mover:
+            black |= bits
+        else:
+            green |= bits
+        if empty == laid:  # the board is full: the game ends
+            frames[ply + 1, _VALUE] = -_final(board, mover, neighbours, seen, stack)
+            child = True
+        elif not _enter(frames, masks, ply + 1, board, free, not mover, False, empty - laid, black, green, -beta,
+                        -alpha, nec, neighbours, allowed, keys, bounds, moves, state):
+            ply += 1
+        else:
+            child = True

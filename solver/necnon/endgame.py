@@ -1,0 +1,89 @@
+"""The search engine's exact endgame: the rest of a game solved by alpha-beta, within a budget of nodes.
+
+When few cells are left empty the rest of the game is small enough to solve: :class:`EndgameSolver`
+searches it exactly (the kernel is :mod:`solver.necnon._endgame`) and returns the perfect value and a
+turn that keeps it, or None when its budget of nodes runs out first. A later call on the same position
+resumes the work the first stored, so that a budget can be spent in pieces (the engine does so when it
+thinks for a time rather than a number of playouts). The value is the margin, Black's points minus
+Green's, under perfect play: the same as the table's, on any board, tabled or not.
+
+>>> from solver.necnon.rules import Game
+>>> position = Position.empty(Game.of("3x3", "non")).play_line("b2 a1,c3 a3,c1")
+>>> solved = EndgameSolver(position.game).solve(position, 10_000)
+>>> solved is not None and solved.margin  # as the table says: Black by 3
+3
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from solver.necnon.position import PASS, Position, Turn
+from solver.necnon.rules import Game
+
+#: The most empty cells a position may have: the kernel's keys give each two bits, and fit 64.
+MAX_EMPTY = 31
+#: The table holds ``2 ** TABLE_BITS`` positions (12 bytes each).
+TABLE_BITS = 20
+
+
+def board_bytes(position: Position) -> npt.NDArray[np.int8]:
+    """The stones of ``position`` as the kernels read them: one byte a cell, 0 empty, 1 Black, 2 Green."""
+    return np.array([(position.black >> cell & 1) + 2 * (position.green >> cell & 1)
+                     for cell in range(position.game.grid.cells)], dtype=np.int8)
+
+
+@dataclass(frozen=True)
+class Solved:
+    """A position solved: a turn that keeps its value, the value (the margin, Black minus Green, under
+    perfect play) and the nodes the search visited."""
+
+    turn: Turn
+    margin: int
+    nodes: int
+
+
+class EndgameSolver:
+    """The exact solver of the rest of a game of ``game``, for positions with at most :data:`MAX_EMPTY`
+    empty cells."""
+
+    def __init__(self, game: Game, table_bits: int = TABLE_BITS) -> None:
+        from solver.necnon import _endgame  # numba is imported only when the engine is used
+
+        self._kernel = _endgame
+        self.game = game
+        self._neighbours, self._nec = game.grid.neighbour_table, game.nec
+        self._keys = np.empty(1 << table_bits, dtype=np.uint64)
+        self._bounds = np.empty((1 << table_bits, 2), dtype=np.int8)
+        self._moves = np.empty(1 << table_bits, dtype=np.int16)
+        self._state = np.zeros(4, dtype=np.int64)
+        self._root: Position | None = None
+
+    def solve(self, position: Position, nodes: int) -> Solved | None:
+        """``position`` solved, or None if ``nodes`` more nodes of search do not suffice (a later call on
+        the same position goes on from there). Raises ValueError if the game is over or more than
+        :data:`MAX_EMPTY` cells are empty."""
+        if position.over:
+            raise ValueError("the game is over: there is nothing to solve")
+        board = board_bytes(position)
+        free = np.flatnonzero(board == 0).astype(np.int64)
+        if len(free) > MAX_EMPTY:
+            raise ValueError(f"{len(free)} empty cells: the endgame solver takes at most {MAX_EMPTY}")
+        if position != self._root:
+            self._kernel.clear(self._keys)
+            self._root, self._state[0] = position, 0
+        self._state[1] = self._state[0] + nodes
+        value = self._kernel.solve(board, free, position.black_to_move, position.passes == 1, self._nec,
+                                   self._neighbours, self._keys, self._bounds, self._moves, self._state)
+        if self._state[2]:
+            return None
+        code = int(self._state[3])
+        if code == self._kernel.PASS:
+            turn = PASS
+        else:
+            first, second = divmod(code, 32)
+            turn = Turn(tuple(sorted({int(free[first]), int(free[second])})))
+        return Solved(turn, int(value) if position.black_to_move else -int(value), int(self._state[0]))

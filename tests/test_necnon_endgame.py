@@ -1,0 +1,112 @@
+"""The engine's exact endgame (``solver.necnon.endgame``) against the tables on sampled positions of
+small boards, its budget and its resumption, and the engine that uses it: the perfect turn in every
+sampled position of 3 x 3 and hex2."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from solver.necnon.build import build_table
+from solver.necnon.endgame import MAX_EMPTY, EndgameSolver
+from solver.necnon.engine import SearchEngine
+from solver.necnon.position import Position
+from solver.necnon.probe import Tablebase
+from solver.necnon.report import search_object
+from solver.necnon.rules import SETTINGS, Game
+from solver.necnon.table import table_path
+
+#: Every protocol setting of the boards sampled: small enough to solve in a moment.
+GAMES = tuple(Game.of(board, setting) for board in ("3x3", "hex2", "4x3") for setting in SETTINGS)
+
+
+@pytest.fixture(scope="module")
+def tablebase(tmp_path_factory) -> Tablebase:
+    directory: Path = tmp_path_factory.mktemp("endgame-tables")
+    for game in GAMES:
+        build_table(game, directory / table_path(game).name)
+    with Tablebase(directory) as tables:
+        yield tables
+
+
+def sampled(game: Game, count: int, seed: int) -> list[Position]:
+    """``count`` positions of random games of ``game`` that are not over, each at a random point."""
+    rng = random.Random(seed)
+    positions = []
+    while len(positions) < count:
+        position = Position.empty(game)
+        stop = rng.randrange(game.grid.cells)
+        while not position.over and (position.black | position.green).bit_count() < stop:
+            position = position.play(rng.choice(position.turns()))
+        if not position.over:
+            positions.append(position)
+    return positions
+
+
+@pytest.mark.parametrize("game", GAMES, ids=str)
+def test_the_solver_agrees_with_the_table_and_its_turn_keeps_the_value(tablebase, game):
+    solver = EndgameSolver(game, table_bits=12)  # a small table: entries are overwritten, values stay exact
+    for position in [Position.empty(game), *sampled(game, 25, seed=len(str(game)))]:
+        solved = solver.solve(position, 10**8)
+        assert solved is not None
+        value = tablebase.probe(position).margin
+        assert solved.margin == value, position.notation()
+        assert solved.turn in position.turns()
+        after = position.play(solved.turn)
+        assert (after.margin() if after.over else tablebase.probe(after).margin) == value, position.notation()
+
+
+def test_a_budget_too_small_returns_none_and_a_later_call_goes_on(tablebase):
+    game = Game.of("4x3", "non-nec")
+    position = Position.empty(game)
+    whole = EndgameSolver(game).solve(position, 10**8)
+    assert whole is not None and whole.margin == tablebase.probe(position).margin == -1
+    solver = EndgameSolver(game)
+    pieces = [solver.solve(position, whole.nodes // 10) for _ in range(12)]
+    assert pieces[0] is None  # a tenth of the nodes does not suffice
+    solved = [piece for piece in pieces if piece is not None]
+    assert solved and solved[0].margin == whole.margin  # the pieces went on from each other: they solved it
+    assert solved[0].nodes < 2 * whole.nodes  # redoing only the unfinished frames of each piece
+
+
+def test_the_solver_refuses_a_finished_game_or_too_many_empty_cells():
+    ended = Position.empty(Game.of("2x2")).play_line("a1 a2,b2 b1")
+    with pytest.raises(ValueError, match="over"):
+        EndgameSolver(ended.game).solve(ended, 100)
+    large = Game.of("6x6")
+    assert large.grid.cells - 1 > MAX_EMPTY
+    with pytest.raises(ValueError, match=f"at most {MAX_EMPTY}"):
+        EndgameSolver(large).solve(Position.empty(large).play_line("c3"), 100)
+
+
+@pytest.mark.parametrize("board", ["3x3", "hex2"])
+def test_the_engine_finds_the_perfect_turn_in_every_sampled_position(tablebase, board):
+    for setting in SETTINGS:
+        game = Game.of(board, setting)
+        engine = SearchEngine(game, seed=1, iterations=200)
+        for position in sampled(game, 20, seed=7):
+            turn, verdict = engine.choose(position)
+            after = position.play(turn)
+            value = tablebase.probe(position).margin
+            assert verdict.solved and verdict.turns[0].mean_margin == value
+            assert (after.margin() if after.over else tablebase.probe(after).margin) == value, position.notation()
+
+
+def test_a_solved_verdict_says_so():
+    game = Game.of("3x3", "non")
+    position = Position.empty(game).play_line("b2 a1,c3 a3,c1")
+    verdict = SearchEngine(game, seed=1, iterations=10).search(position)
+    assert verdict.solved and verdict.iterations == 0 and verdict.nodes > 0 and len(verdict.turns) == 1
+    assert verdict.turns[0].mean_margin == 3 and verdict.turns[0].won == 0.0  # Green to move loses by 3
+    assert "solved exactly" in verdict.lines()[0] and "keeps the perfect margin +3" in verdict.lines()[1]
+    answer = search_object(position, verdict)
+    assert answer["solved"] is True and answer["turns"][0]["mean_margin"] == 3
+
+
+def test_the_tree_search_decides_when_the_endgame_runs_out_of_nodes():
+    """From hex3's empty board the endgame does not fit 200 nodes a playout: the playouts choose."""
+    game = Game.of("hex3", "nec")
+    verdict = SearchEngine(game, seed=1, iterations=300).search(Position.empty(game))
+    assert not verdict.solved and verdict.iterations == 300 and len(verdict.turns) > 1
