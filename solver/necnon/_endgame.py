@@ -117,7 +117,7 @@ def _stones(allowed, ply, count, laid, t):
 
 @njit(cache=True, inline="always")
 def _enter(frames, masks, ply, board, free, black_to_move, passed, empty, black, green, alpha, beta, nec,
-           neighbours, allowed, keys, bounds, moves, state):
+           neighbours, allowed, history, keys, bounds, moves, state):
     """Open frame ``ply`` for a position that is not finished, searched in the window (alpha, beta);
     return True if instead the table's bounds give its value there (then in ``frames[ply, _VALUE]``).
     The root (ply 0) is always opened."""
@@ -136,9 +136,10 @@ def _enter(frames, masks, ply, board, free, black_to_move, passed, empty, black,
                 return True
             alpha, beta = max(alpha, lower), min(beta, upper)
     count = _allowed(board, free, black_to_move, nec, neighbours, allowed[ply])
+    _by_history(allowed[ply], count, history[0 if black_to_move else 1])
     laid = 0 if count == 0 else 1 if count == 1 or empty == len(board) else 2
     frames[ply, _ALPHA], frames[ply, _BETA], frames[ply, _WINDOW] = alpha, beta, alpha
-    frames[ply, _VALUE], frames[ply, _TURN], frames[ply, _TRIED] = -127, -1, 0
+    frames[ply, _VALUE], frames[ply, _TURN], frames[ply, _TRIED] = -127, -1, -1
     frames[ply, _COUNT], frames[ply, _LAID] = count, laid
     frames[ply, _TURNS] = 1 if laid == 0 else count if laid == 1 else count * (count - 1) // 2
     frames[ply, _FIRST], frames[ply, _LOWER], frames[ply, _UPPER], frames[ply, _SLOT] = first, lower, upper, slot
@@ -148,18 +149,26 @@ def _enter(frames, masks, ply, board, free, black_to_move, passed, empty, black,
 
 
 @njit(cache=True, inline="always")
-def _order(tried, first):
-    """The number of the turn tried ``tried``-th (from 0) in a frame whose table's turn is ``first``:
-    that turn first (if any), then the others in order."""
-    if first < 0:
-        return tried
-    if tried == 0:
-        return first
-    return tried - 1 if tried - 1 < first else tried
+def _by_history(cells, count, scores):
+    """Sort the first ``count`` free-cell indices of ``cells`` by ``scores``, highest first (ties in
+    their order): the cells whose turns cut the search off most often come first."""
+    for i in range(1, count):
+        cell = cells[i]
+        j = i
+        while j > 0 and scores[cells[j - 1]] < scores[cell]:
+            cells[j] = cells[j - 1]
+            j -= 1
+        cells[j] = cell
+
+
+@njit(cache=True, inline="always")
+def _code(a, b):
+    """The code of a turn on the free cells a and b (a = b for one stone)."""
+    return min(a, b) * 32 + max(a, b)
 
 
 @njit(cache=True)
-def solve(board, free, black_to_move, passed, nec, neighbours, keys, bounds, moves, state):
+def solve(board, free, black_to_move, passed, nec, neighbours, keys, bounds, moves, history, state):
     """The exact value (the mover's margin) of a position that is not finished, its empty cells
     ``free``; its best turn goes to ``state[3]``. Stops when the budget of ``state[1]`` nodes runs out
     (``state[2]`` then 1, the value meaningless). The table's entries of an earlier call of the same
@@ -177,7 +186,7 @@ def solve(board, free, black_to_move, passed, nec, neighbours, keys, bounds, mov
     one = np.uint64(1)
     state[_STOPPED] = 0
     _enter(frames, masks, 0, board, free, black_to_move, passed, size, np.uint64(0), np.uint64(0), -cells - 1,
-           cells + 1, nec, neighbours, allowed, keys, bounds, moves, state)
+           cells + 1, nec, neighbours, allowed, history, keys, bounds, moves, state)
     ply = 0
     child = False  # does frames[ply + 1, _VALUE] hold the value of the turn being tried at ply?
     while True:
@@ -190,10 +199,29 @@ def solve(board, free, black_to_move, passed, nec, neighbours, keys, bounds, mov
                 board[free[a]] = _rules.EMPTY
                 board[free[b]] = _rules.EMPTY
             if value > frames[ply, _VALUE]:
-                frames[ply, _VALUE], frames[ply, _TURN] = value, frames[ply, _TRIED] - 1
+                frames[ply, _VALUE], frames[ply, _TURN] = value, PASS if laid == 0 else _code(a, b)
                 frames[ply, _ALPHA] = max(frames[ply, _ALPHA], value)
+                if laid > 0 and value >= frames[ply, _BETA]:
+                    weight = np.int64(1) << frames[ply, _EMPTY]  # cutoffs near the root save the most
+                    history[0 if mover else 1, a] += weight
+                    if b != a:
+                        history[0 if mover else 1, b] += weight
+        # The next turn: the table's (turn -1) first, then the others in order, the table's skipped.
         tried, turns, first = frames[ply, _TRIED], frames[ply, _TURNS], frames[ply, _FIRST]
-        if tried == turns or frames[ply, _ALPHA] >= frames[ply, _BETA]:  # frame done: store, hand up
+        found = False
+        while frames[ply, _ALPHA] < frames[ply, _BETA] and tried < turns:
+            if tried == -1:
+                tried = 0
+                if first >= 0 and laid > 0:
+                    a, b, found = first // 32, first % 32, True  # a single stone's code is a * 33
+                    break
+                continue
+            a, b = _stones(allowed, ply, frames[ply, _COUNT], laid, tried)
+            tried += 1
+            if laid == 0 or _code(a, b) != first:
+                found = True
+                break
+        if not found:  # frame done: store it, hand its value up
             best, lower, upper = frames[ply, _VALUE], frames[ply, _LOWER], frames[ply, _UPPER]
             if best <= frames[ply, _WINDOW]:
                 upper = min(upper, best)
@@ -203,10 +231,9 @@ def solve(board, free, black_to_move, passed, nec, neighbours, keys, bounds, mov
                 lower = upper = best
             slot = frames[ply, _SLOT]
             keys[slot], bounds[slot, 0], bounds[slot, 1] = masks[ply, 2], lower, upper
-            moves[slot] = _order(frames[ply, _TURN], first)
+            moves[slot] = frames[ply, _TURN]
             if ply == 0:
-                a, b = _stones(allowed, 0, frames[0, _COUNT], laid, _order(frames[0, _TURN], first))
-                state[_BEST] = PASS if laid == 0 else a * 32 + b
+                state[_BEST] = frames[0, _TURN]
                 return best
             ply -= 1
             child = True
@@ -214,8 +241,7 @@ def solve(board, free, black_to_move, passed, nec, neighbours, keys, bounds, mov
         if state[_NODES] >= state[_BUDGET]:
             state[_STOPPED] = 1
             return 0
-        a, b = _stones(allowed, ply, frames[ply, _COUNT], laid, _order(tried, first))
-        frames[ply, _TRIED], frames[ply, _A], frames[ply, _B] = tried + 1, a, b
+        frames[ply, _TRIED], frames[ply, _A], frames[ply, _B] = tried, a, b
         black, green, empty = masks[ply, 0], masks[ply, 1], frames[ply, _EMPTY]
         alpha, beta = frames[ply, _ALPHA], frames[ply, _BETA]
         if laid == 0:  # a pass
@@ -223,7 +249,7 @@ def solve(board, free, black_to_move, passed, nec, neighbours, keys, bounds, mov
                 frames[ply + 1, _VALUE] = -_final(board, mover, neighbours, seen, stack)
                 child = True
             elif not _enter(frames, masks, ply + 1, board, free, not mover, True, empty, black, green, -beta, -alpha,
-                            nec, neighbours, allowed, keys, bounds, moves, state):
+                            nec, neighbours, allowed, history, keys, bounds, moves, state):
                 ply += 1
             else:
                 child = True
@@ -239,7 +265,7 @@ def solve(board, free, black_to_move, passed, nec, neighbours, keys, bounds, mov
             frames[ply + 1, _VALUE] = -_final(board, mover, neighbours, seen, stack)
             child = True
         elif not _enter(frames, masks, ply + 1, board, free, not mover, False, empty - laid, black, green, -beta,
-                        -alpha, nec, neighbours, allowed, keys, bounds, moves, state):
+                        -alpha, nec, neighbours, allowed, history, keys, bounds, moves, state):
             ply += 1
         else:
             child = True

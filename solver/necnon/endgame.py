@@ -59,6 +59,7 @@ class EndgameSolver:
         self._keys = np.empty(1 << table_bits, dtype=np.uint64)
         self._bounds = np.empty((1 << table_bits, 2), dtype=np.int8)
         self._moves = np.empty(1 << table_bits, dtype=np.int16)
+        self._history = np.zeros((2, MAX_EMPTY), dtype=np.int64)
         self._state = np.zeros(4, dtype=np.int64)
         self._root: Position | None = None
 
@@ -74,10 +75,12 @@ class EndgameSolver:
             raise ValueError(f"{len(free)} empty cells: the endgame solver takes at most {MAX_EMPTY}")
         if position != self._root:
             self._kernel.clear(self._keys)
+            self._history[:] = 0
             self._root, self._state[0] = position, 0
         self._state[1] = self._state[0] + nodes
         value = self._kernel.solve(board, free, position.black_to_move, position.passes == 1, self._nec,
-                                   self._neighbours, self._keys, self._bounds, self._moves, self._state)
+                                   self._neighbours, self._keys, self._bounds, self._moves, self._history,
+                                   self._state)
         if self._state[2]:
             return None
         code = int(self._state[3])
