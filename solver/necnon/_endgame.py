@@ -14,17 +14,19 @@ change below it, so a position of the search is keyed by what lies on them, rela
 returned from a window (alpha, beta) is exact inside it, an upper bound at or below alpha and a lower
 bound at or above beta (fail-soft).
 
-**Turns** of a position are numbered in one order: its pairs (i, j), i < j, of allowed cells, or its
-single stones, or its pass (turn 0). The search tries the table's best turn first, then the others.
+**Turns** are coded ``32 * a + b`` for stones on ``free[a]`` and ``free[b]`` (a < b; a = b for one
+stone) and :data:`PASS` for a pass. A position's turns are tried in this order: the table's best turn
+of it, then its pairs (i, j), i < j, of allowed cells (or its single stones), the cells taken in the
+order of the mover's ``history``: the cuts each cell's turns made so far, a cut with ``e`` cells empty
+weighing ``2 ** e`` (the cuts near the root save the most).
 
 **Table**: ``keys[slot]`` (:data:`EMPTY` when free), ``bounds[slot]`` (lower, upper) and
-``moves[slot]``, the number of the best turn found there. A slot is found by linear probing over
-:data:`_PROBES` slots; when all are taken, the first is overwritten (the table is a cache: a lost entry
-costs time, never exactness).
+``moves[slot]``, the best turn found there. A slot is found by linear probing over :data:`_PROBES`
+slots; when all are taken, the first is overwritten (the table is a cache: a lost entry costs time,
+never exactness).
 
 **Budget**: ``state`` = [nodes searched, the budget of nodes, stopped (1 when the budget ran out), the
-root's best turn coded as ``32 * a + b`` for stones on ``free[a]`` and ``free[b]`` (``a = b`` for one
-stone) or :data:`PASS`]. When the budget runs out the search stops with nothing half-done stored, so
+root's best turn]. When the budget runs out the search stops with nothing half-done stored, so
 that what the table holds stays exact.
 """
 
@@ -171,8 +173,9 @@ def _code(a, b):
 def solve(board, free, black_to_move, passed, nec, neighbours, keys, bounds, moves, history, state):
     """The exact value (the mover's margin) of a position that is not finished, its empty cells
     ``free``; its best turn goes to ``state[3]``. Stops when the budget of ``state[1]`` nodes runs out
-    (``state[2]`` then 1, the value meaningless). The table's entries of an earlier call of the same
-    root stay valid, so that a stopped search resumes the work it stored.
+    (``state[2]`` then 1, the value meaningless). ``history[0]``, ``history[1]``: Black's and Green's
+    cuts by free cell (at least ``len(free)`` columns). The table's entries and the history of an
+    earlier call of the same root stay valid, so that a stopped search resumes the work it stored.
 
     The search is a stack of frames (one a ply, see the columns above) rather than recursion, which
     numba cannot cache. ``board`` is changed during the search and restored at its end."""
@@ -202,7 +205,7 @@ def solve(board, free, black_to_move, passed, nec, neighbours, keys, bounds, mov
                 frames[ply, _VALUE], frames[ply, _TURN] = value, PASS if laid == 0 else _code(a, b)
                 frames[ply, _ALPHA] = max(frames[ply, _ALPHA], value)
                 if laid > 0 and value >= frames[ply, _BETA]:
-                    weight = np.int64(1) << frames[ply, _EMPTY]  # cutoffs near the root save the most
+                    weight = np.int64(1) << frames[ply, _EMPTY]
                     history[0 if mover else 1, a] += weight
                     if b != a:
                         history[0 if mover else 1, b] += weight
