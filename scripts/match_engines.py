@@ -2,11 +2,15 @@
 
     python scripts/match_engines.py --board hex4 --a iterations=2000 --b time=0.5 --games 20
     python scripts/match_engines.py --board 7x7 --protocol non-nec --a time=2 --b time=1 --games 10 --seed 3
+    git archive main | tar -x -C /tmp/main      # another version's source tree, to match against
+    python scripts/match_engines.py --board hex5 --a time=2 --b time=2,tree=/tmp/main --games 40
 
 Each side is a setting of :class:`solver.necnon.engine.SearchEngine`: ``time=S`` (seconds a turn) or
-``iterations=N`` (playouts a turn; with both sides so, the match is reproducible with ``--seed``). A
-change to the engine is judged by a match of the changed checkout against the settings it had before
-(the figures printed by a run on the old checkout), or of two settings in one checkout. The games start
+``iterations=N`` (playouts a turn; with both sides so, the match is reproducible with ``--seed``),
+and optionally ``tree=DIR``: the engine of the source tree at DIR (another version of this project,
+which it imports in a process of its own, :class:`TreeEngine`) rather than this checkout's. A change to
+the engine is judged by a match of the changed checkout against the version before it, or of two
+settings in one checkout. The games start
 from the empty board; A plays Black in the odd games (1, 3, ...) and Green in the even ones, so that
 the seats alternate. Each engine has its own seed in each game, drawn from ``--seed``, the side and the
 game's number. Games use the game loop of :func:`solver.necnon.play.play_game`.
@@ -21,16 +25,20 @@ after ``--max-seconds`` (a game under way is finished), and the figures are of t
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import random
 import shlex
+import subprocess
+import sys
 import time
 from dataclasses import dataclass
-from typing import Sequence
+from pathlib import Path
+from typing import Mapping, Sequence
 
 from solver.necnon.engine import SearchEngine
-from solver.necnon.play import engine_player, play_game
-from solver.necnon.position import BLACK, GREEN, Position
+from solver.necnon.play import Player, engine_player, play_game
+from solver.necnon.position import BLACK, GREEN, Position, Turn
 from solver.necnon.rules import SETTINGS, Game
 from solver.necnon.values import Evaluation
 
@@ -40,37 +48,113 @@ Z_95 = 1.959964
 
 @dataclass(frozen=True)
 class Setting:
-    """How an engine thinks: ``seconds`` a turn, or exactly ``iterations`` playouts a turn when given."""
+    """How an engine thinks: ``seconds`` a turn, or exactly ``iterations`` playouts a turn when given;
+    the engine of the source tree ``tree`` if given, else this checkout's."""
 
     seconds: float
     iterations: int | None
+    tree: Path | None = None
 
     @classmethod
     def parse(cls, text: str) -> Setting:
-        """``"time=0.5"`` or ``"iterations=2000"``; :class:`argparse.ArgumentTypeError` otherwise.
+        """``"time=0.5"`` or ``"iterations=2000"``, optionally followed by ``",tree=DIR"``;
+        :class:`argparse.ArgumentTypeError` otherwise.
 
         >>> Setting.parse("iterations=2000"), Setting.parse(" time = 0.5 ").text()
-        (Setting(seconds=1.0, iterations=2000), '0.5 s a turn')
+        (Setting(seconds=1.0, iterations=2000, tree=None), '0.5 s a turn')
+        >>> Setting.parse("time=2,tree=/tmp/main").text()
+        '2 s a turn, the engine of /tmp/main'
         """
-        name, _, value = (part.strip() for part in text.partition("="))
+        thinking, _, rest = text.partition(",")
+        name, _, value = (part.strip() for part in thinking.partition("="))
+        tree_name, _, tree = (part.strip() for part in rest.partition("="))
+        if rest and (tree_name != "tree" or not tree):
+            raise argparse.ArgumentTypeError(f"{text!r}: expected time=S or iterations=N, then ,tree=DIR if any")
+        where = Path(tree) if tree else None
         try:
             if name == "time" and float(value) > 0:
-                return cls(float(value), None)
+                return cls(float(value), None, where)
             if name == "iterations" and int(value) > 0:
-                return cls(1.0, int(value))
+                return cls(1.0, int(value), where)
         except ValueError:
             pass
         raise argparse.ArgumentTypeError(f"{text!r}: expected time=S or iterations=N (positive)")
 
     def spec(self) -> str:
         """The text :meth:`parse` reads back."""
-        return f"iterations={self.iterations}" if self.iterations is not None else f"time={self.seconds:g}"
+        thinking = f"iterations={self.iterations}" if self.iterations is not None else f"time={self.seconds:g}"
+        return thinking if self.tree is None else f"{thinking},tree={self.tree}"
 
     def text(self) -> str:
-        return f"{self.iterations:,} playouts a turn" if self.iterations is not None else f"{self.seconds:g} s a turn"
+        thinking = f"{self.iterations:,} playouts a turn" if self.iterations is not None else f"{self.seconds:g} s a turn"
+        return thinking if self.tree is None else f"{thinking}, the engine of {self.tree}"
 
-    def engine(self, game: Game, seed: int) -> SearchEngine:
-        return SearchEngine(game, seed, self.seconds, self.iterations)
+
+# What a process of :class:`TreeEngine` runs: it reads a line ``new BOARD SETTING SEED SECONDS
+# ITERATIONS`` (ITERATIONS "-" for none) or ``turn NOTATION`` and answers the latter with the turn's
+# name. It uses only the API every version of the engine has had: ``SearchEngine(game, seed, seconds,
+# iterations).choose(position)``.
+_TREE_WORKER = r"""
+import sys
+sys.path.insert(0, sys.argv[1])
+import solver
+if not solver.__file__.startswith(sys.argv[1]):
+    sys.exit(f"solver was imported from {solver.__file__}, not from {sys.argv[1]}")
+from solver.necnon.engine import SearchEngine
+from solver.necnon.position import Position
+from solver.necnon.rules import Game
+for line in sys.stdin:
+    word, _, rest = line.rstrip("\n").partition(" ")
+    if word == "new":
+        board, setting, seed, seconds, iterations = rest.split(" ")
+        game = Game.of(board, setting)
+        engine = SearchEngine(game, int(seed), float(seconds), None if iterations == "-" else int(iterations))
+    else:
+        turn = engine.choose(Position.parse(rest, game))[0]
+        print(turn.name(game.grid), flush=True)
+"""
+
+
+class TreeEngine:
+    """The search engine of the source tree ``tree``, in a Python process of its own (so that two
+    versions of the package can play each other); :meth:`player` makes its engine for a game. Close it
+    (or use it in a ``with`` block) to end the process."""
+
+    def __init__(self, tree: Path) -> None:
+        if not (tree / "solver" / "necnon" / "engine.py").is_file():
+            raise SystemExit(f"{tree} is not a source tree of this project (no solver/necnon/engine.py)")
+        self._process = subprocess.Popen([sys.executable, "-c", _TREE_WORKER, str(tree.resolve())],
+                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    def player(self, game: Game, seed: int, setting: Setting) -> Player:
+        """A player that asks the process for the turns of a new engine of ``game``."""
+        iterations = "-" if setting.iterations is None else str(setting.iterations)
+        self._send(f"new {game.grid} {game.setting} {seed} {setting.seconds!r} {iterations}")
+
+        def turn(position: Position) -> Turn:
+            self._send(f"turn {position.notation()}")
+            assert self._process.stdout is not None
+            answer = self._process.stdout.readline()
+            if not answer:
+                raise SystemExit(f"the engine process ended (exit {self._process.wait()})")
+            return position.parse_turn(answer.strip())
+        return turn
+
+    def _send(self, line: str) -> None:
+        assert self._process.stdin is not None
+        self._process.stdin.write(line + "\n")
+        self._process.stdin.flush()
+
+    def close(self) -> None:
+        if self._process.stdin is not None:
+            self._process.stdin.close()
+        self._process.wait()
+
+    def __enter__(self) -> TreeEngine:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 def wilson_interval(score: float, games: int, z: float = Z_95) -> tuple[float, float]:
@@ -93,11 +177,22 @@ def game_seed(seed: int, side: str, number: int) -> int:
     return random.Random(f"{seed}/{side}/{number}").randrange(2**31)
 
 
-def play(game: Game, a: Setting, b: Setting, number: int, seed: int) -> tuple[int, float]:
+def player(setting: Setting, game: Game, seed: int, tree: TreeEngine | None) -> Player:
+    """The player of a side in one game: a new engine of this checkout, or of ``tree`` (the side's
+    :class:`TreeEngine` if its setting names a source tree)."""
+    if tree is None:
+        return engine_player(SearchEngine(game, seed, setting.seconds, setting.iterations))
+    return tree.player(game, seed, setting)
+
+
+def play(game: Game, a: Setting, b: Setting, number: int, seed: int,
+         trees: Mapping[str, TreeEngine] | None = None) -> tuple[int, float]:
     """Game ``number`` (from 1) of a match: its final margin (Black minus Green) and A's score in it
-    (1, 1/2 or 0). A plays Black in odd games."""
-    engines = {"a": engine_player(a.engine(game, game_seed(seed, "a", number))),
-               "b": engine_player(b.engine(game, game_seed(seed, "b", number)))}
+    (1, 1/2 or 0). A plays Black in odd games. ``trees``: the :class:`TreeEngine` of each side
+    (``"a"``, ``"b"``) whose setting names a source tree."""
+    trees = trees or {}
+    engines = {side: player(setting, game, game_seed(seed, side, number), trees.get(side))
+               for side, setting in (("a", a), ("b", b))}
     black, green = ("a", "b") if number % 2 else ("b", "a")
     margin = play_game(Position.empty(game), {BLACK: engines[black], GREEN: engines[green]}).position.margin()
     black_score = 1.0 if margin > 0 else 0.5 if margin == 0 else 0.0
@@ -134,14 +229,17 @@ def main(argv: Sequence[str] | None = None) -> None:
           f"A Black in the odd ones")
     began = time.perf_counter()
     scores: list[float] = []
-    for number in range(1, options.games + 1):
-        if time.perf_counter() - began >= options.max_seconds:
-            print(f"stopped after {len(scores)} games: --max-seconds {options.max_seconds:g} reached")
-            break
-        margin, score = play(game, options.a, options.b, number, options.seed)
-        scores.append(score)
-        seats = "A Black, B Green" if number % 2 else "B Black, A Green"
-        print(f"game {number}: {seats}: {Evaluation(margin, 0).result()}, A scores {score:g}")
+    with contextlib.ExitStack() as processes:
+        trees = {side: processes.enter_context(TreeEngine(setting.tree))
+                 for side, setting in (("a", options.a), ("b", options.b)) if setting.tree is not None}
+        for number in range(1, options.games + 1):
+            if time.perf_counter() - began >= options.max_seconds:
+                print(f"stopped after {len(scores)} games: --max-seconds {options.max_seconds:g} reached")
+                break
+            margin, score = play(game, options.a, options.b, number, options.seed, trees)
+            scores.append(score)
+            seats = "A Black, B Green" if number % 2 else "B Black, A Green"
+            print(f"game {number}: {seats}: {Evaluation(margin, 0).result()}, A scores {score:g}", flush=True)
     if not scores:
         return
     wins, draws, losses = scores.count(1.0), scores.count(0.5), scores.count(0.0)

@@ -109,6 +109,21 @@ def test_match_prints_the_score_and_its_interval_and_repeats_with_its_seed(capsy
     assert figures(capsys.readouterr().out) == lines
 
 
+def test_a_side_of_another_source_tree_plays_that_tree_s_engine(capsys):
+    """``tree=DIR`` plays the engine of DIR in a process of its own: with DIR this checkout, the same
+    games as this checkout's engine in the match's own process."""
+    argv = ["--board", "hex2", "--a", "iterations=30", "--games", "2", "--seed", "2"]
+    match.main([*argv, "--b", "iterations=20"])
+    here = figures(capsys.readouterr().out)
+    match.main([*argv, "--b", f"iterations=20,tree={SCRIPTS.parent}"])
+    there = figures(capsys.readouterr().out)
+    assert there[0] == here[0].replace("(20 playouts a turn)", f"(20 playouts a turn, the engine of {SCRIPTS.parent})")
+    assert there[1:-1] == here[1:-1]
+    assert there[-1].endswith(f"--b iterations=20,tree={SCRIPTS.parent} --games 2 --seed 2 --max-seconds 900")
+    with pytest.raises(SystemExit, match="not a source tree"):
+        match.TreeEngine(SCRIPTS)
+
+
 def test_the_wilson_interval_holds_the_share_and_narrows_with_games():
     low, high = match.wilson_interval(5, 10)
     assert low < 0.5 < high and high - low > 0.5
