@@ -16,9 +16,10 @@ def seed(value):
 
 
 @njit(cache=True)
-def playouts(board, black_to_move, passes, nec, neighbours, count, margins):
+def playouts(board, black_to_move, passes, nec, neighbours, count, margins, final):
     """Play ``count`` random games from the position (``board``, the side to move, the passes just
-    made) to the end and write each final margin (Black minus Green) to ``margins``. Each turn lays
+    made) to the end and write each final margin (Black minus Green) to ``margins``, the last game's
+    final board to ``final``. Each turn lays
     stones on allowed cells drawn uniformly (two distinct ones, one if only one is allowed or the
     board is empty) or passes when none is allowed."""
     cells = len(board)
@@ -53,3 +54,4 @@ def playouts(board, black_to_move, passes, nec, neighbours, count, margins):
                 run = 0
             black = not black
         margins[game] = _rules.margin(play, neighbours, seen, stack)
+    final[:] = play

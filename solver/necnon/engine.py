@@ -1,5 +1,5 @@
 """The search engine for boards too large to solve: an exact endgame, and before it Monte Carlo tree
-search (UCT) with random playouts.
+search with random playouts and RAVE.
 
 **Endgame.** When at most :data:`~solver.necnon.endgame.MAX_EMPTY` cells are empty, the engine first
 tries to solve the rest of the game exactly (:class:`~solver.necnon.endgame.EndgameSolver`): with
@@ -9,13 +9,19 @@ the tree search below chooses, with the rest of the time (or all its playouts).
 
 **Tree.** A turn of two stones is chosen as two decisions of its player: a first stone, then a second
 stone on a later allowed cell (in board order), so that a node has at most one child per cell rather
-than one per pair. One-stone turns and passes are one decision. Each node counts its visits and the
-reward of the playouts through it, for the player whose decision led to it.
+than one per pair. One-stone turns and passes are one decision. Each node keeps, for each of its
+decisions, the playouts through it and their reward for its player, and the same "all moves as first"
+(AMAF): the playouts through the node in which its player laid a stone on the decision's cell at any
+later point, as if it had been first. No stone is ever removed, so a playout's final board tells
+which cells each player laid (:mod:`solver.necnon._tree`).
 
-**Selection.** From the root, the child of greatest ``mean + EXPLORATION * sqrt(ln(parent visits) /
-visits)`` (UCT), an unvisited child first (in an order shuffled by the engine's seed); the first
-unvisited child met is added to the tree, and if it is a first stone, so is an unvisited second stone
-under it: every playout goes through a whole turn, so that one playout is enough to choose one.
+**Selection.** From the root, the decision of greatest value: its mean reward blended with its AMAF
+mean (RAVE: the AMAF weighs much while the decision has few playouts of its own, little after, by
+:data:`RAVE_BIAS`), plus an exploration bonus (:data:`EXPLORATION`); among equals the first in an order
+shuffled by the engine's seed. The first decision without a child adds it to the tree, and if it is a
+first stone, a second stone under it is chosen at once (its node starts from the first stone's AMAF
+figures for the same cells): every playout goes through a whole turn, so that one playout is enough to
+choose one.
 
 **Evaluation.** A playout plays the game out from there with random turns (stones on allowed cells
 drawn uniformly; :mod:`solver.necnon._playout`) and scores it by the rules. Its reward for Black is
@@ -29,7 +35,6 @@ budget (``--time``) the number of iterations, and so the choice, depends on the 
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from dataclasses import dataclass
@@ -40,8 +45,10 @@ from solver.necnon.endgame import MAX_EMPTY, EndgameSolver, Solved, board_bytes
 from solver.necnon.position import Position, Turn
 from solver.necnon.rules import Game
 
-#: The UCT exploration constant (rewards lie in [-1, 1]).
-EXPLORATION = 1.0
+#: The exploration constant (rewards lie in [-1, 1]).
+EXPLORATION = 0.3
+#: The bias of the AMAF estimates (Gelly and Silver's b): the smaller, the longer they weigh.
+RAVE_BIAS = 0.1
 #: The exact endgame's budget, in nodes a playout of the ``iterations`` (a node costs a few hundredths
 #: of a playout's time on the boards measured, so that the endgame takes at most a few times as long as
 #: the playouts).
@@ -99,17 +106,20 @@ _PASS, _SINGLE, _FIRST, _SECOND, _OVER = range(5)
 
 
 class _Node:
-    """A decision point: a position, and for a second stone the first one (already on ``board``)."""
+    """A decision point: a position, and for a second stone the first one (already on ``board``). Its
+    ``decisions`` (cells, or -1 for a pass) in the engine's shuffled order; by decision, its child (None
+    until added to the tree) and its figures (:mod:`solver.necnon._tree`)."""
 
-    __slots__ = ("board", "black_to_move", "passes", "kind", "allowed", "untried", "children", "visits",
-                 "reward", "margins", "wins")
+    __slots__ = ("board", "black_to_move", "passes", "kind", "allowed", "decisions", "children", "visits",
+                 "stats")
 
-    def __init__(self, board: np.ndarray, black_to_move: bool, passes: int, kind: int, allowed: list[int],
-                 untried: list[int]) -> None:
+    def __init__(self, board: np.ndarray, black_to_move: bool, passes: int, kind: int, allowed: np.ndarray,
+                 decisions: np.ndarray, rows: int) -> None:
         self.board, self.black_to_move, self.passes = board, black_to_move, passes
-        self.kind, self.allowed, self.untried = kind, allowed, untried  # untried: cells, or -1 for a pass
-        self.children: dict[int, _Node] = {}
-        self.visits, self.reward, self.margins, self.wins = 0, 0.0, 0.0, 0
+        self.kind, self.allowed, self.decisions = kind, allowed, decisions
+        self.children: list[_Node | None] = [None] * len(decisions)
+        self.visits = 0
+        self.stats = np.zeros((rows, len(decisions)))
 
 
 class SearchEngine:
@@ -122,17 +132,19 @@ class SearchEngine:
         if seconds <= 0 or (iterations is not None and iterations < 1):
             raise ValueError(f"the engine needs a positive time and number of playouts, not {seconds} s "
                              f"and {iterations}")
-        from solver.necnon import _playout, _rules  # numba is imported only when the engine is used
+        from solver.necnon import _playout, _rules, _tree  # numba is imported only when the engine is used
 
-        self._playout, self._rules = _playout, _rules
+        self._playout, self._rules, self._tree = _playout, _rules, _tree
         self._solver: EndgameSolver | None = None
         self.game = game
         self.seconds, self.iterations = seconds, iterations
         self.rng = random.Random(seed)
+        self._shuffle = np.random.default_rng(self.rng.randrange(2**63))  # the order of a node's decisions
         grid = game.grid
         self._neighbours, self._nec = grid.neighbour_table, game.nec
         self._scratch = np.empty(grid.cells, dtype=np.int64)
         self._margin = np.empty(1, dtype=np.int64)
+        self._final = np.empty(grid.cells, dtype=np.int8)
 
     def search(self, position: Position) -> Verdict:
         """Search from ``position`` and return the engine's view: at least one turn, the first its choice.
@@ -181,68 +193,67 @@ class SearchEngine:
 
     def _position_node(self, board: np.ndarray, black_to_move: bool, passes: int) -> _Node:
         """The node of a position: what its turn is, and its decisions in a shuffled order."""
+        rows = self._tree.ROWS
         if passes == 2 or board.all():
-            return _Node(board, black_to_move, passes, _OVER, [], [])
+            return _Node(board, black_to_move, passes, _OVER, self._scratch[:0].copy(), self._scratch[:0].copy(), rows)
         count = self._rules.allowed_cells(board, black_to_move, self._nec, self._neighbours, self._scratch)
-        allowed = [int(cell) for cell in self._scratch[:count]]
-        if not allowed:
-            kind, untried = _PASS, [-1]
-        elif len(allowed) == 1 or not board.any():
-            kind, untried = _SINGLE, list(allowed)
+        allowed = self._scratch[:count].copy()
+        if not count:
+            return _Node(board, black_to_move, passes, _PASS, allowed, np.array([-1]), rows)
+        if count == 1 or not board.any():
+            kind, decisions = _SINGLE, allowed
         else:
-            kind, untried = _FIRST, allowed[:-1]  # a first stone leaves a later cell for the second
-        self.rng.shuffle(untried)
-        return _Node(board, black_to_move, passes, kind, allowed, untried)
+            kind, decisions = _FIRST, allowed[:-1]  # a first stone leaves a later cell for the second
+        return _Node(board, black_to_move, passes, kind, allowed, self._shuffle.permutation(decisions), rows)
 
-    def _child(self, node: _Node, decision: int) -> _Node:
-        """The node a decision at ``node`` leads to."""
+    def _child(self, node: _Node, index: int) -> _Node:
+        """The node decision ``index`` of ``node`` leads to. A second stone's node starts from the AMAF
+        figures of its first stone's node for the same cells: the same player laying a stone there."""
         if node.kind == _PASS:
             return self._position_node(node.board, not node.black_to_move, node.passes + 1)
+        decision = int(node.decisions[index])
         board = node.board.copy()
         board[decision] = 1 if node.black_to_move else 2
         if node.kind == _FIRST:
-            seconds = [cell for cell in node.allowed if cell > decision]
-            self.rng.shuffle(seconds)
-            return _Node(board, node.black_to_move, 0, _SECOND, seconds, list(seconds))
+            seconds = self._shuffle.permutation(node.allowed[node.allowed > decision])
+            child = _Node(board, node.black_to_move, 0, _SECOND, node.allowed, seconds, self._tree.ROWS)
+            rank = np.full(len(board), -1)
+            rank[node.decisions] = np.arange(len(node.decisions))
+            ranks = rank[seconds]
+            known = ranks >= 0  # the last allowed cell is a second stone only
+            for row in (self._tree.AMAF_COUNT, self._tree.AMAF_REWARD):
+                child.stats[row, known] = node.stats[row, ranks[known]]
+            return child
         return self._position_node(board, not node.black_to_move, 0)
 
     def _iterate(self, root: _Node) -> None:
         """One selection, expansion, playout and update."""
-        path = [root]
+        path: list[tuple[_Node, int]] = []
         node = root
-        while not node.untried and node.children:
-            node = self._select(node)
-            path.append(node)
-        if node.untried:
-            path.append(node := self._expand(node))
-            if node.kind == _SECOND:  # a first stone enters the tree with a second: a whole turn
-                path.append(node := self._expand(node))
+        while node.kind != _OVER:
+            index = self._tree.select(node.stats, node.visits, EXPLORATION, RAVE_BIAS)
+            path.append((node, index))
+            child = node.children[index]
+            if child is None:
+                node.children[index] = child = self._child(node, index)
+                if child.kind != _SECOND:  # a first stone enters the tree with a second: a whole turn
+                    node = child
+                    break
+            node = child
         margin = self._playout_margin(node)
         reward = 0.9 * ((margin > 0) - (margin < 0)) + 0.1 * margin / len(root.board)
-        for parent, child in zip(path, path[1:]):
-            black = parent.black_to_move  # the player whose decision led to child
-            child.visits += 1
-            child.reward += reward if black else -reward
-            child.margins += margin
-            child.wins += (margin > 0) if black else (margin < 0)
-        root.visits += 1
-
-    def _expand(self, node: _Node) -> _Node:
-        """The child of one of ``node``'s untried decisions, added to the tree."""
-        decision = node.untried.pop()
-        node.children[decision] = child = self._child(node, decision)
-        return child
-
-    def _select(self, node: _Node) -> _Node:
-        """The child of greatest upper confidence bound."""
-        logarithm = math.log(node.visits)
-        return max(node.children.values(),
-                   key=lambda child: child.reward / child.visits + EXPLORATION * math.sqrt(logarithm / child.visits))
+        for parent, index in path:
+            black = parent.black_to_move  # the player whose decision it is
+            parent.visits += 1
+            stone = 0 if parent.kind == _PASS else 1 if black else 2
+            self._tree.update(parent.stats, index, parent.decisions, self._final, stone,
+                              reward if black else -reward, margin, (margin > 0) if black else (margin < 0))
 
     def _playout_margin(self, node: _Node) -> int:
-        """The final margin of one random game from ``node``, a position's node (never a second stone's)."""
+        """The final margin of one random game from ``node``, a position's node (never a second stone's);
+        its final board goes to ``self._final``."""
         self._playout.playouts(node.board, node.black_to_move, node.passes, self._nec, self._neighbours, 1,
-                               self._margin)
+                               self._margin, self._final)
         return int(self._margin[0])
 
     # -- the verdict --------------------------------------------------------------------------------------
@@ -250,14 +261,18 @@ class SearchEngine:
     def _ranked(self, root: _Node) -> tuple[EngineTurn, ...]:
         """Every turn the tree holds, most visited first; a two-stone turn is a first stone with its
         most visited second, counted with the first stone's visits (every second stone's included)."""
-        grid = self.game.grid
+        grid, tree = self.game.grid, self._tree
         entries = []
-        for decision, child in root.children.items():
+        for index, child in enumerate(root.children):
+            if child is None:
+                continue
+            decision = int(root.decisions[index])
             if root.kind == _FIRST:
-                second = max(child.children.items(), key=lambda item: (item[1].visits, -item[0]))[0]
+                second = -max((count, -int(cell)) for count, cell in zip(child.stats[tree.COUNT], child.decisions))[1]
                 turn = Turn(tuple(sorted((decision, second))))
             else:
                 turn = Turn(() if decision == -1 else (decision,))
-            entries.append(EngineTurn(turn, turn.name(grid), child.visits, child.margins / child.visits,
-                                      child.wins / child.visits))
+            visits = root.stats[tree.COUNT, index]
+            entries.append(EngineTurn(turn, turn.name(grid), int(visits), root.stats[tree.MARGIN, index] / visits,
+                                      root.stats[tree.WON, index] / visits))
         return tuple(sorted(entries, key=lambda entry: (-entry.visits, entry.turn)))
