@@ -96,10 +96,14 @@ def _allowed(board, free, black_to_move, nec, neighbours, out):
 # Columns of a frame (int64): its window (alpha, beta) and the alpha it began with; its best value and
 # the number of its best turn; the turns tried; its allowed cells, its turns, stones a turn (2, 1, or
 # 0 for a pass); the table's turn (-1 if none), the table's bounds and slot; the stones of the turn
-# being tried; the mover (1 Black); whether the last turn was a pass; the empty cells.
+# being tried; the mover (1 Black); whether the last turn was a pass; the empty cells; the symmetries
+# that map the position to itself (bit g for symmetries[g]).
 (_ALPHA, _BETA, _WINDOW, _VALUE, _TURN, _TRIED, _COUNT, _TURNS, _LAID, _FIRST, _LOWER, _UPPER, _SLOT, _A, _B,
- _MOVER, _PASSED, _EMPTY) = range(18)
-_COLUMNS = 18
+ _MOVER, _PASSED, _EMPTY, _FIXED) = range(19)
+_COLUMNS = 19
+#: The plies from the root at which the search looks for symmetries of the position: they are broken
+#: within a few turns, and looking costs a pass over the stones for each symmetry.
+SYMMETRIC_PLIES = 4
 
 
 @njit(cache=True, inline="always")
@@ -119,7 +123,7 @@ def _stones(allowed, ply, count, laid, t):
 
 @njit(cache=True, inline="always")
 def _enter(frames, masks, ply, board, free, black_to_move, passed, empty, black, green, alpha, beta, nec,
-           neighbours, allowed, history, keys, bounds, moves, state):
+           neighbours, allowed, history, symmetries, keys, bounds, moves, state):
     """Open frame ``ply`` for a position that is not finished, searched in the window (alpha, beta);
     return True if instead the table's bounds give its value there (then in ``frames[ply, _VALUE]``).
     The root (ply 0) is always opened."""
@@ -146,6 +150,7 @@ def _enter(frames, masks, ply, board, free, black_to_move, passed, empty, black,
     frames[ply, _TURNS] = 1 if laid == 0 else count if laid == 1 else count * (count - 1) // 2
     frames[ply, _FIRST], frames[ply, _LOWER], frames[ply, _UPPER], frames[ply, _SLOT] = first, lower, upper, slot
     frames[ply, _MOVER], frames[ply, _PASSED], frames[ply, _EMPTY] = black_to_move, passed, empty
+    frames[ply, _FIXED] = _fixed(symmetries, black, green) if ply < SYMMETRIC_PLIES else 0
     masks[ply, 0], masks[ply, 1], masks[ply, 2] = black, green, key
     return False
 
@@ -163,6 +168,35 @@ def _by_history(cells, count, scores):
         cells[j] = cell
 
 
+@njit(cache=True)
+def _fixed(symmetries, black, green):
+    """The symmetries (bit g for ``symmetries[g]``) that map the stones ``black`` and ``green`` to
+    themselves."""
+    fixed = 0
+    for g in range(symmetries.shape[0]):
+        same = True
+        for k in range(symmetries.shape[1]):
+            bit = np.uint64(1) << np.uint64(k)
+            image = np.uint64(1) << np.uint64(symmetries[g, k])
+            if (black & bit != 0) != (black & image != 0) or (green & bit != 0) != (green & image != 0):
+                same = False
+                break
+        if same:
+            fixed |= 1 << g
+    return fixed
+
+
+@njit(cache=True, inline="always")
+def _mirrored(symmetries, fixed, a, b):
+    """Is the turn on free cells a, b the image of a turn of smaller code under a symmetry of ``fixed``
+    (so that it is worth the same as that turn)?"""
+    code = _code(a, b)
+    for g in range(symmetries.shape[0]):
+        if fixed >> g & 1 and _code(symmetries[g, a], symmetries[g, b]) < code:
+            return True
+    return False
+
+
 @njit(cache=True, inline="always")
 def _code(a, b):
     """The code of a turn on the free cells a and b (a = b for one stone)."""
@@ -170,10 +204,13 @@ def _code(a, b):
 
 
 @njit(cache=True)
-def solve(board, free, black_to_move, passed, nec, neighbours, keys, bounds, moves, history, state):
+def solve(board, free, black_to_move, passed, nec, neighbours, keys, bounds, moves, history, symmetries, state):
     """The exact value (the mover's margin) of a position that is not finished, its empty cells
     ``free``; its best turn goes to ``state[3]``. Stops when the budget of ``state[1]`` nodes runs out
-    (``state[2]`` then 1, the value meaningless). ``history[0]``, ``history[1]``: Black's and Green's
+    (``state[2]`` then 1, the value meaningless). ``symmetries[g, k]``: the image of free cell k
+    under each symmetry of the board that maps the root to itself, but the identity: within
+    :data:`SYMMETRIC_PLIES` of the root, a turn that one of them maps onto a turn of smaller code while
+    mapping the position to itself is worth that turn, and is not searched. ``history[0]``, ``history[1]``: Black's and Green's
     cuts by free cell (at least ``len(free)`` columns). The table's entries and the history of an
     earlier call of the same root stay valid, so that a stopped search resumes the work it stored.
 
@@ -189,7 +226,7 @@ def solve(board, free, black_to_move, passed, nec, neighbours, keys, bounds, mov
     one = np.uint64(1)
     state[_STOPPED] = 0
     _enter(frames, masks, 0, board, free, black_to_move, passed, size, np.uint64(0), np.uint64(0), -cells - 1,
-           cells + 1, nec, neighbours, allowed, history, keys, bounds, moves, state)
+           cells + 1, nec, neighbours, allowed, history, symmetries, keys, bounds, moves, state)
     ply = 0
     child = False  # does frames[ply + 1, _VALUE] hold the value of the turn being tried at ply?
     while True:
@@ -221,7 +258,8 @@ def solve(board, free, black_to_move, passed, nec, neighbours, keys, bounds, mov
                 continue
             a, b = _stones(allowed, ply, frames[ply, _COUNT], laid, tried)
             tried += 1
-            if laid == 0 or _code(a, b) != first:
+            if laid == 0 or (_code(a, b) != first and not (frames[ply, _FIXED] and
+                                                           _mirrored(symmetries, frames[ply, _FIXED], a, b))):
                 found = True
                 break
         if not found:  # frame done: store it, hand its value up
@@ -252,7 +290,7 @@ def solve(board, free, black_to_move, passed, nec, neighbours, keys, bounds, mov
                 frames[ply + 1, _VALUE] = -_final(board, mover, neighbours, seen, stack)
                 child = True
             elif not _enter(frames, masks, ply + 1, board, free, not mover, True, empty, black, green, -beta, -alpha,
-                            nec, neighbours, allowed, history, keys, bounds, moves, state):
+                            nec, neighbours, allowed, history, symmetries, keys, bounds, moves, state):
                 ply += 1
             else:
                 child = True
@@ -268,7 +306,7 @@ def solve(board, free, black_to_move, passed, nec, neighbours, keys, bounds, mov
             frames[ply + 1, _VALUE] = -_final(board, mover, neighbours, seen, stack)
             child = True
         elif not _enter(frames, masks, ply + 1, board, free, not mover, False, empty - laid, black, green, -beta,
-                        -alpha, nec, neighbours, allowed, history, keys, bounds, moves, state):
+                        -alpha, nec, neighbours, allowed, history, symmetries, keys, bounds, moves, state):
             ply += 1
         else:
             child = True

@@ -36,6 +36,17 @@ def board_bytes(position: Position) -> npt.NDArray[np.int8]:
                      for cell in range(position.game.grid.cells)], dtype=np.int8)
 
 
+def _symmetries(position: Position, free: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """``symmetries[g, k]``: the image of free cell ``free[k]``, as an index of ``free``, under each
+    symmetry of the board but the identity that maps ``position`` to itself."""
+    grid = position.game.grid
+    index = np.full(grid.cells, -1, dtype=np.int64)
+    index[free] = np.arange(len(free))
+    board = board_bytes(position)
+    fixing = [image for image in grid.symmetries[1:] if (board[image] == board).all()]
+    return np.array([index[image[free]] for image in fixing], dtype=np.int64).reshape(len(fixing), len(free))
+
+
 @dataclass(frozen=True)
 class Solved:
     """A position solved: a turn that keeps its value, the value (the margin, Black minus Green, under
@@ -62,6 +73,7 @@ class EndgameSolver:
         self._history = np.zeros((2, MAX_EMPTY), dtype=np.int64)
         self._state = np.zeros(4, dtype=np.int64)
         self._root: Position | None = None
+        self._symmetries = np.zeros((0, 0), dtype=np.int64)
 
     def solve(self, position: Position, nodes: int) -> Solved | None:
         """``position`` solved, or None if ``nodes`` more nodes of search do not suffice (a later call on
@@ -76,11 +88,12 @@ class EndgameSolver:
         if position != self._root:
             self._kernel.clear(self._keys)
             self._history[:] = 0
+            self._symmetries = _symmetries(position, free)
             self._root, self._state[0] = position, 0
         self._state[1] = self._state[0] + nodes
         value = self._kernel.solve(board, free, position.black_to_move, position.passes == 1, self._nec,
                                    self._neighbours, self._keys, self._bounds, self._moves, self._history,
-                                   self._state)
+                                   self._symmetries, self._state)
         if self._state[2]:
             return None
         code = int(self._state[3])
