@@ -46,7 +46,7 @@ from solver.necnon.position import Position, Turn
 from solver.necnon.rules import Game
 
 #: The exploration constant (rewards lie in [-1, 1]).
-EXPLORATION = 0.3
+EXPLORATION = 0.1
 #: The bias of the AMAF estimates (Gelly and Silver's b): the smaller, the longer they weigh.
 RAVE_BIAS = 0.1
 #: The exact endgame's budget, in nodes a playout of the ``iterations`` (a node costs a few hundredths
