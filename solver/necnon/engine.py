@@ -28,9 +28,15 @@ drawn uniformly; :mod:`solver.necnon._playout`) and scores it by the rules. Its 
 ``0.9 * sign(margin) + 0.1 * margin / cells``, in [-1, 1]: winning counts most, and among wins the
 wider margins a little; Green's reward is its opposite. A finished position is scored exactly.
 
+**Reuse.** A search starts from the node of its position in the tree of the engine's last search, if
+the position is there within two turns of that search's root (the engine's turn and the reply to it):
+the playouts through it count again, and the visits of a verdict's turns may add up to more than its
+playouts.
+
 **Choice.** The most visited first decision, then the most visited second stone under it. With the
-same seed and a number of iterations (``--iterations``) the engine plays the same turns; with a time
-budget (``--time``) the number of iterations, and so the choice, depends on the machine's speed.
+same seed and a number of iterations (``--iterations``) the engine plays the same turns when asked for
+the same positions in the same order; with a time budget (``--time``) the number of iterations, and so
+the choice, depends on the machine's speed.
 """
 
 from __future__ import annotations
@@ -62,8 +68,9 @@ _CHECK_CLOCK = 32
 
 @dataclass(frozen=True)
 class EngineTurn:
-    """A turn as the engine saw it: how many playouts went through it, their mean margin (Black minus
-    Green) and the share of them its player won."""
+    """A turn as the engine saw it: how many playouts went through it (this search's, and the last
+    search's when its tree was reused), their mean margin (Black minus Green) and the share of them its
+    player won."""
 
     turn: Turn
     name: str
@@ -136,6 +143,7 @@ class SearchEngine:
 
         self._playout, self._rules, self._tree = _playout, _rules, _tree
         self._solver: EndgameSolver | None = None
+        self._last: _Node | None = None  # the root of the last search, whose tree the next may reuse
         self.game = game
         self.seconds, self.iterations = seconds, iterations
         self.rng = random.Random(seed)
@@ -158,8 +166,11 @@ class SearchEngine:
             black = position.black_to_move
             won = float(solved.margin > 0 if black else solved.margin < 0)
             entry = EngineTurn(solved.turn, solved.turn.name(self.game.grid), 0, float(solved.margin), won)
+            self._last = None
             return Verdict((entry,), 0, time.perf_counter() - began, True, solved.nodes)
-        root = self._position_node(board_bytes(position), position.black_to_move, position.passes)
+        board = board_bytes(position)
+        root = self._reused(position, board) or self._position_node(board, position.black_to_move, position.passes)
+        self._last = root
         done = 0
         while self.iterations is None or done < self.iterations:
             if self.iterations is None and done and done % _CHECK_CLOCK == 0 and \
@@ -190,6 +201,37 @@ class SearchEngine:
                 return solved
 
     # -- the tree -----------------------------------------------------------------------------------------
+
+    def _reused(self, position: Position, board: np.ndarray) -> _Node | None:
+        """The node of ``position`` (its stones ``board``) in the tree of the engine's last search, if
+        it is there within two turns of that search's root (the engine's turn and the reply to it)."""
+        node = self._last
+        for _ in range(3):  # the root, after one turn, after two
+            if node is None:
+                return None
+            if node.black_to_move == position.black_to_move and node.passes == position.passes and \
+                    np.array_equal(node.board, board):
+                return node
+            node = self._after_turn(node, board)
+        return None
+
+    def _after_turn(self, node: _Node, board: np.ndarray) -> _Node | None:
+        """The position node after the turn at ``node`` (a position's) that lays the stones of its mover
+        that ``board`` has and ``node`` has not, if the tree holds it."""
+        laid = np.flatnonzero((board == (1 if node.black_to_move else 2)) & (node.board == 0))
+        stones = {_PASS: 0, _SINGLE: 1, _FIRST: 2}.get(node.kind)
+        if stones != len(laid):
+            return None
+        if node.kind == _PASS:
+            return node.children[0]
+        child = self._child_at(node, int(laid[0]))
+        return self._child_at(child, int(laid[1])) if child is not None and node.kind == _FIRST else child
+
+    @staticmethod
+    def _child_at(node: _Node, cell: int) -> _Node | None:
+        """The child of decision ``cell`` at ``node``, if in the tree."""
+        index = np.flatnonzero(node.decisions == cell)
+        return node.children[int(index[0])] if len(index) else None
 
     def _position_node(self, board: np.ndarray, black_to_move: bool, passes: int) -> _Node:
         """The node of a position: what its turn is, and its decisions in a shuffled order."""

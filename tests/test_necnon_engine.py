@@ -1,14 +1,17 @@
-"""The engine's exact endgame (``solver.necnon.endgame``) against the tables on sampled positions of
-small boards, its budget and its resumption, and the engine that uses it: the perfect turn in every
-sampled position of 3 x 3 and hex2."""
+"""The search engine: its exact endgame (``solver.necnon.endgame``) against the tables on sampled
+positions of small boards, its budget and its resumption; the perfect turn in every sampled position
+of 3 x 3 and hex2; the RAVE figures of its tree (``solver.necnon._tree``); the reuse of its tree
+between searches."""
 
 from __future__ import annotations
 
 import random
 from pathlib import Path
 
+import numpy as np
 import pytest
 
+from solver.necnon import _tree
 from solver.necnon.build import build_table
 from solver.necnon.endgame import MAX_EMPTY, EndgameSolver
 from solver.necnon.engine import SearchEngine
@@ -110,3 +113,38 @@ def test_the_tree_search_decides_when_the_endgame_runs_out_of_nodes():
     game = Game.of("hex3", "nec")
     verdict = SearchEngine(game, seed=1, iterations=300).search(Position.empty(game))
     assert not verdict.solved and verdict.iterations == 300 and len(verdict.turns) > 1
+
+
+def test_a_search_reuses_the_tree_of_the_last_one():
+    """The position after the engine's own turn is in its last tree: the next search counts those
+    playouts again, reproducibly; a fresh engine, or a position not in the tree, starts afresh."""
+    game = Game.of("hex4", "nec")
+    position = Position.empty(game).play_line("d4 a1,a2")
+
+    def two_searches() -> tuple[int, tuple]:
+        engine = SearchEngine(game, seed=2, iterations=300)
+        turn, first = engine.choose(position)
+        chosen = first.turns[0].visits
+        second = engine.search(position.play(turn))
+        assert second.iterations == 300 and sum(entry.visits for entry in second.turns) > 300
+        return chosen, second.turns
+
+    assert two_searches() == two_searches()
+    elsewhere = Position.empty(game).play_line("a1")
+    engine = SearchEngine(game, seed=2, iterations=300)
+    engine.search(position)
+    assert sum(entry.visits for entry in engine.search(elsewhere).turns) <= 300
+
+
+def test_the_amaf_figures_count_the_mover_s_later_stones_and_guide_the_choice():
+    decisions = np.array([4, 0, 2])
+    stats = np.zeros((_tree.ROWS, 3))
+    final = np.array([1, 0, 1, 2, 2], dtype=np.int8)  # Black laid cells 0 and 2, Green 3 and 4
+    _tree.update(stats, 0, decisions, final, 1, -0.5, -3, False)  # Black tried cell 4 and lost
+    assert stats[_tree.COUNT].tolist() == [1, 0, 0] and stats[_tree.REWARD, 0] == -0.5
+    assert stats[_tree.AMAF_COUNT].tolist() == [0, 1, 1] and stats[_tree.AMAF_REWARD].tolist() == [0, -0.5, -0.5]
+    _tree.update(stats, 1, decisions, np.array([1, 0, 0, 2, 2], dtype=np.int8), 1, 1.0, 2, True)
+    # Cell 0 won once and lost once as AMAF, cell 2 only lost: with no exploration, the choice is cell 0
+    assert _tree.select(stats, 2, 0.0, 0.1) == 1
+    _tree.update(stats, 2, decisions, final, 0, 1.0, 2, True)  # a pass (no stone): no AMAF figures
+    assert stats[_tree.AMAF_COUNT].tolist() == [0, 2, 1]
