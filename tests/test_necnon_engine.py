@@ -74,6 +74,19 @@ def test_a_budget_too_small_returns_none_and_a_later_call_goes_on(tablebase):
     assert solved[0].nodes < 2 * whole.nodes  # redoing only the unfinished frames of each piece
 
 
+def test_a_turn_to_try_first_leaves_the_value_as_it_is(tablebase):
+    game = Game.of("4x3", "nec-non")
+    position = Position.empty(game).play_line("b2")
+    value = tablebase.probe(position).margin
+    best, worst = tablebase.turns(position)[0].turn, tablebase.turns(position)[-1].turn
+    plain = EndgameSolver(game).solve(position, 10**8)
+    guided = EndgameSolver(game).solve(position, 10**8, first=best)
+    misled = EndgameSolver(game).solve(position, 10**8, first=worst)
+    assert plain is not None and guided is not None and misled is not None
+    assert plain.margin == guided.margin == misled.margin == value
+    assert guided.nodes < plain.nodes  # the best turn first: the others only need refuting
+
+
 def test_the_solver_refuses_a_finished_game_or_too_many_empty_cells():
     ended = Position.empty(Game.of("2x2")).play_line("a1 a2,b2 b1")
     with pytest.raises(ValueError, match="over"):

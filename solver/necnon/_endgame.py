@@ -26,7 +26,7 @@ slots; when all are taken, the first is overwritten (the table is a cache: a los
 never exactness).
 
 **Budget**: ``state`` = [nodes searched, the budget of nodes, stopped (1 when the budget ran out), the
-root's best turn]. When the budget runs out the search stops with nothing half-done stored, so
+root's best turn: on entry the turn to try first there (-1 for none) unless the table has one]. When the budget runs out the search stops with nothing half-done stored, so
 that what the table holds stays exact.
 """
 
@@ -132,7 +132,7 @@ def _enter(frames, masks, ply, board, free, black_to_move, passed, empty, black,
     key = (black | green << e | np.uint64(1 if black_to_move else 0) << (e + e)
            | np.uint64(1 if passed else 0) << (e + e + np.uint64(1)))
     slot = _find(keys, key)
-    lower, upper, first = -127, 127, -1
+    lower, upper, first = -127, 127, state[_BEST] if ply == 0 else -1
     if keys[slot] == key:
         first = moves[slot]
         if ply > 0:

@@ -47,6 +47,15 @@ def _symmetries(position: Position, free: npt.NDArray[np.int64]) -> npt.NDArray[
     return np.array([index[image[free]] for image in fixing], dtype=np.int64).reshape(len(fixing), len(free))
 
 
+def _turn_code(turn: Turn, free: npt.NDArray[np.int64], passed: int) -> int:
+    """The kernel's code of ``turn`` (see :mod:`solver.necnon._endgame`): ``32 * a + b`` for stones on
+    ``free[a]`` and ``free[b]`` (a = b for one stone), ``passed`` (the kernel's code) for a pass."""
+    if not turn.cells:
+        return passed
+    stones = [int(np.flatnonzero(free == cell)[0]) for cell in turn.cells]
+    return 32 * stones[0] + stones[-1]
+
+
 @dataclass(frozen=True)
 class Solved:
     """A position solved: a turn that keeps its value, the value (the margin, Black minus Green, under
@@ -75,10 +84,11 @@ class EndgameSolver:
         self._root: Position | None = None
         self._symmetries = np.zeros((0, 0), dtype=np.int64)
 
-    def solve(self, position: Position, nodes: int) -> Solved | None:
+    def solve(self, position: Position, nodes: int, first: Turn | None = None) -> Solved | None:
         """``position`` solved, or None if ``nodes`` more nodes of search do not suffice (a later call on
-        the same position goes on from there). Raises ValueError if the game is over or more than
-        :data:`MAX_EMPTY` cells are empty."""
+        the same position goes on from there). ``first``: a turn of ``position`` to search first (a good
+        guess makes the search shorter), unless an earlier call found a better one. Raises ValueError
+        if the game is over or more than :data:`MAX_EMPTY` cells are empty."""
         if position.over:
             raise ValueError("the game is over: there is nothing to solve")
         board = board_bytes(position)
@@ -91,6 +101,7 @@ class EndgameSolver:
             self._symmetries = _symmetries(position, free)
             self._root, self._state[0] = position, 0
         self._state[1] = self._state[0] + nodes
+        self._state[3] = -1 if first is None else _turn_code(first, free, self._kernel.PASS)
         value = self._kernel.solve(board, free, position.black_to_move, position.passes == 1, self._nec,
                                    self._neighbours, self._keys, self._bounds, self._moves, self._history,
                                    self._symmetries, self._state)
@@ -100,6 +111,6 @@ class EndgameSolver:
         if code == self._kernel.PASS:
             turn = PASS
         else:
-            first, second = divmod(code, 32)
-            turn = Turn(tuple(sorted({int(free[first]), int(free[second])})))
+            one, other = divmod(code, 32)
+            turn = Turn(tuple(sorted({int(free[one]), int(free[other])})))
         return Solved(turn, int(value) if position.black_to_move else -int(value), int(self._state[0]))

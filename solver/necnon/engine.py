@@ -1,11 +1,13 @@
 """The search engine for boards too large to solve: an exact endgame, and before it Monte Carlo tree
 search with random playouts and RAVE.
 
-**Endgame.** When at most :data:`~solver.necnon.endgame.MAX_EMPTY` cells are empty, the engine first
-tries to solve the rest of the game exactly (:class:`~solver.necnon.endgame.EndgameSolver`): with
-``iterations`` playouts a turn, within a budget of :data:`ENDGAME_NODES` nodes a playout; with a time a
-turn, within :data:`ENDGAME_SHARE` of it. Solved, it plays a turn that keeps the perfect value; else
-the tree search below chooses, with the rest of the time (or all its playouts).
+**Endgame.** When at most :data:`~solver.necnon.endgame.MAX_EMPTY` cells are empty, the engine tries
+to solve the rest of the game exactly (:class:`~solver.necnon.endgame.EndgameSolver`): first within
+:data:`ENDGAME_CHUNK` nodes, which solve the last turns at once; if that does not suffice, the tree
+search below runs (all its playouts, or the turn's time but :data:`ENDGAME_SHARE`), and then the exact
+search goes on where it stopped, trying the tree search's choice first (a good first guess shortens it
+much), within :data:`ENDGAME_NODES` nodes a playout in all, or the rest of the time. Solved, the engine
+plays a turn that keeps the perfect value; else the tree search's choice.
 
 **Tree.** A turn of two stones is chosen as two decisions of its player: a first stone, then a second
 stone on a later allowed cell (in board order), so that a node has at most one child per cell rather
@@ -59,9 +61,11 @@ RAVE_BIAS = 0.1
 #: of a playout's time on the boards measured, so that the endgame takes at most a few times as long as
 #: the playouts).
 ENDGAME_NODES = 200
-#: The share of a turn's time the exact endgame may take; the tree search has the rest if it fails.
+#: The share of a turn's time the exact endgame may take after the tree search; the tree search has the
+#: rest.
 ENDGAME_SHARE = 0.5
-#: Nodes of the exact endgame between two looks at the clock (some hundredths of a second).
+#: Nodes of the exact endgame's first try and between two looks at the clock (some hundredths of a
+#: second).
 ENDGAME_CHUNK = 50_000
 _CHECK_CLOCK = 32
 
@@ -161,43 +165,51 @@ class SearchEngine:
             raise ValueError("the game is over: there is nothing to search")
         self._playout.seed(self.rng.randrange(2**31))
         began = time.perf_counter()
-        solved = self._solve(position, began)
-        if solved is not None:
-            black = position.black_to_move
-            won = float(solved.margin > 0 if black else solved.margin < 0)
-            entry = EngineTurn(solved.turn, solved.turn.name(self.game.grid), 0, float(solved.margin), won)
-            self._last = None
-            return Verdict((entry,), 0, time.perf_counter() - began, True, solved.nodes)
-        board = board_bytes(position)
-        root = self._reused(position, board) or self._position_node(board, position.black_to_move, position.passes)
-        self._last = root
+        solvable = self.game.grid.cells - (position.black | position.green).bit_count() <= MAX_EMPTY
+        if solvable and self._solver is None:
+            self._solver = EndgameSolver(self.game)
+        solved = self._solve(position, ENDGAME_CHUNK, began) if solvable else None
         done = 0
-        while self.iterations is None or done < self.iterations:
-            if self.iterations is None and done and done % _CHECK_CLOCK == 0 and \
-                    time.perf_counter() - began >= self.seconds:
-                break
-            self._iterate(root)
-            done += 1
-        return Verdict(self._ranked(root), done, time.perf_counter() - began)
+        if solved is None:
+            board = board_bytes(position)
+            root = self._reused(position, board) or self._position_node(board, position.black_to_move,
+                                                                        position.passes)
+            self._last = root
+            playing = (1 - ENDGAME_SHARE) * self.seconds if solvable else self.seconds
+            while self.iterations is None or done < self.iterations:
+                if self.iterations is None and done and done % _CHECK_CLOCK == 0 and \
+                        time.perf_counter() - began >= playing:
+                    break
+                self._iterate(root)
+                done += 1
+            turns = self._ranked(root)
+            if not solvable:
+                return Verdict(turns, done, time.perf_counter() - began)
+            solved = self._solve(position, ENDGAME_NODES * self.iterations - ENDGAME_CHUNK
+                                 if self.iterations is not None else None, began, turns[0].turn)
+            if solved is None:
+                return Verdict(turns, done, time.perf_counter() - began)
+        else:
+            self._last = None
+        black = position.black_to_move
+        won = float(solved.margin > 0 if black else solved.margin < 0)
+        entry = EngineTurn(solved.turn, solved.turn.name(self.game.grid), 0, float(solved.margin), won)
+        return Verdict((entry,), done, time.perf_counter() - began, True, solved.nodes)
 
     def choose(self, position: Position) -> tuple[Turn, Verdict]:
         """The engine's turn in ``position`` and its view."""
         verdict = self.search(position)
         return verdict.turns[0].turn, verdict
 
-    def _solve(self, position: Position, began: float) -> Solved | None:
-        """The rest of the game solved exactly within the endgame's budget, or None (too many empty
-        cells, or the budget ran out)."""
-        grid = self.game.grid
-        if grid.cells - (position.black | position.green).bit_count() > MAX_EMPTY:
-            return None
-        if self._solver is None:
-            self._solver = EndgameSolver(self.game)
-        if self.iterations is not None:
-            return self._solver.solve(position, ENDGAME_NODES * self.iterations)
+    def _solve(self, position: Position, nodes: int | None, began: float, first: Turn | None = None) -> Solved | None:
+        """The rest of the game solved exactly, trying ``first`` first, within ``nodes`` more nodes (if
+        positive), or (None) in pieces until the turn's time is up; None if that does not suffice."""
+        assert self._solver is not None
+        if nodes is not None:
+            return self._solver.solve(position, nodes, first) if nodes > 0 else None
         while True:
-            solved = self._solver.solve(position, ENDGAME_CHUNK)
-            if solved is not None or time.perf_counter() - began >= ENDGAME_SHARE * self.seconds:
+            solved = self._solver.solve(position, ENDGAME_CHUNK, first)
+            if solved is not None or time.perf_counter() - began >= self.seconds:
                 return solved
 
     # -- the tree -----------------------------------------------------------------------------------------
