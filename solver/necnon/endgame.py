@@ -88,13 +88,16 @@ class EndgameSolver:
         """``position`` solved, or None if ``nodes`` more nodes of search do not suffice (a later call on
         the same position goes on from there). ``first``: a turn of ``position`` to search first (a good
         guess makes the search shorter), unless an earlier call found a better one. Raises ValueError
-        if the game is over or more than :data:`MAX_EMPTY` cells are empty."""
+        if the game is over, more than :data:`MAX_EMPTY` cells are empty or ``first`` is not a turn of
+        ``position``."""
         if position.over:
             raise ValueError("the game is over: there is nothing to solve")
         board = board_bytes(position)
         free = np.flatnonzero(board == 0).astype(np.int64)
         if len(free) > MAX_EMPTY:
             raise ValueError(f"{len(free)} empty cells: the endgame solver takes at most {MAX_EMPTY}")
+        if first is not None and first not in position.turns():
+            raise ValueError(f"{first.name(position.game.grid)} is not a turn of {position.notation()}")
         if position != self._root:
             self._kernel.clear(self._keys)
             self._history[:] = 0

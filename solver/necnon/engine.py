@@ -57,9 +57,9 @@ from solver.necnon.rules import Game
 EXPLORATION = 0.1
 #: The bias of the AMAF estimates (Gelly and Silver's b): the smaller, the longer they weigh.
 RAVE_BIAS = 0.1
-#: The exact endgame's budget, in nodes a playout of the ``iterations`` (a node costs a few hundredths
-#: of a playout's time on the boards measured, so that the endgame takes at most a few times as long as
-#: the playouts).
+#: The exact endgame's budget, in nodes a playout of the ``iterations`` (a node takes some 1/100 to 1/400
+#: of a playout's time on the boards measured, so that the endgame takes about as long as the playouts,
+#: at most a few times as long).
 ENDGAME_NODES = 200
 #: The share of a turn's time the exact endgame may take after the tree search; the tree search has the
 #: rest.
@@ -134,9 +134,10 @@ class _Node:
 
 
 class SearchEngine:
-    """Monte Carlo tree search for ``game`` (see the module docstring): ``seconds`` per turn (at least one
-    playout however short), or exactly ``iterations`` playouts if given; ``seed`` makes it reproducible.
-    Raises ValueError unless ``seconds`` and ``iterations`` are positive."""
+    """The search engine of ``game`` (see the module docstring): ``seconds`` per turn (at least one
+    playout however short, unless the endgame is solved first), or exactly ``iterations`` playouts if
+    given; ``seed`` makes it reproducible. Raises ValueError unless ``seconds`` and ``iterations`` are
+    positive."""
 
     def __init__(self, game: Game, seed: int | None = None, seconds: float = 2.0,
                  iterations: int | None = None) -> None:
@@ -168,7 +169,9 @@ class SearchEngine:
         solvable = self.game.grid.cells - (position.black | position.green).bit_count() <= MAX_EMPTY
         if solvable and self._solver is None:
             self._solver = EndgameSolver(self.game)
-        solved = self._solve(position, ENDGAME_CHUNK, began) if solvable else None
+        total = None if self.iterations is None else ENDGAME_NODES * self.iterations  # None: by the clock
+        first_try = ENDGAME_CHUNK if total is None else min(ENDGAME_CHUNK, total)
+        solved = self._solve(position, first_try, began) if solvable else None
         done = 0
         if solved is None:
             board = board_bytes(position)
@@ -185,8 +188,7 @@ class SearchEngine:
             turns = self._ranked(root)
             if not solvable:
                 return Verdict(turns, done, time.perf_counter() - began)
-            solved = self._solve(position, ENDGAME_NODES * self.iterations - ENDGAME_CHUNK
-                                 if self.iterations is not None else None, began, turns[0].turn)
+            solved = self._solve(position, None if total is None else total - first_try, began, turns[0].turn)
             if solved is None:
                 return Verdict(turns, done, time.perf_counter() - began)
         else:
@@ -201,7 +203,8 @@ class SearchEngine:
         verdict = self.search(position)
         return verdict.turns[0].turn, verdict
 
-    def _solve(self, position: Position, nodes: int | None, began: float, first: Turn | None = None) -> Solved | None:
+    def _solve(self, position: Position, nodes: int | None, began: float,
+               first: Turn | None = None) -> Solved | None:
         """The rest of the game solved exactly, trying ``first`` first, within ``nodes`` more nodes (if
         positive), or (None) in pieces until the turn's time is up; None if that does not suffice."""
         assert self._solver is not None
