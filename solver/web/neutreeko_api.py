@@ -127,6 +127,7 @@ class NeutreekoApi:
     noticed at the next request. A request for a ready table never waits for a build."""
 
     endpoints = ENDPOINTS
+    posted = POSTED
 
     def __init__(self, directory: Path | None = None, builds: Builds | None = None,
                  summaries: Summaries | None = None) -> None:
