@@ -63,28 +63,28 @@ class Explorer:
         if endpoint == "/api/games":
             check_parameters(endpoint, parameters, ())
             return self.games()
-        api = self._api(endpoint, parameters, "endpoints")
+        api = self._api(endpoint, parameters, posted=False)
         check_parameters(endpoint, parameters, ("game", *api.endpoints[endpoint]))
         return api.answer(endpoint, {key: value for key, value in parameters.items() if key != "game"})
 
     def answer_record(self, endpoint: str, parameters: Mapping[str, str], text: str) -> JSONObject:
         """The JSON object ``endpoint`` (one of :data:`POSTED`) answers with for the game record ``text``
         of the game ``parameters`` name (their only parameter)."""
-        api = self._api(endpoint, parameters, "posted")
+        api = self._api(endpoint, parameters, posted=True)
         if set(parameters) - {"game"}:
             raise ApiError(f"POST {endpoint} takes its game record in the body, and only game in the URL")
         return api.answer_record(endpoint, text)
 
-    def _api(self, endpoint: str, parameters: Mapping[str, str], kind: str) -> GameApi:
-        """The API of the game ``parameters`` name, if it answers ``endpoint`` among its ``kind`` (its
-        ``endpoints``, or those ``posted``); else :class:`ApiError` naming what it has."""
+    def _api(self, endpoint: str, parameters: Mapping[str, str], posted: bool) -> GameApi:
+        """The API of the game ``parameters`` name, if it answers ``endpoint`` (among the endpoints that
+        take a posted record if ``posted``); else :class:`ApiError` naming what it has."""
         name = parameters.get("game", DEFAULT_GAME)
         api = self._apis.get(name)
         if api is None:
             raise ApiError(f"unknown game {name[:40]!r}; the explorer has {', '.join(GAMES)}")
-        offered = list(getattr(api, kind))
+        offered = api.posted if posted else tuple(api.endpoints)
         if endpoint not in offered:
-            what = "no endpoint" if kind == "endpoints" else "no POST of a record to"
+            what = "no POST of a record to" if posted else "no endpoint"
             raise ApiError(f"{name} has {what} {endpoint}; it has {', '.join(offered)}")
         return api
 
