@@ -199,7 +199,6 @@ def read_file(path: Path | str, parse: Callable[[str], Record]) -> Record:
         raise RecordError(f"cannot read {path}: {error.strerror or error}") from None
 
 
-
 # -- variations ---------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
