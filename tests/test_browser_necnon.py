@@ -255,3 +255,14 @@ def test_on_a_phone_the_tree_wraps_within_the_screen(browser, necnon_url):
                                            "'#game .ply, .game-tools button, .fen button, .paste button')].map(item => "
                                            "item.getBoundingClientRect().right))")
         assert rightmost <= 390 - 12
+
+
+def test_a_link_with_a_refused_turn_keeps_the_turns_before_it_and_its_url(browser, necnon_url):
+    """A variation's turn that cannot be played: what comes before it is shown, the variation cut there,
+    the refusal named, and the link left as it was shared."""
+    moves = "b2 a1,c3 (a1,b1 b1,c2) b1,c1"  # b1 is Green's in the variation
+    open_tree(browser, necnon_url, moves=moves)
+    wait_until(browser, lambda: text_of(browser, "message"), "the refusal is named")
+    assert text_of(browser, "message").startswith("Turn 3, b1,c2, cannot be played")
+    assert tree_buttons(browser) == [("0", "1", "b2"), ("0", "2", "a1,c3"), ("1", "2", "a1,b1")]
+    assert query_of(browser)["moves"] == [moves]
