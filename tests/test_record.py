@@ -9,13 +9,13 @@ import random
 import pytest
 
 from solver.core.errors import IllegalMoveError, InputError, NotationError
+from solver.core.record import Variation
 from solver.neutreeko.game import Game
 from solver.neutreeko.outcome import ending
 from solver.neutreeko.position import Move, Position, random_positions
 from solver.neutreeko.record import (
     GameRecord,
     RecordError,
-    Variation,
     numbered,
     parse_record,
     ply_label,
