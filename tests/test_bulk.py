@@ -13,8 +13,9 @@ import numpy as np
 import pytest
 
 from solver.core.errors import InputError
+from solver.neutreeko import bulk
 from solver.neutreeko.build import build_table
-from solver.neutreeko.bulk import _regular, answer_lines
+from solver.neutreeko.bulk import BATCH_LINES, LINES_PER_CHUNK, _regular, answer_lines, default_batch_lines
 from solver.neutreeko.children import children
 from solver.neutreeko.game import Game
 from solver.neutreeko.position import Position, random_positions
@@ -133,3 +134,12 @@ def test_the_regular_form_is_exactly_the_notation_fen_writes(board):
                                           regular.black_to_move.tolist()):
         position = expected[row]
         assert (sorted(position.black), sorted(position.white), position.black_to_move) == (black, white, to_move)
+
+
+def test_a_table_larger_than_the_cache_is_read_by_batches_of_lines_a_chunk(tablebase, monkeypatch):
+    table = tablebase.table(Game.of("5x5"))
+    assert default_batch_lines(table) == BATCH_LINES  # 3.5 MB: it fits the cache
+    monkeypatch.setattr(bulk, "cache_limit", lambda: 0)
+    assert default_batch_lines(table) == BATCH_LINES  # more than 64 lines for each of its 14 chunks
+    monkeypatch.setattr(bulk, "BATCH_LINES", 10)
+    assert table.chunks.count > 1 and default_batch_lines(table) == LINES_PER_CHUNK * table.chunks.count

@@ -16,8 +16,8 @@ indexed, and written from templates whose text is the same as
 malformed or illegal position, a rank written another way) goes through :meth:`Position.parse` and
 :class:`~solver.neutreeko.probe.Tablebase` one at a time, so both paths answer alike.
 
-A table larger than the chunk cache is read once a batch (up to :data:`BATCH_LINES` lines or as
-many as asked, as many as have arrived): every result byte the batch's regular lines need is looked up together, so that each
+A table larger than the chunk cache is read once a batch (as many lines as have arrived, up to
+:func:`default_batch_lines` or as many as asked): every result byte the batch's regular lines need is looked up together, so that each
 chunk of the table is decompressed once a batch however the positions fall. Random positions of a big
 table touch nearly every chunk, and decompressing them is then most of the time. A table that fits the
 cache is looked up directly: its chunks stay cached, and sorting the batch's indices would cost more.
@@ -56,11 +56,15 @@ from solver.neutreeko.values import DRAW, ILLEGAL, Evaluation
 
 #: Lines are parsed and answered this many at a time (with their moves: looked up too).
 CHUNK_LINES = 1 << 14
-#: At most this many lines are read before they are answered, while more are waiting, unless told
-#: otherwise (``query - --batch-lines``): their positions are looked up together, so that each chunk of the table is read and decompressed once a batch.
+#: At most this many lines are read before they are answered, while more are waiting (unless told
+#: otherwise, see :func:`default_batch_lines`): their positions are looked up together, so that each chunk of the table is read and decompressed once a batch.
 #: Random positions of 8 x 8 (5,721 chunks) touch nearly every chunk at 30,000 lines, so a smaller
 #: batch would decompress the whole table again and again.
 BATCH_LINES = 1 << 18
+#: A batch for a table larger than the chunk cache holds by default this many lines for each chunk of
+#: the table, when that is more than :data:`BATCH_LINES` (9 x 9: 1,584,704 lines): reading the table
+#: once a batch then costs each line about as much as the rest of its answer.
+LINES_PER_CHUNK = 64
 #: Bytes asked of the operating system at a time when reading a file descriptor.
 _READ_BYTES = 1 << 19
 
@@ -90,6 +94,19 @@ def _rank_lengths(width: int) -> np.ndarray:
     """The length of the text of every rank ``width`` squares wide by its code, with the slash before it."""
     lengths: np.ndarray = np.count_nonzero(_rank_bytes(width), axis=1)
     return lengths
+
+
+# What each byte of a placement is, by its value (0 is the padding after the placement).
+_PAD, _DIGIT, _PIECE, _SLASH, _OTHER = range(5)
+_KINDS = np.full(256, _OTHER, dtype=np.uint8)
+_KINDS[0] = _PAD
+_KINDS[list(b"0123456789")] = _DIGIT
+_KINDS[list(b"bw")] = _PIECE
+_KINDS[ord("/")] = _SLASH
+# The squares a byte of a placement stands for, if no digit follows it: a piece one, a digit its value.
+_SQUARES = np.zeros(256, dtype=np.int16)
+_SQUARES[list(b"0123456789")] = np.arange(10)
+_SQUARES[list(b"bw")] = 1
 
 
 class Answers(NamedTuple):
@@ -213,12 +230,20 @@ class _Lookup(Protocol):
     def lookup(self, indices: np.ndarray) -> np.ndarray: ...
 
 
+def default_batch_lines(table: Table) -> int:
+    """How many waiting lines are answered together unless told otherwise: :data:`BATCH_LINES`, or
+    :data:`LINES_PER_CHUNK` for each chunk of a table larger than the chunk cache, if more."""
+    return BATCH_LINES if _fits_cache(table) else max(BATCH_LINES, LINES_PER_CHUNK * table.chunks.count)
+
+
+def _fits_cache(table: Table) -> bool:
+    return len(table.chunks) * table.chunks.dtype.itemsize <= cache_limit()
+
+
 def _source(table: Table, regulars: list[_Regular], with_moves: bool) -> _Lookup:
     """What the answers to ``regulars`` look their result bytes up in: the table itself if all of it
     fits the chunk cache (its chunks, once read, stay there), else :func:`_look_up`."""
-    if len(table.chunks) * table.chunks.dtype.itemsize <= cache_limit():
-        return table
-    return _look_up(table, regulars, with_moves)
+    return table if _fits_cache(table) else _look_up(table, regulars, with_moves)
 
 
 def _look_up(table: Table, regulars: list[_Regular], with_moves: bool) -> _Looked:
@@ -229,7 +254,8 @@ def _look_up(table: Table, regulars: list[_Regular], with_moves: bool) -> _Looke
         for regular in regulars:
             moves = children(regular.game, regular.mover, regular.other)
             wanted.append(moves.after[moves.legal])
-    indices = np.unique(np.concatenate(wanted))
+    indices = np.sort(np.concatenate(wanted))
+    indices = indices[np.r_[True, indices[1:] != indices[:-1]]]  # np.unique, without its slower hashing
     return _Looked(indices, table.lookup(indices))
 
 
@@ -290,42 +316,40 @@ def _regular(lines: list[str], game: Game) -> _Regular | None:
     if len(numbers) == 0:
         return None
     # The candidate lines as rows of ASCII bytes, zero-padded (what is not ASCII becomes "?").
-    data = np.frombuffer("".join(lines[number] for number in numbers.tolist()).encode("ascii", "replace"),
-                         dtype=np.uint8)
     sizes = lengths[numbers]
-    columns = np.arange(longest)
-    inside = columns < sizes[:, None]
-    text = np.zeros((len(numbers), longest), dtype=np.uint8)
-    text[inside] = data
+    text = np.frombuffer("".join(lines[number].ljust(longest, "\0") for number in numbers.tolist())
+                         .encode("ascii", "replace"), dtype=np.uint8).reshape(len(numbers), longest)
     rows = np.arange(len(numbers))
     side = text[rows, sizes - 1]
-    placement = columns < (sizes - 2)[:, None]
-    digit = placement & (text >= ord("0")) & (text <= ord("9"))
-    black, white, slash = (placement & (text == ord(piece)) for piece in "bw/")
+    placement = np.where(np.arange(longest) < (sizes - 2)[:, None], text, 0)
+    kind = _KINDS[placement]
+    digit, slash = kind == _DIGIT, kind == _SLASH
+    black, white = placement == ord("b"), placement == ord("w")
     well_formed = ((text[rows, sizes - 2] == ord(" ")) & ((side == ord("b")) | (side == ord("w")))
-                   & ~(placement & ~(digit | black | white | slash)).any(axis=1)
-                   & (slash.sum(axis=1) == height - 1)
+                   & ~(kind == _OTHER).any(axis=1) & (slash.sum(axis=1) == height - 1)
                    & (black.sum(axis=1) == 3) & (white.sum(axis=1) == 3))
     # The squares each character stands for: a piece one, a digit its value, ten times it before
     # another digit (a run of ten is two digits; any other text is caught by its length, below).
-    value = np.where(digit, text.astype(np.int64) - ord("0"), 0)
-    before_digit = np.zeros_like(digit)
-    before_digit[:, :-1] = digit[:, 1:]
-    squares = np.where(black | white, 1, np.where(before_digit, 10 * value, value))
-    passed = np.cumsum(squares, axis=1)  # squares written up to each character, itself included
-    rank = np.cumsum(slash, axis=1)  # from the top, 0 first
+    squares = _SQUARES[placement]
+    squares[:, :-1] *= np.where(digit[:, :-1] & digit[:, 1:], 10, 1).astype(np.int16)
+    passed = _row_sums(squares)  # squares written up to each character, itself included
+    rank = _row_sums(slash)  # from the top, 0 first
     well_formed &= (passed[:, -1] == board.size) & ~(slash & (passed != rank * width)).any(axis=1)
     kept = np.flatnonzero(well_formed)
     if len(kept) == 0:
         return None
-    text, sizes, black, white, passed, rank = text[kept], sizes[kept], black[kept], white[kept], passed[kept], rank[kept]
-    # Square s is file s % width of rank s // width, and the text gives the top rank first.
-    square = (height - 1 - rank) * width + (passed - 1) % width
-    black_squares = np.sort(square[black].reshape(-1, 3), axis=1)
-    white_squares = np.sort(square[white].reshape(-1, 3), axis=1)
+    text, sizes, passed, rank = text[kept], sizes[kept], passed[kept], rank[kept]
+
+    def squares_of(pieces: np.ndarray) -> np.ndarray:
+        # Square s is file s % width of rank s // width, and the text gives the top rank first.
+        row, column = np.nonzero(pieces[kept])
+        found = (height - 1 - rank[row, column]) * width + (passed[row, column] - 1) % width
+        return np.sort(found.reshape(-1, 3), axis=1)
+
+    black_squares, white_squares = squares_of(black), squares_of(white)
     codes = np.zeros((len(kept), height), dtype=np.int64)
-    for squares_of, colour in ((black_squares, 1), (white_squares, 2)):
-        np.add.at(codes, (np.arange(len(kept))[:, None], squares_of // width), colour * 3 ** (squares_of % width))
+    for placed, colour in ((black_squares, 1), (white_squares, 2)):
+        np.add.at(codes, (np.arange(len(kept))[:, None], placed // width), colour * 3 ** (placed % width))
     # Equal length means equal text: the notation writes each run of empty squares in the fewest
     # digits, and no other text as short is read as that run (one digit, or two: 10 * a + b).
     shortest = _rank_lengths(width)[codes].sum(axis=1) - 1
@@ -337,6 +361,16 @@ def _regular(lines: list[str], game: Game) -> _Regular | None:
     chosen = numbers[kept[regular]].tolist()
     return _Regular(game, chosen, [lines[number] for number in chosen], to_move[regular], black_squares[regular],
                     white_squares[regular], codes[regular])
+
+
+def _row_sums(cells: np.ndarray) -> np.ndarray:
+    """The running sums along each row of ``cells`` (small integers or booleans), as int64: one running
+    sum over the whole array, less each row's start, as a running sum along rows is slow in numpy."""
+    running = np.cumsum(cells.reshape(-1), dtype=np.int64).reshape(cells.shape)
+    before = np.zeros(len(cells), dtype=np.int64)
+    before[1:] = running[:-1, -1]
+    sums: np.ndarray = running - before[:, None]
+    return sums
 
 
 def _answer_values(regular: _Regular, table: _Lookup, texts: list[str | None]) -> None:
