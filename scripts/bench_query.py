@@ -4,7 +4,8 @@
     opening the table, the answer), the median of ``--runs`` runs.
 (b) ``neutreeko query - --board B``: positions per second for ``--positions`` random legal positions
     (uniform over the index and the side to move) piped through standard input, the median of
-    ``--bulk-runs`` runs; with ``--with-moves`` too (every move ranked), on ``--moves-positions`` of them.
+    ``--bulk-runs`` runs; with ``--with-moves`` too (every move ranked), on ``--moves-positions`` of them;
+    with ``--batch-lines N`` (repeatable), also with ``query - --batch-lines N``, taking turns.
 (c) one probe in a warm process (the library, the table open and the chunk cached): the median over
     ``--probes`` random positions (300: their chunks fit the default cache), each probed once to fill
     the cache and then ``--rounds`` times, timed.
@@ -52,6 +53,7 @@ class Version(NamedTuple):
     program: list[str]
     environment: dict[str, str]
     directory: str | None
+    options: tuple[str, ...] = ()  # after the arguments of every run: a setting of this version
 
 
 def this_version(program: str) -> Version:
@@ -73,7 +75,7 @@ def baseline_version(checkout: Path, tables: Path) -> Version:
 def timed(version: Version, arguments: list[str], stdin=None) -> Run:
     """One run of ``arguments`` of ``version``, measured; raises if it fails."""
     began = time.perf_counter()
-    with subprocess.Popen([*version.program, *arguments], stdin=stdin, stdout=subprocess.DEVNULL,
+    with subprocess.Popen([*version.program, *arguments, *version.options], stdin=stdin, stdout=subprocess.DEVNULL,
                           env=version.environment, cwd=version.directory) as process:
         _, status, usage = os.wait4(process.pid, 0)
         process.returncode = os.waitstatus_to_exitcode(status)
@@ -149,6 +151,8 @@ def main() -> None:
     parser.add_argument("--necnon", action="append", default=[], metavar="BOARD:PROTOCOL")
     parser.add_argument("--baseline", type=Path, help="a checkout of another version to compare with")
     parser.add_argument("--baseline-tables", type=Path, help="the tables directory of --baseline")
+    parser.add_argument("--batch-lines", type=int, action="append", default=[], metavar="N",
+                        help="also run `query -` with --batch-lines N, taking turns with the default (repeatable)")
     parser.add_argument("--seed", type=int, default=0)
     options = parser.parse_args()
     neutreeko = this_version("neutreeko")
@@ -169,7 +173,9 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as directory:
             path = Path(directory) / "positions.txt"
             path.write_text("\n".join(fens[:count]) + "\n")
-            measured = alternating(versions, ["query", "-", *board, *flags], options.bulk_runs, path)
+            settings = [neutreeko._replace(name=f"batch {lines:,}", options=("--batch-lines", str(lines)))
+                        for lines in options.batch_lines]
+            measured = alternating(versions + settings, ["query", "-", *board, *flags], options.bulk_runs, path)
         print(f"query - {' '.join(flags)} {options.board}, {count:,} random positions (process start included): "
               f"{describe(measured, count)}")
 

@@ -9,10 +9,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
+from solver.core.errors import InputError
+from solver.neutreeko import bulk
 from solver.neutreeko.build import build_table
-from solver.neutreeko.bulk import answer_lines
+from solver.neutreeko.bulk import BATCH_LINES, LINES_PER_CHUNK, _regular, answer_lines, default_batch_lines
 from solver.neutreeko.children import children
 from solver.neutreeko.game import Game
 from solver.neutreeko.position import Position, random_positions
@@ -92,3 +95,51 @@ def test_with_moves_does_not_import_numba(tables_5x5):
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["moves"][0]["move"] == "B1-C1"
     assert done.stderr.splitlines()[-1] == "False"
+
+
+def mutants(lines: list[str], count: int, seed: int) -> list[str]:
+    """``count`` lines, each one of ``lines`` with a character replaced, inserted or removed: text that
+    is nearly notation, much of it still some position's, some of it in another form."""
+    rng = np.random.default_rng(seed)
+    alphabet = "0123456789bw/ xBW\t\u00e9"
+    out = []
+    for line in rng.choice(lines, count).tolist():
+        place, char = int(rng.integers(0, len(line) + 1)), str(rng.choice(list(alphabet)))
+        kind = int(rng.integers(0, 3))
+        out.append(line[:place] + char + line[place + 1:] if kind == 0 else
+                   line[:place] + char + line[place:] if kind == 1 else line[:place] + line[place + 1:])
+    return out
+
+
+@pytest.mark.parametrize("board", ["5x5", "9x3", "10x4", "3x10"])
+def test_the_regular_form_is_exactly_the_notation_fen_writes(board):
+    """A line takes the fast path exactly when it is a legal position written as ``Position.fen``
+    writes it, whatever else it is (runs of ten squares, leading zeros, split runs, stray characters),
+    and is decoded to that position."""
+    game = Game.of(board)
+    fens = [position.fen() for position in random_positions(game, 300, seed=3)]
+    lines = fens + mutants(fens, 3000, seed=4) + ["start", "", " " + fens[0], fens[0] + " ", fens[0].upper()]
+    expected = {}
+    for number, line in enumerate(lines):
+        try:
+            position = Position.parse(line, game=game)
+        except InputError:
+            continue
+        if position.fen() == line:
+            expected[number] = position
+    regular = _regular(lines, game)
+    assert regular is not None and regular.rows == sorted(expected)
+    assert 0 < len(expected) < len(lines)
+    for row, black, white, to_move in zip(regular.rows, regular.black.tolist(), regular.white.tolist(),
+                                          regular.black_to_move.tolist()):
+        position = expected[row]
+        assert (sorted(position.black), sorted(position.white), position.black_to_move) == (black, white, to_move)
+
+
+def test_a_table_larger_than_the_cache_is_read_by_batches_of_lines_a_chunk(tablebase, monkeypatch):
+    table = tablebase.table(Game.of("5x5"))
+    assert default_batch_lines(table) == BATCH_LINES  # 3.5 MB: it fits the cache
+    monkeypatch.setattr(bulk, "cache_limit", lambda: 0)
+    assert default_batch_lines(table) == BATCH_LINES  # more than 64 lines for each of its 14 chunks
+    monkeypatch.setattr(bulk, "BATCH_LINES", 10)
+    assert table.chunks.count > 1 and default_batch_lines(table) == LINES_PER_CHUNK * table.chunks.count

@@ -1,5 +1,5 @@
 """The forward consistency check (``neutreeko check``): it passes every real table from 3 x 3 to 5 x 5
-and finds a deliberately corrupted entry of each kind; and the board ceiling (9 x 9 in, 10 x 10 out)."""
+and finds a deliberately corrupted entry of each kind; and the board ceiling (10 x 10 in, 11 x 11 out)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from solver.neutreeko import index
+from solver.neutreeko import build, index
 from solver.neutreeko.board import MAX_SIDE, Board
 from solver.neutreeko.check import check_consistency, check_folded
 from solver.neutreeko.folding import Classes, fold, unfold
@@ -121,15 +121,15 @@ def test_check_needs_a_table(tmp_path):
 
 
 def test_the_largest_board_is_accepted_and_one_larger_refused(tmp_path):
-    assert MAX_SIDE == 9
-    game = Game.of("9x9")
-    assert game.positions == 6_490_804_320 and game.board.name(80) == "I9"
-    assert game.board.parse_square("i9") == 80
-    # Accepted up to the table lookup: there is no 9 x 9 table at that path.
-    assert_one_line_error(invoke("check", "--board", "9x9", "--table", str(tmp_path / "none.h5")),
-                          "no table for 9x9 connected", code=1)
-    assert_one_line_error(invoke("check", "--board", "10x10"), "board 10x10 is not supported", code=2)
-    assert_one_line_error(invoke("solve", "--board", "9x10"), "from 3 to 9", code=2)
+    assert MAX_SIDE == 10
+    game = Game.of("10x10")
+    assert game.positions == 23_841_048_000 and game.board.name(99) == "J10"
+    assert game.board.parse_square("j10") == 99
+    # Accepted up to the table lookup: there is no 10 x 10 table at that path.
+    assert_one_line_error(invoke("check", "--board", "10x10", "--table", str(tmp_path / "none.h5")),
+                          "no table for 10x10 connected", code=1)
+    assert_one_line_error(invoke("check", "--board", "11x11"), "board 11x11 is not supported", code=2)
+    assert_one_line_error(invoke("solve", "--board", "10x11"), "from 3 to 10", code=2)
 
 
 def test_check_help_and_readme_say_how_many_are_listed():
@@ -189,3 +189,17 @@ def test_check_command_on_a_folded_table(tmp_path):
     assert passed.exit_code == 0, passed.stderr
     assert passed.stdout.startswith(f"checked 4x4 connected ({good}): {Classes.of(game).count:,} classes of legal "
                                     f"positions, 0 inconsistent, in ")
+
+
+def test_a_solve_larger_than_the_memory_is_refused_naming_the_one_that_fits(tmp_path, monkeypatch):
+    """10 x 10 over positions (26.8 GB) does not fit a 24 GB machine, over classes (3.4 GB) it does: a
+    machine of 3 MB meets the same on 5 x 5 (4.0 MB over positions, 0.5 MB over classes)."""
+    monkeypatch.setattr(build, "physical_memory", lambda: 3_000_000)
+    out = tmp_path / "neutreeko-5x5.h5"
+    assert_one_line_error(invoke("solve", "--board", "5x5", "--out", str(out)), "over positions holds about 4.0 MB",
+                          "machine's 3.0 MB", "--fold (about 498.1 kB)", code=2)
+    assert not out.exists()
+    assert invoke("solve", "--board", "5x5", "--fold", "--out", str(out)).exit_code == 0
+    monkeypatch.setattr(build, "physical_memory", lambda: 400_000)
+    assert_one_line_error(invoke("solve", "--board", "5x5", "--fold", "--out", str(out), "--force"),
+                          "over symmetry classes holds about 488.8 kB", code=2)

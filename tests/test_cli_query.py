@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -9,6 +10,7 @@ import sys
 
 import pytest
 
+from solver.neutreeko.bulk import read_lines
 from tests.helpers import LONGEST, START, assert_one_line_error, invoke, random_positions
 
 VALUES = {"win", "loss", "draw"}
@@ -66,6 +68,19 @@ def test_stdin_equals_single_queries(tables_env):
         assert answer == single
 
 
+@pytest.mark.parametrize("batch", ["1", "3", "1000"])
+def test_stdin_in_batches_of_any_size_answers_alike(tables_env, batch):
+    """``--batch-lines`` changes how many lines are answered together, never the answers."""
+    lines = [position.fen() for position in random_positions(25, seed=12)] + ["start", "", "x4/5/5/5/5 b"]
+    text = "\n".join(lines) + "\n"
+    assert query("-", "--batch-lines", batch, input=text).stdout == query("-", input=text).stdout
+
+
+def test_lines_come_in_batches_of_at_most_the_size_asked():
+    batches = list(read_lines(io.StringIO("".join(f"line {number}\n" for number in range(10))), 3))
+    assert [len(batch) for batch in batches] == [3, 3, 3, 1] and batches[3] == ["line 9"]
+
+
 def test_stdin_with_moves_equals_single_queries(tables_env):
     lines = [position.fen() for position in random_positions(20, seed=9)]
     result = query("-", "--with-moves", input="\n".join(lines))
@@ -101,9 +116,11 @@ BAD_INPUT = [
     (["start", "--moves", "C4-Z9"], "Z9"),
     (["start", "--board", "4x4", "--table", "TABLE"], "not 4x4"),            # table of another board
     (["ww1/w1b/bb1 b"], "a 3x3 board, not 5x5"),                               # board not the table's
-    (["start", "--board", "10x10"], "10x10"),
+    (["start", "--board", "11x11"], "11x11"),
     (["-", "--moves", "C4-C3"], "--moves"),
     (["start", "--with-moves"], "--with-moves"),
+    (["start", "--batch-lines", "10"], "--batch-lines"),
+    (["-", "--batch-lines", "0"], "--batch-lines"),
     ([], "POSITION"),
 ]
 

@@ -9,8 +9,17 @@ import pytest
 
 from solver.cli.necnon import cli
 from solver.core.errors import IllegalMoveError
-from solver.necnon.position import Position
-from solver.necnon.record import GameRecord, RecordError, parse_record, read_record, write_record
+from solver.core.record import Variation
+from solver.necnon.position import Position, Turn
+from solver.necnon.record import (
+    GameRecord,
+    RecordError,
+    parse_record,
+    read_playable,
+    read_record,
+    read_variations,
+    write_record,
+)
 from solver.necnon.rules import Game
 from tests.helpers import assert_one_line_error, invoke
 
@@ -88,6 +97,95 @@ def test_round_trip_random_games(board, protocol, tmp_path):
 def test_a_game_stopped_before_its_end_reads_back_stopped():
     record = random_game(Position.empty(Game.of("hex3")), random.Random(1), limit=3)
     assert record.result == "*" and parse_record(record.text()) == record
+
+
+# -- variations ---------------------------------------------------------------------------------
+
+#: A tree on 3 x 3: two alternatives to Green's first turn, one with its own variation, and one to Black's.
+TREE = "1. b2 2. a1,c3 (2. a1,b1 3. c1,a2 (3. a3,c3)) (2. b1,c1) 3. b1,c1 (3. a2,a3)"
+
+
+def random_variations(before: list[Position], turns: tuple[Turn, ...], rng: random.Random,
+                      depth: int) -> tuple[Variation[Turn], ...]:
+    """Random variations of the line ``turns`` played after ``before``, in the order of their plies, some
+    at the same ply, nested ``depth`` deep."""
+    positions = list(before)
+    for turn in turns:
+        positions.append(positions[-1].play(turn))
+    variations = []
+    for ply in sorted(rng.sample(range(len(before), len(positions)), min(3, len(turns)))):
+        for _ in range(rng.choice((1, 1, 2))):
+            branch = random_game(positions[ply - 1], rng, limit=rng.randrange(1, 6)).turns
+            nested = random_variations(positions[:ply], branch, rng, depth - 1) if depth > 1 else ()
+            variations.append(Variation(ply, branch, nested))
+    return tuple(variations)
+
+
+def test_variations_nest_and_the_main_line_is_the_game():
+    record = parse_record(f'[Board "3x3"]\n{TREE}')
+    assert record.names() == ["b2", "a1,c3", "b1,c1"] and record.result == "*"
+    grid = GAME.grid
+    names = [(each.ply, [turn.name(grid) for turn in each.moves], len(each.variations)) for each in record.variations]
+    assert names == [(2, ["a1,b1", "c1,a2"], 1), (2, ["b1,c1"], 0), (3, ["a2,a3"], 0)]
+    nested = record.variations[0].variations[0]
+    assert (nested.ply, [turn.name(grid) for turn in nested.moves]) == (3, ["a3,c3"])
+    assert record.text().endswith(f"\n\n{TREE}\n")  # written back as it was read
+    plain = "b2 a1,c3 (a1,b1 c1,a2 (a3,c3)) (b1,c1) b1,c1 (a2,a3)"  # unnumbered, as a link has it
+    assert read_variations(Position.empty(GAME), plain) == (record.turns, record.variations)
+
+
+@pytest.mark.parametrize("board, protocol", [("3x3", "nec"), ("hex2", "non"), ("4x3", "nec-non"), ("hex3", "nec")])
+def test_round_trip_random_trees(board, protocol, tmp_path):
+    """Random games with random variations, nested three deep, from the empty board and from positions
+    met on the way: written, read back (through a file too) and written again, equal."""
+    game = Game.of(board, protocol)
+    rng = random.Random(f"tree {board} {protocol}")
+    whole = random_game(Position.empty(game), rng)
+    for number, start in enumerate([Position.empty(game), *rng.sample(whole.positions[1:-1], 3)]):
+        main = random_game(start, rng, limit=12)
+        record = GameRecord(start, main.turns, main.tags, random_variations([start], main.turns, rng, 3))
+        assert record.variations
+        text = record.text()
+        assert parse_record(text) == record and parse_record(text).text() == text
+        path = tmp_path / f"tree-{number}.txt"
+        write_record(path, record)
+        assert read_record(path) == record
+        assert max(len(line) for line in text.splitlines()) <= 78
+
+
+BAD_VARIATIONS = [  # each after [Board "3x3"] on line 1
+    ("1. b2 (1. a1\n2. a2,b3", ["line 3", "not closed", "opened on line 2"]),
+    ("1. b2 ) 2. a1,c3", ["line 2", ") closes no variation"]),
+    ("(1. b2) 1. a1", ["line 2", "( must follow the turn"]),
+    ("1. b2 () 2. a1,c3", ["line 2", "() has no turns"]),
+    ("1. b2 2. a1,c3\n(2. b2,c1)", ["line 3", "b2 is occupied", "in the variation at turn 2"]),
+    ("1. b2 (1. a1 (1. c3 2. q9)) 2. a1,c3", ["line 2", "q9", "in the variation at turn 1"]),
+    ("1. b2 (2. a1) 2. a1,c3", ["line 2", "turn number 2. where 1. was expected", "in the variation at turn 1"]),
+    ("1. b2 2. (2. a1,c3)", ["line 2", "turn number 2. is not followed by a turn"]),
+    (f"1. b2 ({WHOLE} 7. pass) 2. a1,c3", ["line 2", "after the end of the game (Black wins by 1)",
+                                           "in the variation at turn 1"]),
+]
+
+
+@pytest.mark.parametrize("text, words", BAD_VARIATIONS)
+def test_bad_variations_name_the_line_and_the_turn(text, words):
+    with pytest.raises(RecordError) as raised:
+        parse_record(f'[Board "3x3"]\n{text}')
+    for word in words:
+        assert word in str(raised.value), (word, str(raised.value))
+    assert "\n" not in str(raised.value)
+
+
+def test_read_playable_keeps_what_comes_before_the_first_refusal():
+    """The explorer's links: read up to the first token refused, each variation open closed there."""
+    empty = Position.empty(GAME)
+    turns, variations, refused = read_playable(empty, "b2 (a1 a2,b3 c9 b1) a1,c3")
+    assert [turn.name(GAME.grid) for turn in turns] == ["b2"]
+    assert refused == "turn 3, c9, cannot be played: turn 'c9': there is no cell c9 on the 3x3 board"
+    assert [(each.ply, [turn.name(GAME.grid) for turn in each.moves]) for each in variations] == [(1, ["a1", "a2,b3"])]
+    assert read_playable(empty, "b2 ) a1,c3")[2] == "turn 2, ), cannot be played: a ) closes no variation"
+    assert read_playable(empty, "b2 (a1 (")[:2] == read_variations(empty, "b2 (a1)")
+    assert read_playable(empty, f"{WHOLE} pass")[2] == "turn 7, pass, cannot be played: the game is over (Black wins by 1)"
 
 
 # -- bad records: one line naming the line ---------------------------------------------------------

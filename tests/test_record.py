@@ -9,13 +9,13 @@ import random
 import pytest
 
 from solver.core.errors import IllegalMoveError, InputError, NotationError
+from solver.core.record import Variation
 from solver.neutreeko.game import Game
 from solver.neutreeko.outcome import ending
 from solver.neutreeko.position import Move, Position, random_positions
 from solver.neutreeko.record import (
     GameRecord,
     RecordError,
-    Variation,
     numbered,
     parse_record,
     ply_label,
@@ -263,7 +263,7 @@ BAD_RECORDS = [
     ('[Board 5x5]', ["line 1", "tag"]),
     ('[Black "a"]\n[Black "b"]', ["line 2", "Black", "twice"]),
     ('1. C4-C3\n[Black "a"]', ["line 2", "after the moves"]),
-    ('[Board "10x10"]', ["line 1", "10x10"]),
+    ('[Board "11x11"]', ["line 1", "11x11"]),
     ('[Rule "square"]', ["line 1", "square"]),
     ('[Board "3x3"]\n[Rule "centre"]', ["line 2", "centre"]),
     ('[Start "5/5/5/5/5 b"]', ["line 1", "0 pieces"]),

@@ -68,13 +68,14 @@ def test_the_class_solve_is_the_fold_of_the_full_solve(solved_5x5):
 @pytest.mark.parametrize("board, rule", [("5x4", "diagonal"), ("4x4", "connected"), ("3x7", "equidistant")])
 def test_the_paths_of_large_boards_give_the_same_classes(board, rule, monkeypatch):
     """What only large boards do, forced on small ones: grouping, many slabs, chunks and rows, indices
-    as int64. The bytes must not change."""
+    indices and class numbers as int64. The bytes must not change."""
     game = Game.of(board, rule)
     expected = solve_classes(game).folded.copy()
     monkeypatch.setattr(solve_module, "_GROUP_FROM", 0)
     monkeypatch.setattr(solve_module, "_SLAB", 1000)
     monkeypatch.setattr(solve_module, "_CHUNK", 1 << 10)
     monkeypatch.setattr(classes_module, "_ROW", 8)
+    monkeypatch.setattr(classes_module, "_INT32_CLASSES", 0)
     narrow = KernelInputs.of
 
     def wide(game: Game, parts: int = 1) -> KernelInputs:

@@ -92,6 +92,58 @@ def test_game_answers_every_position_at_once_up_to_the_first_refused(necnon_url)
     assert answer["grid"]["kind"] == "hex" and len(answer["grid"]["cells"]) == 37
 
 
+#: A tree on 3 x 3 as a link holds it: Green's first turn and an alternative, which has its own; the
+#: second cell of a turn given before the first (the answer names it in board order).
+TREE = "b2 a1,c3 (c1,a1 a2,c2 (a3,b3)) b1,c1"
+
+
+def test_game_answers_the_variations_of_a_tree(necnon_url):
+    """Each variation in parentheses: the turn it replaces, its turns as the rules write them, the state
+    and values of the position after each (as /api/rules and /api/position answer them), its own."""
+    status, answer = get_json(necnon_url, path("game", board="3x3", moves=TREE))
+    assert status == 200 and answer["refused"] is None
+    assert list(answer) == ["start", "grid", "turns", "positions", "values", "refused", "variations"]
+    assert answer["turns"] == ["b2", "a1,c3", "b1,c1"] and len(answer["positions"]) == 4
+    [variation] = answer["variations"]
+    assert (variation["ply"], variation["turns"]) == (2, ["a1,c1", "a2,c2"])
+    assert variation["positions"] == [get_json(necnon_url, path("rules", board="3x3", moves=moves))[1]
+                                      for moves in ("b2 a1,c1", "b2 a1,c1 a2,c2")]
+    assert variation["values"] == [get_json(necnon_url, path("position", board="3x3", moves=moves))[1]
+                                   for moves in ("b2 a1,c1", "b2 a1,c1 a2,c2")]
+    [nested] = variation["variations"]
+    assert (nested["ply"], nested["turns"], nested["variations"]) == (3, ["a3,b3"], [])
+    assert nested["positions"][0]["position"] == Position.empty(Game.of("3x3")).play_line("b2 a1,c1 a3,b3").notation()
+    status, answer = get_json(necnon_url, path("game", board="hex4", moves="d4 (c3) c3,e5"))
+    assert status == 200 and answer["values"] is None and answer["variations"][0]["values"] is None  # no table
+    status, answer = get_json(necnon_url, path("game", board="3x3", moves="b2 (a1 a2,b3 c9) a1,c3"))
+    assert answer["turns"] == ["b2"] and answer["variations"][0]["turns"] == ["a1", "a2,b3"]
+    assert answer["refused"].startswith("turn 3, c9, cannot be played: ")
+
+
+def test_a_record_written_and_posted_back_answers_the_same_game(necnon_url):
+    """/api/record writes the tree's record; POSTed to /api/game (the game named in the URL) it gives the
+    game of the link; a bad record, or a POST with more than the game in its URL, is a 400 naming it."""
+    status, written = get_json(necnon_url, path("record", board="3x3", moves=TREE))
+    assert status == 200
+    assert written["record"] == ('[Board "3x3"]\n[Protocol "nec"]\n[Result "*"]\n\n'
+                                 "1. b2 2. a1,c3 (2. a1,c1 3. a2,c2 (3. a3,b3)) 3. b1,c1\n")
+    status, _, body = request(necnon_url, "/api/game?game=necnon", "POST", written["record"].encode())
+    assert status == 200 and json.loads(body) == get_json(necnon_url, path("game", board="3x3", moves=TREE))[1]
+    for url, record, words in [
+        ("/api/game?game=necnon", b'[Board "3x3"]\n1. b2 (1. a1\n', ["line 2: a variation is not closed"]),
+        ("/api/game?game=necnon", b"1. b2 2. b2,c1", ["line 1", "b2 is occupied"]),
+        ("/api/game?game=necnon&board=3x3", b"1. b2", ["in the body, and only game in the URL"]),
+        ("/api/annotate?game=necnon", b"1. b2", ["necnon has no POST of a record to /api/annotate", "/api/game"]),
+        ("/api/game?game=chess", b"1. b2", ["unknown game 'chess'"]),
+    ]:
+        status, _, body = request(necnon_url, url, "POST", record)
+        assert status == 400 and list(json.loads(body)) == ["error"], body
+        for word in words:
+            assert word in json.loads(body)["error"], (word, body)
+    status, answer = get_json(necnon_url, path("record", board="3x3", moves="b2 (a1 a1,b2)"))
+    assert status == 400 and "a1 is occupied" in answer["error"]
+
+
 @pytest.mark.parametrize("query, words", [
     ("game=chess", ["unknown game 'chess'", "neutreeko, necnon"]),
     ("game=necnon&board=9x9", ["9x9", "from 2 to 7"]),

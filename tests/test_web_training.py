@@ -79,7 +79,7 @@ def test_a_try_before_a_game_s_mistake_takes_any_move_that_keeps_the_value(explo
     ("/api/puzzles?kind=easy", ["kind 'easy'", "win, save, all"]),
     ("/api/puzzles?min_plies=0", ["min_plies '0'"]),
     ("/api/puzzles?min_plies=9&max_plies=3", ["min_plies 9 is more than max_plies 3"]),
-    ("/api/puzzles?board=10x10", ["10x10"]),
+    ("/api/puzzles?board=11x11", ["11x11"]),
     ("/api/puzzles?board=6x6", ["no table for 6x6"]),
     ("/api/puzzles?position=start", ["unknown parameter 'position'"]),
     ("/api/try?move=C4-C9", ["C9"]),

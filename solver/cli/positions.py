@@ -25,7 +25,7 @@ from solver.cli.neutreeko import (
     tablebase_for,
 )
 from solver.neutreeko import pictures, report
-from solver.neutreeko.bulk import query_stream, read_lines
+from solver.neutreeko.bulk import BATCH_LINES, LINES_PER_CHUNK, default_batch_lines, query_stream, read_lines
 from solver.neutreeko.game import Game
 from solver.neutreeko.probe import Tablebase, keeping_moves
 from solver.neutreeko.record import play_moves, read_moves
@@ -35,8 +35,12 @@ from solver.neutreeko.record import play_moves, read_moves
 @position_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--with-moves", is_flag=True, help="With -: rank every move of each position too.")
+@click.option("--batch-lines", type=click.IntRange(min=1), metavar="N",
+              help=f"With -: answer at most N lines waiting on standard input together (default {BATCH_LINES:,}, "
+                   f"or {LINES_PER_CHUNK} a chunk of a table larger than the chunk cache). Such a table is read "
+                   f"once a batch, so larger batches answer random positions faster, in more memory.")
 def query(position: tuple[str, ...], board: str, rule: str, table_file: Path | None, build: bool, moves: str,
-          as_json: bool, with_moves: bool) -> None:
+          as_json: bool, with_moves: bool, batch_lines: int | None) -> None:
     """The value of POSITION and of every legal move, best first.
 
     POSITION is the notation (e.g. "1w1w1/2b2/5/2w2/1b1b1 b") or start. Values are for the side to
@@ -56,10 +60,11 @@ def query(position: tuple[str, ...], board: str, rule: str, table_file: Path | N
     if position == ("-",):
         if moves:
             raise click.UsageError("--moves cannot be used when reading positions from standard input")
-        _query_stdin(Game.of(board, rule), tablebase_for(table_file, build), with_moves)
+        _query_stdin(Game.of(board, rule), tablebase_for(table_file, build), with_moves, batch_lines)
         return
-    if with_moves:
-        raise click.UsageError("--with-moves is for reading positions from standard input (POSITION -)")
+    for name, given in (("--with-moves", with_moves), ("--batch-lines", batch_lines is not None)):
+        if given:
+            raise click.UsageError(f"{name} is for reading positions from standard input (POSITION -)")
     tablebase = tablebase_for(table_file, build)
     queried = read_position(position, board, rule, moves)
     evaluation, ranked = tablebase.probe(queried), tablebase.moves(queried)
@@ -69,10 +74,12 @@ def query(position: tuple[str, ...], board: str, rule: str, table_file: Path | N
         click.echo(report.query_text(queried, evaluation, ranked))
 
 
-def _query_stdin(game: Game, tablebase: Tablebase, with_moves: bool) -> None:
-    """Answer standard input line by line on standard output; exit 2 after it if a line was bad."""
+def _query_stdin(game: Game, tablebase: Tablebase, with_moves: bool, batch_lines: int | None) -> None:
+    """Answer standard input line by line on standard output, up to ``batch_lines`` lines together (by
+    default, as many as suit the table); exit 2 after it if a line was bad."""
     lines = errors = 0
-    for answers in query_stream(read_lines(standard_input()), tablebase, game, with_moves):
+    batch = batch_lines or default_batch_lines(tablebase.table(game))
+    for answers in query_stream(read_lines(standard_input(), batch), tablebase, game, with_moves):
         sys.stdout.write("\n".join(answers.texts))
         sys.stdout.write("\n")
         sys.stdout.flush()

@@ -25,7 +25,7 @@ from solver.cli.neutreeko import (
 from solver.core import files
 from solver.neutreeko import report
 from solver.neutreeko.board import Board
-from solver.neutreeko.build import build_table, check_build_asked
+from solver.neutreeko.build import build_table, check_build_asked, check_memory
 from solver.neutreeko.check import CheckReport, check_consistency, check_folded
 from solver.neutreeko.checkpoint import EVERY, state_path
 from solver.neutreeko.digests import committed_digest
@@ -70,8 +70,13 @@ def solve(board: str, rule: str, out: Path | None, force: bool, fold: bool, prog
       neutreeko solve --board 4x4 --rule orthogonal
     """
     game = Game.of(board, rule)
+    check_memory(game, fold)  # before the line below, so that a refusal is the only line
+    shown = terminal_progress(progress)
+    if shown:  # the first level comes once every item is classified: minutes on the largest boards
+        click.echo(f"solving {game} over {'symmetry classes' if fold else 'positions'}: {game.positions:,} indices, "
+                   f"the first level once each is classified", err=True)
     try:
-        path, summary, seconds = build_table(game, out, force, terminal_progress(progress), fold, resume, save_every)
+        path, summary, seconds = build_table(game, out, force, shown, fold, resume, save_every)
     except KeyboardInterrupt:
         saved = state_path(out if out is not None else table_path(game))
         if saved.exists():

@@ -14,20 +14,29 @@ each tag and each line of moves over with its line number, so that a game's read
 any problem it finds; :func:`tag_lines` and :func:`wrap` write it. A record that cannot be read raises
 :class:`RecordError`, one line naming the line and the problem; one read from a file or a stream names
 it first (``game.txt, line 7: ...``).
+
+**Variations** are every game's too: moves in parentheses after the move they are an alternative to,
+played from the position before it; they nest, and several may follow one move. The moves outside every
+parenthesis are the game, its main line. :class:`TreeReader` reads them, a game's own
+:class:`LineReader` reading each line's moves and numbers; :func:`tree_groups` writes them.
 """
 
 from __future__ import annotations
 
 import re
+from abc import ABC, abstractmethod
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Callable, Iterator, Sequence, TypeVar
+from typing import IO, Callable, Generic, Iterator, Mapping, Sequence, TypeVar
 
 from solver.core.errors import InputError
 from solver.core.notation import quote
 
 Record = TypeVar("Record")
+#: A move of a game (a Neutreeko move, a NECNON turn), and a position of it.
+Step = TypeVar("Step")
+State = TypeVar("State")
 
 #: How a move number is written: digits and dots (``3.``, ``3...``), perhaps its move glued on
 #: (``3.C4-C3``): the groups are the digits, the dots and the move.
@@ -43,6 +52,7 @@ _TAG = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]')
 # A record's line ends: not str.splitlines's, which also ends lines at U+0085, U+2028, \v, \f and others
 # that notation refuses.
 _LINE_END = re.compile(r"\r\n?|\n")
+_TOKEN = re.compile(r"[()]|[^ ()]+")
 
 
 class RecordError(InputError, ValueError):
@@ -188,3 +198,164 @@ def read_file(path: Path | str, parse: Callable[[str], Record]) -> Record:
     except OSError as error:
         raise RecordError(f"cannot read {path}: {error.strerror or error}") from None
 
+
+# -- variations ---------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Variation(Generic[Step]):
+    """Moves played instead of ply ``ply`` (from 1, counted from the game's start) of the line it belongs
+    to, and on: from the position before that ply. Its own variations (``variations``) branch off its
+    moves, at plies from ``ply`` on, in the order of their plies; a variation at ``ply`` itself is
+    another alternative to the same move."""
+
+    ply: int
+    moves: tuple[Step, ...]
+    variations: tuple[Variation[Step], ...] = ()
+
+
+class GameOverError(RecordError):
+    """A move after the end of the game; ``result`` says how it ended."""
+
+    def __init__(self, message: str, result: str) -> None:
+        super().__init__(message)
+        self.result = result
+
+
+def tokens(text: str) -> list[str]:
+    """The tokens of move text: moves (numbered or not) and parentheses, which need no spaces around them.
+
+    >>> tokens("1. b2 (1.c3) 2. a1,c3")
+    ['1.', 'b2', '(', '1.c3', ')', '2.', 'a1,c3']
+    """
+    return _TOKEN.findall(text)
+
+
+class LineReader(ABC, Generic[State, Step]):
+    """A line being read: the moves played after ``before`` (the positions from the game's start to the
+    line's first move), each checked, and the variations of its moves. A game says how a token of its
+    move text is read (:meth:`feed`: a move, or a move number) and what may not be left waiting at the
+    end of a line (:meth:`check_complete`)."""
+
+    def __init__(self, before: Sequence[State]) -> None:
+        self.ply = len(before)  # of the line's first move
+        self.positions = list(before)
+        self.moves: list[Step] = []
+        self.variations: list[Variation[Step]] = []
+
+    @property
+    def position(self) -> State:
+        return self.positions[-1]
+
+    @abstractmethod
+    def feed(self, token: str) -> None:
+        """Read ``token``, a move or its number; raise :class:`~solver.core.errors.InputError` if it is wrong."""
+
+    @abstractmethod
+    def check_complete(self) -> None:
+        """Raise :class:`RecordError` if a move number waits for its move."""
+
+
+class TreeReader(Generic[State, Step]):
+    """Reads move text token by token (see :func:`tokens`), ``(`` and ``)`` included: a variation opens
+    after the move it is an alternative to, and is played from the position before that move. Each line,
+    the main one first, is read by ``new_line(before)``, given the positions before its first move;
+    ``unit`` names a move in messages (``move``, ``turn``)."""
+
+    def __init__(self, start: State, new_line: Callable[[Sequence[State]], LineReader[State, Step]],
+                 unit: str = "move") -> None:
+        self.new_line = new_line
+        self.unit = unit
+        self.lines = [new_line([start])]  # the main line, then each variation open
+        self.opened: list[int] = []  # the record's line on which each variation open began
+
+    @property
+    def ply(self) -> int:
+        """The ply of the next move read."""
+        return len(self.lines[-1].positions)
+
+    def feed(self, token: str, line_number: int = 0) -> None:
+        """Read ``token``, found on line ``line_number`` of a record (0: not in a record)."""
+        line = self.lines[-1]
+        if token == "(":
+            line.check_complete()
+            if not line.moves:
+                raise RecordError(f"a variation ( must follow the {self.unit} it is an alternative to")
+            self.lines.append(self.new_line(line.positions[:-1]))
+            self.opened.append(line_number)
+        elif token == ")":
+            if len(self.lines) == 1:
+                raise RecordError("a ) closes no variation")
+            line.check_complete()
+            if not line.moves:
+                raise RecordError(f"a variation () has no {self.unit}s")
+            self._close()
+        else:
+            line.feed(token)
+
+    def _close(self) -> None:
+        line = self.lines.pop()
+        self.opened.pop()
+        self.lines[-1].variations.append(Variation(line.ply, tuple(line.moves), tuple(line.variations)))
+
+    def finish(self) -> tuple[tuple[Step, ...], tuple[Variation[Step], ...]]:
+        """The main line's moves and its variations; raises :class:`RecordError` for a variation not
+        closed or a move number without its move."""
+        if len(self.lines) > 1:
+            where = f" (opened on line {self.opened[-1]})" if self.opened[-1] else ""
+            raise RecordError(f"a variation is not closed: a ( without its ){where}")
+        self.lines[0].check_complete()
+        return tuple(self.lines[0].moves), tuple(self.lines[0].variations)
+
+    def cut(self) -> tuple[tuple[Step, ...], tuple[Variation[Step], ...]]:
+        """What was read so far, each variation open closed where it stands (one without moves left out)."""
+        while len(self.lines) > 1:
+            if self.lines[-1].moves:
+                self._close()
+            else:
+                self.lines.pop()
+                self.opened.pop()
+        return tuple(self.lines[0].moves), tuple(self.lines[0].variations)
+
+    def read_playable(self, text: str, place: str = "ply") -> tuple[tuple[Step, ...], tuple[Variation[Step], ...],
+                                                                     str | None]:
+        """The main line and the variations of the move text ``text`` up to its first token that cannot
+        be read or played, and why that one was refused, naming its ``place`` (``"ply 3, C4-C9, cannot be
+        played: ..."``), or None if all were read. Each variation open there is closed where it stands; a move number at the
+        end, without its move, is left out."""
+        refused = None
+        for token in tokens(text):
+            try:
+                self.feed(token)
+            except InputError as error:
+                reason = f"the game is over ({error.result})" if isinstance(error, GameOverError) else str(error)
+                refused = f"{place} {self.ply}, {token[:24]}, cannot be played: {reason}"
+                break
+        return (*self.cut(), refused)
+
+
+#: How a game numbers a line's moves (see :func:`tree_groups`).
+Numbering = Callable[[Sequence[Step], int, Mapping[int, Sequence[list[str]]]], list[str]]
+
+
+def tree_groups(moves: Sequence[Step], variations: Sequence[Variation[Step]], numbering: Numbering[Step],
+                first: int = 1) -> list[str]:
+    """The groups of move text (see :func:`wrap`) of ``moves`` from ply ``first``, with their variations,
+    and theirs: ``numbering(moves, first, branches)`` numbers a line's moves as its game does, each
+    followed by ``branches[ply]``, the groups of the variations at its ply, which it writes in
+    parentheses (:func:`parenthesised`)."""
+    branches: dict[int, list[list[str]]] = {}
+    for variation in variations:
+        branches.setdefault(variation.ply, []).append(
+            tree_groups(variation.moves, variation.variations, numbering, variation.ply))
+    return numbering(moves, first, branches)
+
+
+def parenthesised(groups: Sequence[str]) -> list[str]:
+    """The groups of a variation, in parentheses.
+
+    >>> parenthesised(["2. a1,c3", "3. b1"])
+    ['(2. a1,c3', '3. b1)']
+    """
+    written = [f"({groups[0]}", *groups[1:]]
+    written[-1] += ")"
+    return written

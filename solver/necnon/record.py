@@ -20,8 +20,18 @@ turns is a record of a game from the empty 4 x 4 board under NEC.
 separated by spaces or line breaks, each checked against the rules. Every turn has its own number, from
 1 at the start (Black and Green alternate, so a turn's number says whose it was); numbers are
 optional, and may be glued to the turn (``3.a1,d4``), but a number given must be the number of the
-turn it stands before. A turn after the end of the game is refused. A record that cannot be read
-raises :class:`~solver.core.record.RecordError`, one line naming the line and the problem.
+turn it stands before. A turn after the end of the game is refused.
+
+**Variations** are turns in parentheses after the turn they are an alternative to, played from the
+position before it, as in Neutreeko's records (:mod:`solver.core.record`); they nest, and several may
+follow one turn, each numbered as the turns it replaces::
+
+    1. b2 2. a1,c3 (2. a1,b1 3. c1,a2 (3. a3,c3)) (2. b1,c1) 3. b1,c1
+
+The turns outside every parenthesis are the game (its main line: :attr:`GameRecord.turns`, what
+``Result`` describes and what annotation and play read); a variation ends at the end of its own game.
+:func:`read_variations` reads turns with variations. A record that cannot be read raises
+:class:`~solver.core.record.RecordError`, one line naming the line and the problem.
 """
 
 from __future__ import annotations
@@ -30,21 +40,29 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Mapping, Sequence
 
 from solver.core import files
+from solver.core.errors import InputError
 from solver.core.notation import checked
 from solver.core.record import (
     MAX_NUMBER_DIGITS,
     MOVE_NUMBER,
+    GameOverError,
+    LineReader,
     RecordError,
     RecordLines,
     Tagged,
+    TreeReader,
+    Variation,
     at_line,
     check_result,
+    parenthesised,
     read_file,
     split_record,
     tag_lines,
+    tokens,
+    tree_groups,
     wrap,
 )
 from solver.necnon.position import MAX_LINE_LENGTH, Position, Turn, notation_grid
@@ -59,27 +77,46 @@ DEFAULT_BOARD, DEFAULT_PROTOCOL = "4x4", "nec"
 #: What a ``Result`` tag may say: the score's wording (:meth:`Evaluation.result`), or ``*``.
 _RESULT = re.compile(r"(Black|Green) wins by [1-9][0-9]*|draw|\*")
 
-__all__ = ["GameRecord", "RecordError", "numbered", "parse_record", "read_record", "write_record"]
+__all__ = ["GameRecord", "RecordError", "numbered", "parse_record", "read_playable", "read_record",
+           "read_variations", "write_record"]
 
 
-def numbered(names: Iterable[str]) -> list[str]:
-    """The turns ``names`` numbered from 1, in groups that a line break should not split.
+def numbered(names: Iterable[str], first: int = 1, branches: Mapping[int, Sequence[list[str]]] | None = None) -> list[str]:
+    """The turns ``names`` numbered from ``first``, in groups that a line break should not split;
+    ``branches`` holds the groups of the variations after each turn, written there in parentheses.
 
     >>> numbered(["b2", "a1,c3", "pass"])
     ['1. b2', '2. a1,c3', '3. pass']
+    >>> numbered(["b2", "a1,c3"], branches={2: [["2. c1"]]})
+    ['1. b2', '2. a1,c3', '(2. c1)']
     """
-    return [f"{number}. {name}" for number, name in enumerate(names, 1)]
+    groups: list[str] = []
+    for number, name in enumerate(names, first):
+        groups.append(f"{number}. {name}")
+        for branch in (branches or {}).get(number, ()):
+            groups += parenthesised(branch)
+    return groups
+
+
+def turn_groups(start: Position, turns: Sequence[Turn], variations: Sequence[Variation[Turn]]) -> list[str]:
+    """The groups (see :func:`numbered`) of the game of ``turns`` from ``start`` and its variations."""
+    grid = start.game.grid
+    return tree_groups(turns, variations, lambda line, first, branches: numbered(
+        [turn.name(grid) for turn in line], first, branches))
 
 
 @dataclass(frozen=True)
 class GameRecord(Tagged):
-    """A game: where it started, its turns (each legal, none after the end) and its tags other than
-    those of :data:`GAME_TAGS` and ``Result``, which come from the game itself: the players' names
-    (``Black``, ``Green``) and any others, in order."""
+    """A game: where it started, its turns (each legal, none after the end: the main line), its tags
+    other than those of :data:`GAME_TAGS` and ``Result``, which come from the game itself (the players'
+    names, ``Black`` and ``Green``, and any others, in order), and the variations of its turns, in the
+    order of their plies. What reads a game (annotation, play) reads its main line; :meth:`text` writes
+    the variations too."""
 
     start: Position
     turns: tuple[Turn, ...] = ()
     tags: tuple[tuple[str, str], ...] = field(default=())
+    variations: tuple[Variation[Turn], ...] = ()
 
     def __post_init__(self) -> None:
         self.check_tags(GAME_TAGS)
@@ -112,8 +149,8 @@ class GameRecord(Tagged):
         # The turns as written, a1,c3 rather than Turn(cells=(0, 8)): a turn does not know its board, the
         # record does.
         tags = f", tags={self.tags!r}" if self.tags else ""
-        return f"GameRecord(start={self.start!r}, turns={' '.join(numbered(self.names()))!r}{tags}, " \
-               f"result={self.result!r})"
+        turns = " ".join(turn_groups(self.start, self.turns, self.variations))
+        return f"GameRecord(start={self.start!r}, turns={turns!r}{tags}, result={self.result!r})"
 
     def text(self) -> str:
         """The record as text (see the module docstring), ending with a line end."""
@@ -124,65 +161,111 @@ class GameRecord(Tagged):
         players = [(name, self.tag(name)) for name in PLAYER_TAGS if self.tag(name)]
         others = [(name, value) for name, value in self.tags if name not in PLAYER_TAGS]
         tags += [*players, ("Result", self.result), *others]
-        return "\n".join([*tag_lines(tags), "", wrap(numbered(self.names()))]) + "\n"
+        return "\n".join([*tag_lines(tags), "", wrap(turn_groups(self.start, self.turns, self.variations))]) + "\n"
+
+
+class _Line(LineReader[Position, Turn]):
+    """A line of turns being read (see :class:`~solver.core.record.LineReader`), each numbered or not:
+    a number given is the number of the turn it stands before."""
+
+    def __init__(self, before: Sequence[Position]) -> None:
+        super().__init__(before)
+        self.pending: str | None = None  # a turn number not yet followed by its turn
+
+    def feed(self, token: str) -> None:
+        number = MOVE_NUMBER.fullmatch(token)
+        if number is not None:
+            self._number(token, *number.groups())
+            token = number.group(3)
+            if not token:
+                return
+        if self.position.over:
+            result = Evaluation(self.position.margin(), 0).result()
+            raise GameOverError(f"{token} comes after the end of the game ({result})", result)
+        turn = self.position.parse_turn(token)
+        self.positions.append(self.position.play(turn))
+        self.moves.append(turn)
+        self.pending = None
+
+    def check_complete(self) -> None:
+        if self.pending is not None:
+            raise RecordError(f"turn number {self.pending} is not followed by a turn")
+
+    def _number(self, token: str, digits: str, dots: str, rest: str) -> None:
+        self.check_complete()
+        written = token[:len(token) - len(rest)]
+        expected = len(self.positions)  # every turn its own number, from 1 at the start
+        if len(digits) > MAX_NUMBER_DIGITS:
+            raise RecordError(f"turn number {written} is too large")
+        if dots != "." or int(digits) != expected:
+            raise RecordError(f"turn number {written} where {expected}. was expected (every turn has its own number)")
+        self.pending = written
+
+
+def _tree_reader(start: Position) -> TreeReader[Position, Turn]:
+    return TreeReader(start, _Line, unit="turn")
+
+
+def read_variations(start: Position, text: str) -> tuple[tuple[Turn, ...], tuple[Variation[Turn], ...]]:
+    """The main line and the variations of the turns ``text`` from ``start`` (numbered or not, over lines
+    or not, see the module docstring), each turn checked, none after the end of its line's game. Raises
+    :class:`RecordError` naming the problem, or what :meth:`Position.parse_turn
+    <solver.necnon.position.Position.parse_turn>` raises for a turn that is wrong.
+
+    >>> turns, variations = read_variations(Position.empty(Game.of("3x3")), "b2 (a1) a1,c3")
+    >>> len(turns), variations[0].ply, len(variations[0].moves)
+    (2, 1, 1)
+    """
+    reader = _tree_reader(start)
+    for token in tokens(checked(_one_line(text), "line of turns", MAX_LINE_LENGTH)):
+        reader.feed(token)
+    return reader.finish()
+
+
+def read_playable(start: Position, text: str) -> tuple[tuple[Turn, ...], tuple[Variation[Turn], ...], str | None]:
+    """The main line and the variations of the turns ``text`` from ``start`` up to its first token that
+    cannot be read or played, and why that one was refused (``"turn 3, c9, cannot be played: ..."``), or
+    None if all were read (see :meth:`TreeReader.read_playable
+    <solver.core.record.TreeReader.read_playable>`). Raises :class:`~solver.core.errors.InputError` only
+    for text that is too long or not printable ASCII."""
+    return _tree_reader(start).read_playable(checked(_one_line(text), "line of turns", MAX_LINE_LENGTH), "turn")
+
+
+def _one_line(text: str) -> str:
+    return text.replace("\r", " ").replace("\n", " ")  # turns may run over lines, as in a record
 
 
 def parse_record(text: str) -> GameRecord:
     """Read a record (see the module docstring). Raises :class:`RecordError` naming the line (from 1)
     and the problem: a malformed or repeated tag, a board, protocol or start that is not valid, a turn
-    or turn number that is wrong, a turn after the end of the game, or a ``Result`` that the turns do
-    not lead to.
+    or turn number that is wrong, a turn after the end of the game, a parenthesis out of place, or a
+    ``Result`` that the turns do not lead to.
 
-    >>> record = parse_record('[Board "3x3"]\\n1. b2 2. a1,c3')
+    >>> record = parse_record('[Board "3x3"]\\n1. b2 2. a1,c3 (2. a1,b1)')
     >>> record.names(), record.result, record.end.notation()
     (['b2', 'a1,c3'], '*', '2g/1b1/g2 b')
     """
     split = split_record(text)
-    start = position = _start(split)
-    turns: list[Turn] = []
-    pending: str | None = None  # a turn number not yet followed by its turn
+    start = _start(split)
+    reader = _tree_reader(start)
     for number, line in split.moves:
         with at_line(number):
             # Checked as notation is (printable ASCII), so that no other character than a space
             # separates two turns.
-            tokens = checked(line, "line of turns", MAX_LINE_LENGTH).split()
-        for token in tokens:
-            with at_line(number):
-                pending, token = _number(token, pending, len(turns) + 1)
-                if not token:
-                    continue
-                if position.over:
-                    result = Evaluation(position.margin(), 0).result()
-                    raise RecordError(f"{token} comes after the end of the game ({result})")
-                turn = position.parse_turn(token)
-            position = position.play(turn)
-            turns.append(turn)
-            pending = None
-    if pending is not None:
-        raise RecordError(f"line {split.moves[-1][0]}: turn number {pending} is not followed by a turn")
+            words = tokens(checked(line, "line of turns", MAX_LINE_LENGTH))
+        for token in words:
+            try:
+                reader.feed(token, number)
+            except InputError as error:
+                within = f" (in the variation at turn {reader.lines[-1].ply})" if len(reader.lines) > 1 else ""
+                raise RecordError(f"line {number}: {error}{within}") from None
+    with at_line(split.moves[-1][0] if split.moves else 0):  # without turns, nothing can be amiss
+        turns, variations = reader.finish()
     players = tuple((name, value) for name, (_, value) in split.tags.items() if name not in (*GAME_TAGS, "Result"))
-    record = GameRecord(start, tuple(turns), players)
+    record = GameRecord(start, turns, players, variations)
     check_result(split, record.result, lambda said: _RESULT.fullmatch(said) is not None,
                  "Black wins by N, Green wins by N, draw or *")
     return record
-
-
-def _number(token: str, pending: str | None, expected: int) -> tuple[str | None, str]:
-    """Read a turn number at the head of ``token``, if there is one, checking that it is ``expected``
-    and that no other number is still waiting for its turn (``pending``). Returns the number waiting
-    now (None if there is none) and the rest of the token: the turn to read, or ``""``."""
-    number = MOVE_NUMBER.fullmatch(token)
-    if number is None:
-        return pending, token
-    if pending is not None:
-        raise RecordError(f"turn number {pending} is not followed by a turn")
-    digits, dots, rest = number.groups()
-    written = token[:len(token) - len(rest)]
-    if len(digits) > MAX_NUMBER_DIGITS:
-        raise RecordError(f"turn number {written} is too large")
-    if dots != "." or int(digits) != expected:
-        raise RecordError(f"turn number {written} where {expected}. was expected (every turn has its own number)")
-    return written, rest
 
 
 def _start(split: RecordLines) -> Position:

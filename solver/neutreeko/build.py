@@ -2,24 +2,27 @@
 
 from __future__ import annotations
 
+import os
 from functools import partial
 from pathlib import Path
 from typing import Callable, Iterable
 
 from solver.core import container, interrupts
 from solver.core.container import check_replaceable
-from solver.core.errors import MissingTableError, TableExistsError
+from solver.core.errors import InputError, MissingTableError, TableExistsError
 from solver.core.files import size_text
 from solver.neutreeko.checkpoint import EVERY, Checkpoints, state_path
+from solver.neutreeko.folding import Classes
 from solver.neutreeko.game import Game
 from solver.neutreeko.levels import Level, Progress
 from solver.neutreeko.solve import solve
 from solver.neutreeko.solve_classes import solve_classes
 from solver.neutreeko.stats import Summary
+from solver.neutreeko.symmetry import symmetry_count
 from solver.neutreeko.table import Table, open_table, table_path, write_folded_table, write_table
 
-__all__ = ["UNASKED_SQUARES", "LargeTableError", "TableExistsError", "build_cost", "build_table", "check_build_asked",
-           "ensure_table", "is_large"]
+__all__ = ["UNASKED_SQUARES", "LargeTableError", "SolveTooLargeError", "TableExistsError", "build_cost", "build_table",
+           "check_build_asked", "check_memory", "ensure_table", "is_large", "physical_memory"]
 
 
 #: Boards of up to this many squares (5 x 5) have their missing tables built unasked (a second or so);
@@ -30,6 +33,10 @@ UNASKED_SQUARES = 25
 
 class LargeTableError(MissingTableError):
     """A missing table of a board larger than :data:`UNASKED_SQUARES` squares, not asked to be built."""
+
+
+class SolveTooLargeError(InputError):
+    """A solve whose state would not fit this machine's memory."""
 
 
 def build_table(game: Game, path: Path | None = None, force: bool = False, progress: Progress | None = None,
@@ -45,8 +52,10 @@ def build_table(game: Game, path: Path | None = None, force: bool = False, progr
     Returns (path, summary, solve seconds). Unless ``force``, refuses with :class:`TableExistsError`
     to replace any file at ``path``: a valid table, or a file that is not one (which may be someone's
     data), before solving, and one that appeared there during the solve, after it. Raises
-    :class:`TableError` before solving if ``path`` cannot be written, and
-    :class:`~solver.neutreeko.checkpoint.StateError` for a saved state that cannot be taken up."""
+    :class:`TableError` before solving if ``path`` cannot be written,
+    :class:`~solver.neutreeko.checkpoint.StateError` for a saved state that cannot be taken up, and
+    :class:`SolveTooLargeError` (see :func:`check_memory`) before anything else."""
+    check_memory(game, fold)
     path = Path(path) if path is not None else table_path(game)
     check_replaceable(path, force, lambda existing: open_table(game, existing))
     checkpoints = Checkpoints(state_path(path), game, "classes" if fold else "positions", save_every, resume)
@@ -60,6 +69,36 @@ def build_table(game: Game, path: Path | None = None, force: bool = False, progr
         seconds = solution.seconds
     checkpoints.discard()
     return path, summary, seconds
+
+
+def physical_memory() -> int | None:
+    """This machine's memory in bytes, or None where the system does not say."""
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def check_memory(game: Game, fold: bool) -> None:
+    """Raise :class:`SolveTooLargeError` if the state of ``game``'s solve, over positions or (``fold``)
+    over symmetry classes, 1.125 bytes an item, is more than :func:`physical_memory`: such a solve would
+    be stopped by the system after a long wait, or slow the machine to a halt. Over positions the
+    message names the solve over classes, if that one fits."""
+    memory = physical_memory()
+    full = game.positions * 9 // 8
+    if memory is None or full <= memory:
+        return
+    if fold:
+        needed = Classes.of(game).count * 9 // 8
+        if needed > memory:
+            raise SolveTooLargeError(f"solving {game} over symmetry classes holds about {size_text(needed)}, more "
+                                     f"than this machine's {size_text(memory)} of memory")
+        return
+    # About one class in symmetry_count positions: counting them exactly takes a while on a board this size.
+    classes = full // symmetry_count(game.board)
+    advice = f"; solve it over symmetry classes with --fold (about {size_text(classes)})" if classes <= memory else ""
+    raise SolveTooLargeError(f"solving {game} over positions holds about {size_text(full)}, more than this "
+                             f"machine's {size_text(memory)} of memory{advice}")
 
 
 def _stopping(progress: Progress | None) -> Progress:

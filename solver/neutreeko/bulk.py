@@ -10,14 +10,14 @@ mark at its start is skipped.
 
 Speed comes from splitting the work: a line in the *regular* form, the notation as
 :meth:`Position.fen` writes it (each rank in its one shortest form, then `` b`` or `` w``), is recognised
-with a few string operations and a dictionary of every rank's text; those lines are then decoded,
-indexed with numpy, and written from templates whose text is the same as
+with numpy, the lines of a chunk together as rows of bytes (see :func:`_regular`); those lines are then
+indexed, and written from templates whose text is the same as
 ``json.dumps`` of :func:`solver.neutreeko.report.query_object` gives. Every other line (``start``, a
 malformed or illegal position, a rank written another way) goes through :meth:`Position.parse` and
 :class:`~solver.neutreeko.probe.Tablebase` one at a time, so both paths answer alike.
 
-A table larger than the chunk cache is read once a batch (up to :data:`BATCH_LINES` lines, as many
-as have arrived): every result byte the batch's regular lines need is looked up together, so that each
+A table larger than the chunk cache is read once a batch (as many lines as have arrived, up to
+:func:`default_batch_lines` or as many as asked): every result byte the batch's regular lines need is looked up together, so that each
 chunk of the table is decompressed once a batch however the positions fall. Random positions of a big
 table touch nearly every chunk, and decompressing them is then most of the time. A table that fits the
 cache is looked up directly: its chunks stay cached, and sorting the batch's indices would cost more.
@@ -48,7 +48,7 @@ from solver.core.errors import InputError
 from solver.neutreeko import index
 from solver.neutreeko.children import children
 from solver.neutreeko.game import Game
-from solver.neutreeko.position import BLACK, MAX_POSITION_LENGTH, WHITE, Position
+from solver.neutreeko.position import BLACK, WHITE, Position
 from solver.neutreeko.probe import Tablebase
 from solver.neutreeko.report import error_object, query_object
 from solver.neutreeko.table import Table
@@ -56,16 +56,19 @@ from solver.neutreeko.values import DRAW, ILLEGAL, Evaluation
 
 #: Lines are parsed and answered this many at a time (with their moves: looked up too).
 CHUNK_LINES = 1 << 14
-#: At most this many lines are read before they are answered, while more are waiting: their positions
-#: are looked up together, so that each chunk of the table is read and decompressed once a batch.
+#: At most this many lines are read before they are answered, while more are waiting (unless told
+#: otherwise, see :func:`default_batch_lines`): their positions are looked up together, so that each chunk of the table is read and decompressed once a batch.
 #: Random positions of 8 x 8 (5,721 chunks) touch nearly every chunk at 30,000 lines, so a smaller
 #: batch would decompress the whole table again and again.
 BATCH_LINES = 1 << 18
+#: A batch for a table larger than the chunk cache holds by default this many lines for each chunk of
+#: the table, when that is more than :data:`BATCH_LINES` (9 x 9: 1,584,704 lines): reading the table
+#: once a batch then costs each line about as much as the rest of its answer.
+LINES_PER_CHUNK = 64
 #: Bytes asked of the operating system at a time when reading a file descriptor.
 _READ_BYTES = 1 << 19
 
 _BOM = "\ufeff"
-_SIDES = ("b", "w")
 
 
 @lru_cache(maxsize=None)
@@ -80,9 +83,30 @@ def _rank_texts(width: int) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=None)
-def _rank_codes(width: int) -> dict[str, int]:
-    """The code of each rank's text (see :func:`_rank_texts`)."""
-    return {text: code for code, text in enumerate(_rank_texts(width))}
+def _rank_bytes(width: int) -> np.ndarray:
+    """The text of every rank ``width`` squares wide by its code, after a slash (``/1b1w1``), as padded
+    bytes (see :func:`_padded`) in 8 or 16 bytes."""
+    return _padded(["/" + text for text in _rank_texts(width)], 8 * -(-(width + 1) // 8))
+
+
+@lru_cache(maxsize=None)
+def _rank_lengths(width: int) -> np.ndarray:
+    """The length of the text of every rank ``width`` squares wide by its code, with the slash before it."""
+    lengths: np.ndarray = np.count_nonzero(_rank_bytes(width), axis=1)
+    return lengths
+
+
+# What each byte of a placement is, by its value (0 is the padding after the placement).
+_PAD, _DIGIT, _PIECE, _SLASH, _OTHER = range(5)
+_KINDS = np.full(256, _OTHER, dtype=np.uint8)
+_KINDS[0] = _PAD
+_KINDS[list(b"0123456789")] = _DIGIT
+_KINDS[list(b"bw")] = _PIECE
+_KINDS[ord("/")] = _SLASH
+# The squares a byte of a placement stands for, if no digit follows it: a piece one, a digit its value.
+_SQUARES = np.zeros(256, dtype=np.int16)
+_SQUARES[list(b"0123456789")] = np.arange(10)
+_SQUARES[list(b"bw")] = 1
 
 
 class Answers(NamedTuple):
@@ -92,9 +116,9 @@ class Answers(NamedTuple):
     errors: int
 
 
-def read_lines(stream: IO[str]) -> Iterator[list[str]]:
+def read_lines(stream: IO[str], batch_lines: int = BATCH_LINES) -> Iterator[list[str]]:
     """The lines of ``stream`` (without their line ends), in batches of the lines available at once,
-    up to :data:`BATCH_LINES` (or one more read's worth).
+    up to ``batch_lines`` (or one more read's worth).
 
     A stream with a file descriptor is read with ``os.read``, which returns what has arrived, and read
     on while more has arrived (``select``): a client that writes one line and waits gets its answer at
@@ -103,23 +127,23 @@ def read_lines(stream: IO[str]) -> Iterator[list[str]]:
     try:
         descriptor = stream.fileno()
     except (AttributeError, OSError, io.UnsupportedOperation):
-        yield from _without_bom(_text_chunks(stream))
+        yield from _without_bom(_text_chunks(stream, batch_lines))
         return
-    yield from _without_bom(_descriptor_chunks(descriptor))
+    yield from _without_bom(_descriptor_chunks(descriptor, batch_lines))
 
 
-def _text_chunks(stream: IO[str]) -> Iterator[list[str]]:
+def _text_chunks(stream: IO[str], batch_lines: int) -> Iterator[list[str]]:
     lines = iter(stream)
-    while chunk := [line.rstrip("\r\n") for line in islice(lines, BATCH_LINES)]:
+    while chunk := [line.rstrip("\r\n") for line in islice(lines, batch_lines)]:
         yield chunk
 
 
-def _descriptor_chunks(descriptor: int) -> Iterator[list[str]]:
+def _descriptor_chunks(descriptor: int, batch_lines: int) -> Iterator[list[str]]:
     pending = b""  # the start of a line whose end has not arrived yet
     ended = False
     while not ended:
         data, lines = [pending], 0
-        while not ended and (lines == 0 or lines < BATCH_LINES and _waiting(descriptor)):
+        while not ended and (lines == 0 or lines < batch_lines and _waiting(descriptor)):
             read = os.read(descriptor, _READ_BYTES)
             data.append(read)
             lines += read.count(b"\n")
@@ -206,12 +230,20 @@ class _Lookup(Protocol):
     def lookup(self, indices: np.ndarray) -> np.ndarray: ...
 
 
+def default_batch_lines(table: Table) -> int:
+    """How many waiting lines are answered together unless told otherwise: :data:`BATCH_LINES`, or
+    :data:`LINES_PER_CHUNK` for each chunk of a table larger than the chunk cache, if more."""
+    return BATCH_LINES if _fits_cache(table) else max(BATCH_LINES, LINES_PER_CHUNK * table.chunks.count)
+
+
+def _fits_cache(table: Table) -> bool:
+    return len(table.chunks) * table.chunks.dtype.itemsize <= cache_limit()
+
+
 def _source(table: Table, regulars: list[_Regular], with_moves: bool) -> _Lookup:
     """What the answers to ``regulars`` look their result bytes up in: the table itself if all of it
     fits the chunk cache (its chunks, once read, stay there), else :func:`_look_up`."""
-    if len(table.chunks) * table.chunks.dtype.itemsize <= cache_limit():
-        return table
-    return _look_up(table, regulars, with_moves)
+    return table if _fits_cache(table) else _look_up(table, regulars, with_moves)
 
 
 def _look_up(table: Table, regulars: list[_Regular], with_moves: bool) -> _Looked:
@@ -222,7 +254,8 @@ def _look_up(table: Table, regulars: list[_Regular], with_moves: bool) -> _Looke
         for regular in regulars:
             moves = children(regular.game, regular.mover, regular.other)
             wanted.append(moves.after[moves.legal])
-    indices = np.unique(np.concatenate(wanted))
+    indices = np.sort(np.concatenate(wanted))
+    indices = indices[np.r_[True, indices[1:] != indices[:-1]]]  # np.unique, without its slower hashing
     return _Looked(indices, table.lookup(indices))
 
 
@@ -269,40 +302,75 @@ class _Regular(NamedTuple):
 
 
 def _regular(lines: list[str], game: Game) -> _Regular | None:
-    """The :class:`_Regular` lines of ``lines``, or None if there are none."""
-    width, height = game.board.width, game.board.height
-    rank_codes = _rank_codes(width)
-    numbers, codes, black_to_move, fens = [], [], [], []
-    for number, line in enumerate(lines):
-        if len(line) > MAX_POSITION_LENGTH or not (line.isascii() and line.isprintable()):
-            continue  # what Position.parse refuses
-        fields = line.split()
-        if len(fields) == 2 and fields[1] in _SIDES:
-            ranks = fields[0].split("/")
-            if len(ranks) == height:
-                numbers.append(number)
-                codes.append([rank_codes.get(rank, -1) for rank in reversed(ranks)])
-                black_to_move.append(fields[1] == "b")
-                fens.append(f"{fields[0]} {fields[1]}")
-    if not numbers:
+    """The :class:`_Regular` lines of ``lines``, or None if there are none.
+
+    The lines are read together as rows of bytes: each placement character stands for some squares
+    (a piece one, a run of empty squares its number), which place the pieces, and a line is regular
+    only if it is as long as the notation of what it places (the sum of its ranks' text lengths), which
+    makes it that notation; any other text, however it decodes, goes the careful way."""
+    board = game.board
+    width, height = board.width, board.height
+    longest = board.size + height + 1  # every square written, the slashes, " b"
+    lengths = np.fromiter(map(len, lines), dtype=np.int64, count=len(lines))
+    numbers = np.flatnonzero((lengths >= 2 * height + 1) & (lengths <= longest))
+    if len(numbers) == 0:
         return None
-    rank_codes_array = np.array(codes, dtype=np.int64)
-    known = (rank_codes_array >= 0).all(axis=1)
-    # Square s is file s % width of rank s // width: the cells of the ranks, bottom first, in order.
-    digits = 3 ** np.arange(width)
-    cells = (np.maximum(rank_codes_array, 0)[..., None] // digits % 3).reshape(len(numbers), -1)
-    is_black, is_white = cells == 1, cells == 2
-    regular = known & (is_black.sum(axis=1) == 3) & (is_white.sum(axis=1) == 3)
-    black = np.nonzero(is_black[regular])[1].reshape(-1, 3)
-    white = np.nonzero(is_white[regular])[1].reshape(-1, 3)
-    to_move = np.asarray(black_to_move)[regular]
-    mover = np.where(to_move[:, None], black, white)
-    legal = ~game.wins[index.triple_rank(mover[:, 0], mover[:, 1], mover[:, 2])]
-    if not legal.any():
+    # The candidate lines as rows of ASCII bytes, zero-padded (what is not ASCII becomes "?").
+    sizes = lengths[numbers]
+    text = np.frombuffer("".join(lines[number].ljust(longest, "\0") for number in numbers.tolist())
+                         .encode("ascii", "replace"), dtype=np.uint8).reshape(len(numbers), longest)
+    rows = np.arange(len(numbers))
+    side = text[rows, sizes - 1]
+    placement = np.where(np.arange(longest) < (sizes - 2)[:, None], text, 0)
+    kind = _KINDS[placement]
+    digit, slash = kind == _DIGIT, kind == _SLASH
+    black, white = placement == ord("b"), placement == ord("w")
+    well_formed = ((text[rows, sizes - 2] == ord(" ")) & ((side == ord("b")) | (side == ord("w")))
+                   & ~(kind == _OTHER).any(axis=1) & (slash.sum(axis=1) == height - 1)
+                   & (black.sum(axis=1) == 3) & (white.sum(axis=1) == 3))
+    # The squares each character stands for: a piece one, a digit its value, ten times it before
+    # another digit (a run of ten is two digits; any other text is caught by its length, below).
+    squares = _SQUARES[placement]
+    squares[:, :-1] *= np.where(digit[:, :-1] & digit[:, 1:], 10, 1).astype(np.int16)
+    passed = _row_sums(squares)  # squares written up to each character, itself included
+    rank = _row_sums(slash)  # from the top, 0 first
+    well_formed &= (passed[:, -1] == board.size) & ~(slash & (passed != rank * width)).any(axis=1)
+    kept = np.flatnonzero(well_formed)
+    if len(kept) == 0:
         return None
-    kept = np.flatnonzero(regular)[legal].tolist()
-    return _Regular(game, [numbers[row] for row in kept], [fens[row] for row in kept], to_move[legal],
-                    black[legal], white[legal], rank_codes_array[regular][legal])
+    text, sizes, passed, rank = text[kept], sizes[kept], passed[kept], rank[kept]
+
+    def squares_of(pieces: np.ndarray) -> np.ndarray:
+        # Square s is file s % width of rank s // width, and the text gives the top rank first.
+        row, column = np.nonzero(pieces[kept])
+        found = (height - 1 - rank[row, column]) * width + (passed[row, column] - 1) % width
+        return np.sort(found.reshape(-1, 3), axis=1)
+
+    black_squares, white_squares = squares_of(black), squares_of(white)
+    codes = np.zeros((len(kept), height), dtype=np.int64)
+    for placed, colour in ((black_squares, 1), (white_squares, 2)):
+        np.add.at(codes, (np.arange(len(kept))[:, None], placed // width), colour * 3 ** (placed % width))
+    # Equal length means equal text: the notation writes each run of empty squares in the fewest
+    # digits, and no other text as short is read as that run (one digit, or two: 10 * a + b).
+    shortest = _rank_lengths(width)[codes].sum(axis=1) - 1
+    to_move = text[np.arange(len(kept)), sizes - 1] == ord("b")
+    mover = np.where(to_move[:, None], black_squares, white_squares)
+    regular = (shortest == sizes - 2) & ~game.wins[index.triple_rank(mover[:, 0], mover[:, 1], mover[:, 2])]
+    if not regular.any():
+        return None
+    chosen = numbers[kept[regular]].tolist()
+    return _Regular(game, chosen, [lines[number] for number in chosen], to_move[regular], black_squares[regular],
+                    white_squares[regular], codes[regular])
+
+
+def _row_sums(cells: np.ndarray) -> np.ndarray:
+    """The running sums along each row of ``cells`` (small integers or booleans), as int64: one running
+    sum over the whole array, less each row's start, as a running sum along rows is slow in numpy."""
+    running = np.cumsum(cells.reshape(-1), dtype=np.int64).reshape(cells.shape)
+    before = np.zeros(len(cells), dtype=np.int64)
+    before[1:] = running[:-1, -1]
+    sums: np.ndarray = running - before[:, None]
+    return sums
 
 
 def _answer_values(regular: _Regular, table: _Lookup, texts: list[str | None]) -> None:
@@ -365,10 +433,14 @@ class _Templates:
     game: Game
     head: np.ndarray  # by origin and target: '{"move": "B1-C1", "value": "'
     move_value: np.ndarray  # by the result byte after the move: 'loss", "plies": 4, "position": "'
-    ranks: np.ndarray  # by rank code: "/1b1w1", a slash and the placement of the rank, in 8 or 16 bytes
     tail: np.ndarray  # by 2 * (Black to move after the move) + (last move): ' w"}, ', ' w"}', ' b"}, ', ' b"}'
     order: np.ndarray  # by result byte after a move: the move's place in the value order
     name_order: np.ndarray  # by origin and target: the place of the move's name in alphabetical order
+
+    @property
+    def ranks(self) -> np.ndarray:
+        """By rank code: "/1b1w1", a slash and the placement of the rank, in 8 or 16 bytes."""
+        return _rank_bytes(self.game.board.width)
 
     @classmethod
     @lru_cache(maxsize=None)
@@ -382,12 +454,11 @@ class _Templates:
             order.append(rank << 9 | (plies + 256))
         names = [f'{{"move": "{board.name(origin)}-{board.name(target)}", "value": "'
                  for origin in range(size) for target in range(size)]
-        ranks = ["/" + text for text in _rank_texts(board.width)]
         files = np.array([board.file_of(square) for square in range(size)])
         rank_numbers = np.array([board.rank_of(square) for square in range(size)])
         alphabetical = files * board.height + rank_numbers  # a square's place in the order of its names
         names_order = alphabetical[:, None] * size + alphabetical[None, :]
-        return cls(game, _padded(names).reshape(size, size, -1), _padded(moves), _padded(ranks, 8 * -(-(board.width + 1) // 8)),
+        return cls(game, _padded(names).reshape(size, size, -1), _padded(moves),
                    _padded([' w"}, ', ' w"}', ' b"}, ', ' b"}']), np.array(order, dtype=np.int64), names_order)
 
     def moved(self, regular: _Regular, row: np.ndarray, origin: np.ndarray, target: np.ndarray) -> np.ndarray:
@@ -403,8 +474,8 @@ class _Templates:
 
     def placement(self, codes: np.ndarray) -> np.ndarray:
         """The placement part of the notation (the top rank first, ``/`` between ranks) of positions
-        given by their rank ``codes``, as padded bytes ``(n, 8 * height)`` (16 a rank on boards 8 or 9
-        files wide)."""
+        given by their rank ``codes``, as padded bytes ``(n, 8 * height)`` (16 a rank on boards of more
+        than 7 files)."""
         # Each rank's padded text is gathered as one or two 64-bit numbers.
         text: np.ndarray = self.ranks.view(np.uint64)[codes[:, ::-1]].view(np.uint8).reshape(len(codes), -1).copy()
         text[:, 0] = 0  # the slash before the top rank
@@ -419,7 +490,7 @@ class _Templates:
             return counts
 
         lengths: np.ndarray = (self.head.shape[2] + length(self.move_value)[after]
-                               + length(self.ranks)[codes].sum(axis=1) - 1 + length(self.tail)[tail])
+                               + _rank_lengths(self.game.board.width)[codes].sum(axis=1) - 1 + length(self.tail)[tail])
         return lengths
 
 

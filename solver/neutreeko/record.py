@@ -39,7 +39,6 @@ A record that cannot be read raises :class:`RecordError`, one line naming the li
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -52,16 +51,23 @@ from solver.core.notation import checked
 from solver.core.record import (
     MAX_NUMBER_DIGITS,
     MOVE_NUMBER,
+    GameOverError,
+    LineReader,
     RecordError,
     RecordLines,
     Tagged,
+    TreeReader,
+    Variation,
     at_line,
     check_result,
+    parenthesised,
     read_file,
     split_record,
     tag_lines,
+    tokens,
     wrap,
 )
+from solver.core.record import tree_groups as core_tree_groups
 from solver.neutreeko.board import Board
 from solver.neutreeko.game import Game
 from solver.neutreeko.outcome import LINE_RESULTS, Outcome, ending
@@ -73,7 +79,6 @@ RESULTS = (*LINE_RESULTS[:3], "*")
 #: Tags a record writes from its game, in this order, before any others.
 GAME_TAGS = ("Board", "Rule", "Start")
 PLAYER_TAGS = ("Black", "White")
-_TOKEN = re.compile(r"[()]|[^ ()]+")
 #: :func:`read_moves` refuses longer move text: room for a thousand moves with their numbers.
 MAX_MOVE_TEXT_LENGTH = 10_000
 # -- numbering ----------------------------------------------------------------------------------------
@@ -110,34 +115,16 @@ def numbered(start: Position, names: Iterable[str], first: int = 1,
         else:
             groups.append(f"{label} {name}")
         for branch in branches.get(ply, ()):
-            groups += [f"({branch[0]}", *branch[1:]]
-            groups[-1] += ")"
+            groups += parenthesised(branch)
     return groups
 
 
-def tree_groups(start: Position, moves: Sequence[Move], variations: Sequence[Variation], first: int = 1) -> list[str]:
+def tree_groups(start: Position, moves: Sequence[Move], variations: Sequence[Variation[Move]], first: int = 1) -> list[str]:
     """The groups (see :func:`numbered`) of the moves ``moves`` from ply ``first`` of a game from
     ``start``, with their variations, and theirs, in parentheses."""
     board = start.game.board
-    branches: dict[int, list[list[str]]] = {}
-    for variation in variations:
-        branches.setdefault(variation.ply, []).append(
-            tree_groups(start, variation.moves, variation.variations, variation.ply))
-    return numbered(start, [move.name(board) for move in moves], first, branches)
-
-
-# -- variations ---------------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Variation:
-    """Moves played instead of ply ``ply`` (from 1, counted from the game's start) of the line it belongs
-    to, and on: from the position before that ply. Its own variations (``variations``) branch off its
-    moves, at plies from ``ply`` on, in the order of their plies; a variation at ``ply`` itself is
-    another alternative to the same move."""
-
-    ply: int
-    moves: tuple[Move, ...]
-    variations: tuple[Variation, ...] = ()
+    return core_tree_groups(moves, variations, lambda line, ply, branches: numbered(
+        start, [move.name(board) for move in line], ply, branches), first)
 
 
 # -- reading moves ------------------------------------------------------------------------------------
@@ -150,24 +137,17 @@ class _Numbers:
         self.offset: int | None = None
 
 
-class _Line:
-    """A line being read: the moves played after ``before`` (the positions from the game's start to the
-    line's first move), each checked, and the move numbers before them. With ``ends``, a move after the
-    game ended (three in a row, no move, a third occurrence counted along the line) is refused."""
+class _Line(LineReader[Position, Move]):
+    """A line of moves being read (see :class:`~solver.core.record.LineReader`), and the move numbers
+    before them. With ``ends``, a move after the game ended (three in a row, no move, a third occurrence
+    counted along the line) is refused."""
 
     def __init__(self, start: Position, before: Sequence[Position], numbers: _Numbers, ends: bool) -> None:
+        super().__init__(before)
         self.start = start  # the game's: move numbers count from it
-        self.ply = len(before)  # of the line's first move
-        self.positions = list(before)
         self.seen = Counter(before) if ends else None
-        self.moves: list[Move] = []
-        self.variations: list[Variation] = []
         self.numbers = numbers
         self.pending: str | None = None  # a move number not yet followed by its move
-
-    @property
-    def position(self) -> Position:
-        return self.positions[-1]
 
     def feed(self, token: str) -> None:
         number = MOVE_NUMBER.fullmatch(token)
@@ -209,76 +189,11 @@ class _Line:
         self.pending = None
 
 
-class GameOverError(RecordError):
-    """A move after the end of the game; ``result`` says how it ended."""
-
-    def __init__(self, message: str, result: str) -> None:
-        super().__init__(message)
-        self.result = result
-
-
-class _TreeReader:
-    """Reads move text token by token, ``(`` and ``)`` included: a variation opens after the move it
-    is an alternative to, and is played from the position before that move."""
-
-    def __init__(self, start: Position, ends: bool = True) -> None:
-        self.start = start
-        self.ends = ends
-        self.numbers = _Numbers()
-        self.lines = [_Line(start, [start], self.numbers, ends)]  # the main line, then each variation open
-        self.opened: list[int] = []  # the record's line on which each variation open began
-
-    @property
-    def ply(self) -> int:
-        """The ply of the next move read."""
-        return len(self.lines[-1].positions)
-
-    def feed(self, token: str, line_number: int = 0) -> None:
-        line = self.lines[-1]
-        if token == "(":
-            line.check_complete()
-            if not line.moves:
-                raise RecordError("a variation ( must follow the move it is an alternative to")
-            self.lines.append(_Line(self.start, line.positions[:-1], self.numbers, self.ends))
-            self.opened.append(line_number)
-        elif token == ")":
-            if len(self.lines) == 1:
-                raise RecordError("a ) closes no variation")
-            line.check_complete()
-            if not line.moves:
-                raise RecordError("a variation () has no moves")
-            self._close()
-        else:
-            line.feed(token)
-
-    def _close(self) -> None:
-        line = self.lines.pop()
-        self.opened.pop()
-        self.lines[-1].variations.append(Variation(line.ply, tuple(line.moves), tuple(line.variations)))
-
-    def finish(self) -> tuple[tuple[Move, ...], tuple[Variation, ...]]:
-        """The main line's moves and its variations; raises :class:`RecordError` for a variation not
-        closed or a move number without its move."""
-        if len(self.lines) > 1:
-            where = f" (opened on line {self.opened[-1]})" if self.opened[-1] else ""
-            raise RecordError(f"a variation is not closed: a ( without its ){where}")
-        self.lines[0].check_complete()
-        return tuple(self.lines[0].moves), tuple(self.lines[0].variations)
-
-    def cut(self) -> tuple[tuple[Move, ...], tuple[Variation, ...]]:
-        """What was read so far, each variation open closed where it stands (one without moves left out)."""
-        while len(self.lines) > 1:
-            if self.lines[-1].moves:
-                self._close()
-            else:
-                self.lines.pop()
-                self.opened.pop()
-        return tuple(self.lines[0].moves), tuple(self.lines[0].variations)
-
-
-def _tokens(text: str) -> list[str]:
-    """The tokens of move text: moves (numbered or not) and parentheses, which need no spaces around them."""
-    return _TOKEN.findall(text)
+def _tree_reader(start: Position) -> TreeReader[Position, Move]:
+    """A reader of move text with variations from ``start``: every line's move numbers alike, a move after
+    the end of its line's game refused."""
+    numbers = _Numbers()
+    return TreeReader(start, lambda before: _Line(start, before, numbers, ends=True))
 
 
 def _one_line(text: str) -> str:
@@ -302,7 +217,7 @@ def read_moves(start: Position, text: str) -> list[Move]:
     return line.moves
 
 
-def read_variations(start: Position, text: str) -> tuple[tuple[Move, ...], tuple[Variation, ...]]:
+def read_variations(start: Position, text: str) -> tuple[tuple[Move, ...], tuple[Variation[Move], ...]]:
     """The main line and the variations of move text ``text`` from ``start`` (see the module
     docstring), each move checked, none after the end of its line's game. Raises :class:`RecordError`
     naming the problem, as :func:`read_moves` does, and for a parenthesis out of place.
@@ -311,28 +226,19 @@ def read_variations(start: Position, text: str) -> tuple[tuple[Move, ...], tuple
     >>> len(moves), variations[0].ply, len(variations[0].moves)
     (2, 1, 2)
     """
-    reader = _TreeReader(start)
-    for token in _tokens(checked(_one_line(text), "move text", MAX_MOVE_TEXT_LENGTH)):
+    reader = _tree_reader(start)
+    for token in tokens(checked(_one_line(text), "move text", MAX_MOVE_TEXT_LENGTH)):
         reader.feed(token)
     return reader.finish()
 
 
-def read_playable(start: Position, text: str) -> tuple[tuple[Move, ...], tuple[Variation, ...], str | None]:
+def read_playable(start: Position, text: str) -> tuple[tuple[Move, ...], tuple[Variation[Move], ...], str | None]:
     """The main line and the variations of move text ``text`` from ``start`` up to its first token
     that cannot be read or played, and why that one was refused (``"ply 3, C4-C9, cannot be played:
-    ..."``), or None if all were read. Each variation open there is closed where it stands. Raises
-    :class:`~solver.core.errors.InputError` only for text that is too long or not printable ASCII."""
-    reader = _TreeReader(start)
-    tokens = _tokens(checked(_one_line(text), "move text", MAX_MOVE_TEXT_LENGTH))
-    refused = None
-    for token in tokens:
-        try:
-            reader.feed(token)
-        except InputError as error:
-            reason = f"the game is over ({error.result})" if isinstance(error, GameOverError) else str(error)
-            refused = f"ply {reader.ply}, {token}, cannot be played: {reason}"
-            break
-    return (*reader.cut(), refused)  # a move number at the end, without its move, is left out
+    ..."``), or None if all were read (see :meth:`TreeReader.read_playable
+    <solver.core.record.TreeReader.read_playable>`). Raises :class:`~solver.core.errors.InputError` only
+    for text that is too long or not printable ASCII."""
+    return _tree_reader(start).read_playable(checked(_one_line(text), "move text", MAX_MOVE_TEXT_LENGTH))
 
 
 def play_moves(start: Position, moves: Iterable[Move]) -> Position:
@@ -379,7 +285,7 @@ class GameRecord(Tagged):
     start: Position
     moves: tuple[Move, ...] = ()
     tags: tuple[tuple[str, str], ...] = field(default=())
-    variations: tuple[Variation, ...] = ()
+    variations: tuple[Variation[Move], ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "moves", Moves(self.moves, self.start.game.board))
@@ -439,11 +345,11 @@ def parse_record(text: str) -> GameRecord:
     lead to."""
     split = split_record(text)
     start = _start(split)
-    reader = _TreeReader(start)
+    reader = _tree_reader(start)
     for number, line in split.moves:
         with at_line(number):
-            tokens = _tokens(checked(line, "move text", MAX_MOVE_TEXT_LENGTH))
-        for token in tokens:
+            words = tokens(checked(line, "move text", MAX_MOVE_TEXT_LENGTH))
+        for token in words:
             try:
                 reader.feed(token, number)
             except InputError as error:
@@ -456,7 +362,7 @@ def parse_record(text: str) -> GameRecord:
     return record
 
 
-def _within(start: Position, reader: _TreeReader) -> str:
+def _within(start: Position, reader: TreeReader[Position, Move]) -> str:
     """`` (in the variation at 2...)``: where the line being read branches off, if it is a variation."""
     line = reader.lines[-1]
     return f" (in the variation at {ply_label(start, line.ply)})" if len(reader.lines) > 1 else ""

@@ -30,6 +30,9 @@ from solver.neutreeko.values import encode_result
 # multiple of 8, so that rows share no byte of the decided bits, and small enough that the parts share
 # every region of the classes.
 _ROW = 1 << 12
+# The predecessors' class numbers are bucketed as int32 up to this number (9 x 9 has 0.8 billion
+# classes), as int64 beyond (10 x 10, about 3 billion).
+_INT32_CLASSES = np.iinfo(np.int32).max
 
 
 @dataclass(frozen=True)
@@ -67,7 +70,7 @@ def solve_classes(game: Game, progress: Progress | None = None,
                                 state.decided, state.fresh)
     words, decided, result = state.words, state.decided, state.result(rows * _ROW)
     part_of = (np.arange(rows) % inputs.parts).astype(np.int32)
-    class_type = np.int32 if rows * _ROW <= np.iinfo(np.int32).max else np.int64
+    class_type = np.int32 if rows * _ROW <= _INT32_CLASSES else np.int64
 
     # The level's class numbers, then their canonical indices, as in the solve over positions; grouped
     # by class size (the weight of their parents' decrements, one per settle), then by their other

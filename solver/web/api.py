@@ -10,7 +10,8 @@ answers it with the parameters it reads, which are that game's (:mod:`solver.web
                {"game": "necnon", "board": "4x4", "protocol": "nec", "table": "on demand"}, ...],
      "default": {"board": "5x5", "rule": "connected"}, "max_line_plies": 1000}
 
-``POST /api/annotate`` and ``POST /api/game`` take a Neutreeko game record as their body.
+``POST /api/annotate`` and ``POST /api/game`` take a game record as their body, of the game the URL
+names (``POST /api/game?game=necnon``; nothing else is read from the URL of a POST).
 
 A request that cannot be answered raises :class:`~solver.web.game_api.ApiError` (HTTP 400, 404 for an
 endpoint no game has) or another :class:`~solver.core.errors.InputError` naming the problem (400); the
@@ -25,7 +26,7 @@ from pathlib import Path
 
 from solver.web.game_api import ApiError, GameApi, JSONObject, check_parameters
 from solver.web.necnon_api import NecnonApi
-from solver.web.neutreeko_api import POSTED, NeutreekoApi
+from solver.web.neutreeko_api import NeutreekoApi
 from solver.web.tables import BuildLimits, Builds
 
 __all__ = ["ENDPOINTS", "GAMES", "POSTED", "ApiError", "Explorer"]
@@ -39,6 +40,8 @@ GAMES: dict[str, Callable[[Path | None, Builds], GameApi]] = {
 DEFAULT_GAME = "neutreeko"
 #: Every endpoint of some game, and ``/api/games``.
 ENDPOINTS = sorted({endpoint for api in (NeutreekoApi, NecnonApi) for endpoint in api.endpoints} | {"/api/games"})
+#: Every endpoint that takes a game record of some game as a POST's body.
+POSTED = sorted({endpoint for api in (NeutreekoApi, NecnonApi) for endpoint in api.posted})
 
 
 class Explorer:
@@ -60,21 +63,30 @@ class Explorer:
         if endpoint == "/api/games":
             check_parameters(endpoint, parameters, ())
             return self.games()
+        api = self._api(endpoint, parameters, posted=False)
+        check_parameters(endpoint, parameters, ("game", *api.endpoints[endpoint]))
+        return api.answer(endpoint, {key: value for key, value in parameters.items() if key != "game"})
+
+    def answer_record(self, endpoint: str, parameters: Mapping[str, str], text: str) -> JSONObject:
+        """The JSON object ``endpoint`` (one of :data:`POSTED`) answers with for the game record ``text``
+        of the game ``parameters`` name (their only parameter)."""
+        api = self._api(endpoint, parameters, posted=True)
+        if set(parameters) - {"game"}:
+            raise ApiError(f"POST {endpoint} takes its game record in the body, and only game in the URL")
+        return api.answer_record(endpoint, text)
+
+    def _api(self, endpoint: str, parameters: Mapping[str, str], posted: bool) -> GameApi:
+        """The API of the game ``parameters`` name, if it answers ``endpoint`` (among the endpoints that
+        take a posted record if ``posted``); else :class:`ApiError` naming what it has."""
         name = parameters.get("game", DEFAULT_GAME)
         api = self._apis.get(name)
         if api is None:
             raise ApiError(f"unknown game {name[:40]!r}; the explorer has {', '.join(GAMES)}")
-        if endpoint not in api.endpoints:
-            raise ApiError(f"{name} has no endpoint {endpoint}; it has {', '.join(api.endpoints)}")
-        check_parameters(endpoint, parameters, ("game", *api.endpoints[endpoint]))
-        return api.answer(endpoint, {key: value for key, value in parameters.items() if key != "game"})
-
-    def answer_record(self, endpoint: str, text: str) -> JSONObject:
-        """The JSON object ``endpoint`` (one of :data:`POSTED`) answers with for the Neutreeko game record
-        ``text``."""
-        neutreeko = self._apis["neutreeko"]
-        assert isinstance(neutreeko, NeutreekoApi)
-        return neutreeko.answer_record(endpoint, text)
+        offered = api.posted if posted else tuple(api.endpoints)
+        if endpoint not in offered:
+            what = "no POST of a record to" if posted else "no endpoint"
+            raise ApiError(f"{name} has {what} {endpoint}; it has {', '.join(offered)}")
+        return api
 
     def games(self) -> JSONObject:
         """Every game's boards, with the state of their tables (``GET /api/games``); the answer is kept

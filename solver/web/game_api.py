@@ -26,14 +26,23 @@ class ApiError(InputError):
 
 class GameApi(Protocol):
     """One game's endpoints. ``endpoints`` maps each path the game answers to the parameters it reads
-    (``game`` apart, which the registry reads); ``answer`` is called only with those parameters."""
+    (``game`` apart, which the registry reads); ``answer`` is called only with those parameters.
+    ``posted`` are the endpoints that also take a game record of the game as a POST's body, which
+    ``answer_record`` answers."""
 
     @property
     def endpoints(self) -> Mapping[str, tuple[str, ...]]: ...
 
+    @property
+    def posted(self) -> tuple[str, ...]: ...
+
     def answer(self, endpoint: str, parameters: Mapping[str, str]) -> JSONObject:
         """The JSON object ``endpoint`` answers with for ``parameters``; raises
         :class:`~solver.core.errors.InputError` naming what is wrong with them."""
+
+    def answer_record(self, endpoint: str, text: str) -> JSONObject:
+        """The JSON object ``endpoint`` (one of ``posted``) answers with for the game record ``text``;
+        raises :class:`~solver.core.errors.InputError` naming the line of a record that cannot be read."""
 
     def games(self) -> list[JSONObject]:
         """The game's entries of ``/api/games``: ``{"game": name, "board": ..., ..., "table": state}``."""

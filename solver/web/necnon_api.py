@@ -16,10 +16,19 @@ Every value is Black's points minus Green's under perfect play, whoever is to mo
         board, no table read
     GET /api/game?game=necnon&...
         what the page needs to show a game, in one answer: ``{"start": "empty" or P's notation, "grid":
-        the board's grid object, "positions": [the state object of P and of the position after each
-        turn of M], "values": [the /api/position object of each of them], or null when the board has
-        no table, "refused": null or "turn 3, c9, cannot be played: ..."}``; M is read while its turns
-        are legal, the first that is not refused, what came before it answered
+        the board's grid object, "turns": [the turns of the main line, as the rules write them],
+        "positions": [the state object of P and of the position after each turn], "values": [the
+        /api/position object of each of them], or null when the board has no table, "refused": null or
+        "turn 3, c9, cannot be played: ...", "variations": [...]}``. M may hold variations in
+        parentheses (as a record does, see :mod:`solver.necnon.record`), each answered as ``{"ply",
+        "turns", "positions", "values", "variations"}``: the turn it replaces, its turns, the state
+        object after each and their /api/position objects (or null), its own variations. M is read
+        while its turns are legal, the first that is not refused, what came before it answered
+    POST /api/game?game=necnon with a game record as the body
+        the /api/game object of the record, its variations included
+    GET /api/record?game=necnon&...
+        ``{"record": "..."}``: the game record of the turns M from P, variations included, as
+        :meth:`GameRecord.text <solver.necnon.record.GameRecord.text>` writes it (every turn checked)
     GET /api/search?game=necnon&...[&seconds=T]
         the search object (:func:`solver.necnon.report.search_object`) of the search engine's view of
         the position after thinking T seconds (default :data:`SEARCH_SECONDS`, at most
@@ -35,7 +44,7 @@ Every value is Black's points minus Green's under perfect play, whoever is to mo
         search engine plays it)
 
 P is a position in notation or ``empty`` (the default); M is turns separated by spaces (``+`` in a URL):
-``b2 a1,c3 pass``, each checked; B defaults to the board P is written on (4x4 for ``empty``) and S to
+``b2 a1,c3 pass``, each checked (numbered or not for /api/game and /api/record, which read variations); B defaults to the board P is written on (4x4 for ``empty``) and S to
 ``nec``. Bad input raises :class:`~solver.core.errors.InputError` naming it (HTTP 400), as for Neutreeko,
 before any file is touched; a table being built :class:`~solver.web.tables.BusyError` (503), and so does
 a search still waiting for another after :data:`MAX_SEARCH_SECONDS`.
@@ -54,14 +63,15 @@ from functools import lru_cache, partial
 from pathlib import Path
 
 from solver.core.errors import InputError, MissingTableError
-from solver.core.notation import checked
+from solver.core.record import Variation
 from solver.necnon import report
 from solver.necnon.build import UNASKED_CELLS, build_table
 from solver.necnon.engine import SearchEngine
 from solver.necnon.grid import MAX_BASE, MAX_SIDE, MIN_BASE, MIN_SIDE, Grid
 from solver.necnon.keys import check_solvable
-from solver.necnon.position import MAX_LINE_LENGTH, Position, notation_grid
+from solver.necnon.position import Position, Turn, notation_grid
 from solver.necnon.probe import Tablebase
+from solver.necnon.record import GameRecord, parse_record, read_playable, read_variations
 from solver.necnon.rules import SETTINGS, Game
 from solver.necnon.table import Table, open_table, solve_command, table_path
 from solver.web.game_api import ApiError, JSONObject
@@ -80,6 +90,7 @@ ENDPOINTS: dict[str, tuple[str, ...]] = {
     "/api/line": _POSITION_PARAMETERS,
     "/api/rules": _POSITION_PARAMETERS,
     "/api/game": _POSITION_PARAMETERS,
+    "/api/record": _POSITION_PARAMETERS,
     "/api/search": (*_POSITION_PARAMETERS, "seconds"),
 }
 _SECONDS = re.compile(r"[0-9]{1,2}(\.[0-9]{1,3})?")
@@ -93,6 +104,7 @@ class NecnonApi:
     seconds for the one before it. Safe to call from several threads at once."""
 
     endpoints = ENDPOINTS
+    posted = ("/api/game",)
 
     def __init__(self, directory: Path | None = None, builds: Builds | None = None,
                  search_wait: float = MAX_SEARCH_SECONDS) -> None:
@@ -107,6 +119,8 @@ class NecnonApi:
         module docstring)."""
         if endpoint == "/api/game":
             return self.game(read_start(parameters), parameters.get("moves", ""))
+        if endpoint == "/api/record":
+            return self.record(read_start(parameters), parameters.get("moves", ""))
         position = read_start(parameters).play_line(parameters.get("moves", ""))
         if endpoint == "/api/rules":
             return report.state_object(position)
@@ -117,27 +131,56 @@ class NecnonApi:
             return report.line_object(tablebase.line(position))
         return report.query_object(position, tablebase.probe(position), tablebase.turns(position))
 
+    def answer_record(self, endpoint: str, text: str) -> JSONObject:
+        """The ``/api/game`` object of the game record ``text``, its variations included; raises
+        :class:`~solver.core.record.RecordError` naming the line of a record that cannot be read."""
+        record = parse_record(text)
+        return self._game_object(record.start, record.turns, record.variations, None)
+
     def game(self, start: Position, text: str) -> JSONObject:
-        """The ``/api/game`` object of the turns ``text`` from ``start``, read while each is legal."""
-        positions, refused = [start], None
-        for word in checked(text, "line of turns", MAX_LINE_LENGTH).split():
-            try:
-                positions.append(positions[-1].play(positions[-1].parse_turn(word)))
-            except InputError as error:
-                refused = f"turn {len(positions)}, {word[:24]}, cannot be played: {error}"
-                break
+        """The ``/api/game`` object of the turns ``text`` (variations included) from ``start``, read while
+        each is legal (see :func:`~solver.necnon.record.read_playable`); the first that is not is refused."""
+        return self._game_object(start, *read_playable(start, text))
+
+    def record(self, start: Position, text: str) -> JSONObject:
+        """``{"record": the text of the game record}`` of the turns ``text`` (variations included) from
+        ``start``; raises :class:`~solver.core.record.RecordError` for a turn that is wrong."""
+        turns, variations = read_variations(start, text)
+        return {"record": GameRecord(start, turns, (), variations).text()}
+
+    def _game_object(self, start: Position, turns: tuple[Turn, ...], variations: tuple[Variation[Turn], ...],
+                     refused: str | None) -> JSONObject:
         try:
             tablebase: Tablebase | None = self._tablebase(start.game)
         except MissingTableError:
             tablebase = None  # the search engine plays this board: its searches will soon be asked for
             self._load_engine()
-        return {"start": "empty" if start.first_turn else start.notation(),
-                "grid": _grid_object(start.game.grid),
-                "positions": [report.state_object(position) for position in positions],
-                "values": None if tablebase is None else
-                [report.query_object(position, tablebase.probe(position), tablebase.turns(position))
-                 for position in positions],
-                "refused": refused}
+        grid = start.game.grid
+
+        def names(turns: tuple[Turn, ...]) -> list[str]:
+            return [turn.name(grid) for turn in turns]
+
+        def said(positions: list[Position]) -> JSONObject:
+            """The state object and the values (with a table) of each of ``positions``."""
+            return {"positions": [report.state_object(position) for position in positions],
+                    "values": None if tablebase is None else
+                    [report.query_object(position, tablebase.probe(position), tablebase.turns(position))
+                     for position in positions]}
+
+        def branches(line: list[Position], variations: tuple[Variation[Turn], ...]) -> list[JSONObject]:
+            """Each variation of the line of the positions ``line`` (from the start), and theirs."""
+            answers = []
+            for variation in variations:
+                before = line[:variation.ply]
+                after = _played(before[-1], variation.moves)
+                answers.append({"ply": variation.ply, "turns": names(variation.moves), **said(after),
+                                "variations": branches(before + after, variation.variations)})
+            return answers
+
+        positions = [start, *_played(start, turns)]
+        return {"start": "empty" if start.first_turn else start.notation(), "grid": _grid_object(grid),
+                "turns": names(turns), **said(positions), "refused": refused,
+                "variations": branches(positions, variations)}
 
     def search(self, position: Position, seconds: float) -> JSONObject:
         """The search object of ``position`` after ``seconds`` of thinking, one search at a time."""
@@ -206,6 +249,15 @@ class NecnonApi:
                                         f"(the search engine plays it: /api/search)") from None
             raise MissingTableError(f"no table for {game} on this server (build it with: "
                                     f"{solve_command(game)})") from None
+
+
+def _played(position: Position, turns: tuple[Turn, ...]) -> list[Position]:
+    """The position after each of ``turns`` played from ``position``."""
+    after = []
+    for turn in turns:
+        position = position.play(turn)
+        after.append(position)
+    return after
 
 
 def _every_game() -> list[Game]:

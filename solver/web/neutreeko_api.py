@@ -76,6 +76,7 @@ from functools import lru_cache, partial
 from pathlib import Path
 
 from solver.core.errors import MissingTableError
+from solver.core.record import Variation
 from solver.neutreeko import report
 from solver.neutreeko.annotate import annotate, annotation_object
 from solver.neutreeko.board import MAX_SIDE, MIN_SIDE
@@ -85,7 +86,6 @@ from solver.neutreeko.position import Move, Position
 from solver.neutreeko.probe import Tablebase
 from solver.neutreeko.record import (
     GameRecord,
-    Variation,
     after_moves,
     parse_record,
     read_moves,
@@ -127,6 +127,7 @@ class NeutreekoApi:
     noticed at the next request. A request for a ready table never waits for a build."""
 
     endpoints = ENDPOINTS
+    posted = POSTED
 
     def __init__(self, directory: Path | None = None, builds: Builds | None = None,
                  summaries: Summaries | None = None) -> None:
@@ -207,7 +208,7 @@ class NeutreekoApi:
             return {"counting": True, "board": str(game.board), "rule": game.rule.name, **stated, **value}
         return {"counting": False, **report.stats_object(game, summary), **value}
 
-    def _game_object(self, start: Position, moves: Sequence[Move], variations: Sequence[Variation],
+    def _game_object(self, start: Position, moves: Sequence[Move], variations: Sequence[Variation[Move]],
                      refused: str | None) -> JSONObject:
         tablebase = self._tablebase(start.game)
 
@@ -215,7 +216,7 @@ class NeutreekoApi:
             return report.query_object(position, tablebase.probe(position), tablebase.moves(position))
 
         def branches(line: Sequence[Move], positions: Sequence[Position],
-                     variations: Sequence[Variation]) -> list[JSONObject]:
+                     variations: Sequence[Variation[Move]]) -> list[JSONObject]:
             """Each variation of ``line`` (the moves from the start, leading to ``positions``) and theirs."""
             answers = []
             for variation in variations:

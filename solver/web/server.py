@@ -372,12 +372,11 @@ class _Handler(BaseHTTPRequestHandler):
         return HTTPStatus.OK, asset.content, asset.media_type
 
     def _posted(self) -> tuple[int, bytes, str]:
-        """``POST /api/annotate`` or ``/api/game``: the game record in the body answered."""
+        """``POST /api/annotate`` or ``/api/game``: the game record in the body answered, of the game the URL
+        names (Neutreeko's if none)."""
         url = urlsplit(self.path)
-        if url.query:
-            self.close_connection = True
-            raise ApiError(f"POST {url.path} takes its game record in the body, not in the URL")
-        answer = self.server.explorer.answer_record(url.path, self._body())
+        text = self._body()  # read before the URL is checked: a refusal then leaves no body unread on the connection
+        answer = self.server.explorer.answer_record(url.path, _parameters(url.query), text)
         return HTTPStatus.OK, json.dumps(answer).encode(), "application/json"
 
     def _body(self) -> str:

@@ -20,7 +20,7 @@
  * holds it (?board=5x5&rule=connected&start=...&moves=B1-C1+(C4-C3+D5-D2)+B5-A5&line=1&ply=1: the
  * tree's move text, variations in parentheses; the line by its place among the variations, in the order
  * their parentheses open, none for the main line), so a link reproduces it. A tree whose link would be
- * longer than MAX_LINK characters keeps only the main line and the line shown. A new move, variation or
+ * too long keeps only the main line and the line shown (tree.js: queryOf). A new move, variation or
  * position adds a history entry (the browser's back button undoes it); stepping through the line
  * replaces the current one.
  */
@@ -32,9 +32,6 @@
   const VALUES = ["win", "draw", "loss"];  // best first, for the side they belong to
   const GROUPS = {win: "Winning", draw: "Drawing", loss: "Losing"};
   const REPLY_DELAY = 450;  // ms before the perfect reply is played
-  // The longest query a link keeps the whole tree in: requests of the tree then stay well within the
-  // server's bound on a URL (8,192 characters).
-  const MAX_LINK = 4000;
   const MARKS = {  // the marks of /api/annotate
     inaccuracy: {symbol: "?!", plural: "inaccuracies", words: "Inaccuracy: keeps the value, but a slower win or a quicker loss"},
     mistake: {symbol: "?", plural: "mistakes", words: "Mistake: a win thrown to a draw, or a draw to a loss"},
@@ -122,12 +119,7 @@
   function queryOf(view) {
     const parts = [["board", view.board], ["rule", view.rule]];
     if (view.start !== "start") parts.push(["start", view.start]);
-    const tree = GameTree.textOf(view.main), index = GameTree.linesOf(view.main).indexOf(view.line);
-    const query = (moves, line) => "?" + queryText([
-      ...parts, ...(moves ? [["moves", moves]] : []), ...(line ? [["line", String(line)]] : []),
-      ...(view.ply !== GameTree.lastPly(view.line) ? [["ply", String(view.ply)]] : [])]);
-    const whole = query(tree, index);
-    return whole.length <= MAX_LINK ? whole : query(GameTree.pathText(view.main, view.line), view.line === view.main ? 0 : 1);
+    return GameTree.queryOf(parts, view);
   }
 
   /**
@@ -148,7 +140,7 @@
       rule: parameters.get("rule"),
       start: parameters.get("start") || "start",
       moves: moveTokens(parameters.get("moves") || ""),
-      line: number("line") || 0,
+      line: GameTree.placeOf(parameters),
       ply: number("ply"),
     };
   }
@@ -171,7 +163,9 @@
     const answer = view.answer ||
       await api("game", {position: view.start, board: view.board, rule: view.rule, moves: view.moves.join(" ")});
     const {board, rule} = answer.annotation;
-    const main = GameTree.fromAnswer(answer);
+    const main = GameTree.fromAnswer(answer, (part, ply) => ({
+      moves: part.annotation.moves.slice(ply - 1).map(judgement => judgement.move), nodes: part.positions,
+      annotation: part.annotation}));
     positions.set(`${board}|${rule}|${answer.positions[0].position}`, Promise.resolve(answer.positions[0]));
     for (const line of GameTree.linesOf(main)) {
       for (const node of line.nodes) positions.set(`${board}|${rule}|${node.position}`, Promise.resolve(node));
@@ -299,31 +293,15 @@
   // -- rendering ------------------------------------------------------------------------------------
 
   function render() {
-    const focused = focusedList();
-    renderStatus();
-    renderBoard();
-    renderMoves();
-    renderGame();
-    renderChart();
-    renderControls();
-    StatsPanel.show(state.board, state.rule);  // stats.js
-    refocus(focused);
-  }
-
-  /** The list holding the keyboard's focus ("moves" or "game"), whose buttons a render replaces, or null. */
-  function focusedList() {
-    return ["moves", "game"].find(id => $(id).contains(document.activeElement)) || null;
-  }
-
-  /**
-   * Put the focus back where play continues after a render replaced the focused button (it would fall
-   * to the page): on the first move of the new position, or the game's current move; without scrolling.
-   */
-  function refocus(list) {
-    if (!list || document.activeElement !== document.body) return;
-    const first = $("moves").querySelector(".move"), shown = $("game").querySelector(".ply.current");
-    const target = list === "moves" ? first || shown : shown || $("game").querySelector(".ply") || first;
-    if (target) target.focus({preventScroll: true});
+    Page.keepingFocus("moves", "game", () => {
+      renderStatus();
+      renderBoard();
+      renderMoves();
+      renderGame();
+      renderChart();
+      renderControls();
+      StatsPanel.show(state.board, state.rule);  // stats.js
+    });
   }
 
   function pieceIcon(colour) {
@@ -478,7 +456,7 @@
       if (side === "white" || branches.length) row = null;
       if (branches.length) {
         list.append(html("li", {class: "variations"}));
-        list.lastChild.append(...branches.map(branch => variationBlock(branch, button)));
+        list.lastChild.append(...branches.map(branch => GameTree.variationBlock(branch, {button, number: variationNumber, name: variationName})));
       }
     });
     const end = ending(main.moves.length, [state.root, ...GameTree.nodesOf(main)]);
@@ -494,31 +472,22 @@
         `${counts.length ? "; " + counts.join(", ") : ""}` +
         (first ? `; first decisive error ${judged(first).number} ${judged(first).move}` : "") : "";
     const currentButton = list.querySelector(".current");
-    if (currentButton) scrollWithin(list, currentButton);
+    if (currentButton) Page.scrollWithin(list, currentButton);
   }
 
-  /** A variation's moves, numbered, each a button made by ``button(line, ply)``, its own variations in it. */
-  function variationBlock(line, button) {
-    const block = html("div", {class: "variation", role: "group",
-                               "aria-label": `Variation at ${line.annotation.moves[line.ply - 1].number}`});
-    let numbered = true;  // the first move of a variation, and the first after one of its own, say their number
-    line.moves.forEach((move, at) => {
-      const ply = line.ply + at, {side, number} = line.annotation.moves[ply - 1];
-      if (numbered || side === "black") block.append(html("span", {class: "number"}, number));
-      block.append(button(line, ply));
-      const branches = line.variations.filter(branch => branch.ply === ply);
-      block.append(...branches.map(branch => variationBlock(branch, button)));
-      numbered = branches.length > 0;
-    });
-    return block;
+  // A variation's moves say their numbers as the game's pairs do: a Black move's, and the first of a line.
+  function variationNumber(line, ply, first) {
+    const {side, number} = line.annotation.moves[ply - 1];
+    return first || side === "black" ? number : null;
   }
+
+  const variationName = line => `Variation at ${line.annotation.moves[line.ply - 1].number}`;
 
   /** The button of ply ``ply`` of ``line``, the ``place``-th line of the tree. */
   function moveButton(line, ply, place) {
     const judgement = line.annotation.moves[ply - 1];
-    const shown = GameTree.owner(state.line, ply) === line && ply <= state.moves.length;  // on the line shown
-    const classes = ["ply", shown && ply === state.ply ? "current" : "", shown && ply > state.ply ? "future" : ""];
-    const item = html("button", {type: "button", class: classes.join(" ").trim(), "data-ply": ply, "data-line": place,
+    const classes = ["ply", GameTree.standing(line, ply, state.line, state.ply)].join(" ").trim();
+    const item = html("button", {type: "button", class: classes, "data-ply": ply, "data-line": place,
                                  title: verdict(judgement)}, judgement.move);
     if (judgement.mark !== "best") item.append(html("span", {class: `mark ${judgement.mark}`}, MARKS[judgement.mark].symbol));
     item.addEventListener("click", () => goToLine(line, ply));
@@ -533,16 +502,6 @@
     const query = queryText([["board", state.board], ["rule", state.rule], ["position", position], ["played", move]]);
     return html("a", {class: "better", href: `/train?${query}`, title: `Find a better move than ${number} ${move}`,
                       "aria-label": `Find a better move than ${number} ${move}`}, "find better");
-  }
-
-  /**
-   * Scroll ``frame`` so that ``item``, inside it, is in view. Only the frame scrolls: scrollIntoView would
-   * scroll the window too, and move the board away on a small screen.
-   */
-  function scrollWithin(frame, item) {
-    const box = frame.getBoundingClientRect(), {top, bottom} = item.getBoundingClientRect();
-    if (top < box.top) frame.scrollTop -= box.top - top;
-    else if (bottom > box.bottom) frame.scrollTop += bottom - box.bottom;
   }
 
   /**
@@ -766,22 +725,6 @@
         "Step through it with \u25B6 or the right arrow key.", "note");
   }));
 
-  /**
-   * Put ``text`` on the clipboard and say so (``what`` names it: "a link to this view"); where the
-   * clipboard is refused (an insecure origin, a browser's setting), ``refused()`` shows the text instead.
-   */
-  async function copy(text, what, refused = () => say(`${capitalise(what)}: ${text}`, "note")) {
-    try {
-      await navigator.clipboard.writeText(text);
-      say(`${capitalise(what)} is on the clipboard.`, "note");
-    } catch (error) {
-      refused();
-    }
-  }
-
-  $("copy-link").addEventListener("click", () => copy(location.href, "a link to this view"));
-  $("copy-position").addEventListener("click", () => copy(current().position, "the position"));
-
   /** The game record of the tree, variations and all, as the server writes it (/api/record). */
   async function gameRecord() {
     const answer = await api("record", {position: state.start, board: state.board, rule: state.rule,
@@ -789,51 +732,14 @@
     return answer.record;
   }
 
-  // A record refused by the clipboard is put in the paste box, selected, to be copied from there.
-  $("copy-record").addEventListener("click", () => act(async () => {
-    const text = await gameRecord();
-    await copy(text, "the game's record (paste it here, or give it to neutreeko annotate)", () => {
-      $("paste-input").value = text;
-      $("paste-input").rows = Math.min(8, text.split("\n").length);
-      $("paste-input").select();
-      say("The clipboard is not open to the page: the record is in the paste box, selected, to copy.", "note");
-    });
-  }));
+  Page.attachExport({position: () => current().position, record: gameRecord, reader: "neutreeko annotate",
+                     file: () => `neutreeko-${state.board}-${state.rule}.txt`, act});
 
-  $("download-record").addEventListener("click", () => act(async () => {
-    const file = URL.createObjectURL(new Blob([await gameRecord()], {type: "text/plain;charset=utf-8"}));
-    const link = html("a", {href: file, download: `neutreeko-${state.board}-${state.rule}.txt`});
-    document.body.append(link);
-    link.click();
-    link.remove();
-    setTimeout(() => URL.revokeObjectURL(file), 1000);  // once the download has read it
-  }));
-
-  /**
-   * Promote or delete the variation shown (``change`` does it and returns the line and ply to show), a
-   * new history entry. The focus, on a button the main line disables, goes to the move shown.
-   */
-  function changeVariation(change) {
-    act(() => {
-      if (state.line === state.main) return;
-      const [line, ply] = change(state.line);
-      showLine(line, ply);
-      record("push");
-      render();
-      if (document.activeElement.disabled) ($("game").querySelector(".ply.current") || $("game")).focus();
-    });
-  }
-
-  // The variation's moves become its parent's, at the same ply: the same line is shown, now its parent's.
-  $("promote").addEventListener("click", () => changeVariation(line => {
-    GameTree.promote(line);
-    return [line.parent, state.ply];
-  }));
-
-  $("delete").addEventListener("click", () => changeVariation(line => {
-    GameTree.remove(line);
-    return [line.parent, line.ply - 1];
-  }));
+  GameTree.attachTools({view: () => state, act, show: (line, ply) => {
+    showLine(line, ply);
+    record("push");
+    render();
+  }});
 
   /**
    * The view a pasted text asks for: a link, a game record (tags, or several lines: the server reads
@@ -860,30 +766,7 @@
     return {board: state.board, rule: state.rule, start: state.start, moves: tokens, ply: null};
   }
 
-  // The paste box grows with a pasted record; Enter loads it, Shift+Enter starts a new line.
-  $("paste-input").addEventListener("input", () => {
-    $("paste-input").rows = Math.min(8, $("paste-input").value.split("\n").length);
-  });
-
-  $("paste-input").addEventListener("keydown", event => {
-    if (event.key === "Enter" && !event.shiftKey) {
-      event.preventDefault();
-      $("paste-form").requestSubmit();
-    }
-  });
-
-  $("paste-form").addEventListener("submit", event => {
-    event.preventDefault();
-    const text = $("paste-input").value;
-    if (!text.trim()) return;
-    act(async () => {
-      if (await showAsked(await pastedView(text), "push")) return;  // the text stays, to be mended
-      quiet();
-      $("paste-input").value = "";
-      $("paste-input").rows = 1;
-      $("paste-input").blur();
-    });
-  });
+  Page.attachPaste(async text => showAsked(await pastedView(text), "push"), act);
 
   function fillBoards() {
     const select = $("board-select");

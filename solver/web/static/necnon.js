@@ -6,19 +6,27 @@
  *
  * Everything the page knows of the game comes from the server (solver/web/necnon_api.py): /api/games (the
  * boards and protocols, and their tables), /api/game (the board's cells and where they are drawn, and for
- * the start and each turn of the game the position's state, which cells are allowed and how many stones
- * a turn lays, and its values where there is a table), /api/line (the perfect line) and /api/search (the
- * search engine's view). The page never decides a rule or a value: a cell may be chosen when the state
- * allows it, a turn is played when the server reads it.
+ * the start and each turn of the game and its variations the position's state, which cells are allowed
+ * and how many stones a turn lays, and its values where there is a table; a pasted record is posted
+ * there), /api/line (the perfect line), /api/search (the search engine's view) and /api/record (the
+ * game written as a record, to copy or download). The page never decides a rule or a value: a cell may
+ * be chosen when the state allows it, a turn is played when the server reads it.
  *
- * The view is the board, the protocol, the start, the turns and the ply shown; the URL holds it
- * (/necnon?board=3x3&protocol=nec&moves=b2+a1,c3&ply=1), so a link reproduces it. A turn played before
- * the end of the game replaces the turns after it.
+ * The game is a tree (tree.js), as on the Neutreeko page: its main line and variations, nested. The
+ * board, the turns and the status show one line of it at one of its plies; the game panel shows the whole
+ * tree, every turn a button that goes there. A turn that is not the line's next one, played before the
+ * line's end (or the perfect line from there), starts a variation instead of replacing what follows; one
+ * the tree already holds goes to it.
+ *
+ * The view is the board, the protocol, the start, the tree, the line shown and its ply; the URL holds it
+ * (/necnon?board=3x3&protocol=nec&moves=b2+a1,c3+(b1,c1)+a2,b3&line=1&ply=2: the tree's turns, variations
+ * in parentheses; the line by its place among the variations, none for the main line), so a link
+ * reproduces it; a tree too long for a link keeps the main line and the line shown (tree.js: queryOf).
  */
 "use strict";
 
 (() => {
-  const {$, element, html, capitalise, queryText, api, say, quiet} = Page;  // page.js
+  const {$, element, html, capitalise, api, say, quiet} = Page;  // page.js
   const CELL = 100;   // a cell's width in board units (the server's centres are in cell widths)
   const MARGIN = 12;  // board units around the cells
   const REPLY_DELAY = 300;  // ms before the table's reply is played
@@ -38,16 +46,19 @@
     games = answer.games.filter(entry => entry.game === "necnon");
     fillSelectors();
   });
-  // grid: /api/game's grid object; positions[i], values[i]: the state and the /api/position object (null
-  // without a table) of the position after i turns; views: the engine's views, by position.
-  const state = {board: null, protocol: null, start: "empty", grid: null, turns: [], positions: [], values: null,
-                 ply: 0, views: new Map()};
+  // grid: /api/game's grid object; table: whether the board has one (else the search engine plays); a
+  // node is a position's {rules: the /api/rules object, values: the /api/position object, or null without
+  // a table}; root: the start's node; main: the tree's main line (tree.js); line: the line shown, ply: its
+  // ply shown; turns and nodes: the line's whole line, its turns from the start and nodes[i] the node
+  // after i of them; views: the engine's views, by position.
+  const state = {board: null, protocol: null, start: "empty", grid: null, table: false, root: null, main: null,
+                 line: null, ply: 0, turns: [], nodes: [], views: new Map()};
   let chosen = [];     // the cells chosen for the turn being played
   let cursor = null;   // the keyboard's cell on the board
   let replyTimer = null;
 
-  const shown = () => state.positions[state.ply];
-  const valued = () => (state.values ? state.values[state.ply] : null);
+  const shown = () => state.nodes[state.ply].rules;
+  const valued = () => state.nodes[state.ply].values;
   const cellAt = name => state.grid.cells.find(cell => cell.name === name);
   const order = name => state.grid.cells.findIndex(cell => cell.name === name);
 
@@ -56,29 +67,34 @@
   function viewOf(parameters) {
     const ply = parameters.get("ply");
     return {board: parameters.get("board"), protocol: parameters.get("protocol"),
-            start: parameters.get("start") || "empty",
-            turns: (parameters.get("moves") || "").split(/\s+/).filter(Boolean),
-            ply: ply !== null && /^\d+$/.test(ply) ? Number(ply) : null};
+            start: parameters.get("start") || "empty", moves: parameters.get("moves") || "",
+            line: GameTree.placeOf(parameters), ply: ply !== null && /^\d+$/.test(ply) ? Number(ply) : null};
   }
 
+  /** Record the view in the URL: "push" a new history entry or "replace" the current one. */
   function record(how) {
     const parts = [["board", state.board], ["protocol", state.protocol]];
     if (state.start !== "empty") parts.push(["start", state.start]);
-    if (state.turns.length) parts.push(["moves", state.turns.join(" ")]);
-    if (state.ply !== state.turns.length) parts.push(["ply", String(state.ply)]);
-    const query = "?" + queryText(parts);
+    const query = GameTree.queryOf(parts, state);
     if (query === location.search) return;
     if (how === "push") history.pushState(null, "", query);
     else history.replaceState(null, "", query);
   }
 
+  /** The tree's line of an /api/game answer, or of one of its variations (tree.js: fromAnswer). */
+  const readLine = part => ({moves: part.turns, annotation: null,
+                             nodes: part.positions.map((rules, at) => ({rules, values: part.values && part.values[at]}))});
+
   /**
-   * Show ``view``, asking the server for its whole game (/api/game), recorded in the URL as ``how``
-   * says ("push", "replace", or null: nothing); returns why one of its turns was refused, or null.
+   * Show ``view`` (its line, by its place among the tree's lines, at its ply: the end of the line if
+   * null), asking the server for its whole tree (/api/game; a pasted record's answer is the view's
+   * already), recorded in the URL as ``how`` says ("push", "replace", or null: nothing); returns why one
+   * of its turns was refused (what comes before it is shown), or null. A refused link keeps its URL
+   * ("replace" records nothing then): it stays the link that was shared.
    */
   async function show(view, how) {
-    const asked = api("game", {game: "necnon", board: view.board, protocol: view.protocol, position: view.start,
-                               moves: view.turns.join(" ")});
+    const asked = view.answer || api("game", {game: "necnon", board: view.board, protocol: view.protocol,
+                                              position: view.start, moves: view.moves});
     await catalogue;
     const entry = games.find(game => game.board === view.board && game.protocol === view.protocol);
     if (entry && entry.table === "on demand") say(`Building the ${view.board} ${view.protocol} table (first use) ...`, "note");
@@ -87,17 +103,30 @@
       entry.table = "ready";
       quiet();
     }
-    const first = answer.positions[0];
+    const first = answer.positions[0], main = GameTree.fromAnswer(answer, readLine);
     Object.assign(state, {board: first.board, protocol: first.protocol, start: answer.start, grid: answer.grid,
-                          turns: view.turns.slice(0, answer.positions.length - 1), positions: answer.positions,
-                          values: answer.values});
-    state.ply = view.ply === null || view.ply > state.turns.length ? state.turns.length : view.ply;
-    chosen = [];
+                          table: answer.values !== null, root: readLine(answer).nodes[0], main});
+    showLine(GameTree.linesOf(main)[view.line] || main, view.ply);
     if (cursor && !cellAt(cursor)) cursor = null;
-    if (how) record(how);
+    if (how === "push" || (how === "replace" && !answer.refused)) record(how);
     render();
-    if (answer.refused) say(`${capitalise(answer.refused)}; the turns before it are shown.`);
     return answer.refused;
+  }
+
+  /** Show the view of a link or of pasted text, saying which of its turns was refused, if one was. */
+  async function showAsked(view, how) {
+    const refused = await show(view, how);
+    if (refused) say(`${capitalise(refused)}; the turns before it are shown.`);
+    return refused;
+  }
+
+  /** Show ``line`` of the tree at ``ply`` (the end of the line if null or past it). */
+  function showLine(line, ply = null) {
+    state.line = line;
+    state.turns = GameTree.movesOf(line);
+    state.nodes = [state.root, ...GameTree.nodesOf(line)];
+    state.ply = ply === null || ply > state.turns.length ? state.turns.length : ply;
+    chosen = [];
   }
 
   // Every change of the view runs in turn, so that a click arriving while an answer is awaited waits.
@@ -108,23 +137,46 @@
     return queue;
   }
 
-  function goTo(ply) {
+  /** Go to ``ply`` of ``line`` of the tree (a step if it is the line shown). */
+  function goToLine(line, ply) {
     cancelReply();
-    const target = Math.max(0, Math.min(state.turns.length, ply));
-    if (target === state.ply) return;
-    state.ply = target;
-    chosen = [];
+    if (line === state.line && ply === state.ply) return;
+    showLine(line, ply);
     record("replace");
     render();
   }
 
-  /** Play the turn ``name`` from the position shown (the turns after it go); the reply follows if asked. */
+  const goTo = ply => goToLine(state.line, Math.max(0, Math.min(state.turns.length, ply)));
+
+  /**
+   * The line of the tree that holds ``turns`` played after ``ply`` turns of the line shown: the tree's
+   * own if it holds them all; else they lengthen the line they leave at its end, or start a variation
+   * of it before (tree.js: follow, graft), the server asked for the positions after them.
+   */
+  async function lineWith(ply, turns) {
+    const moves = [...state.turns.slice(0, ply), ...turns], held = GameTree.follow(state.main, moves);
+    if (held.held === moves.length) return held.line;
+    const before = held.held ? GameTree.nodesOf(held.line)[held.held - 1] : state.root;
+    const answer = await api("game", {game: "necnon", board: state.board, protocol: state.protocol,
+                                      position: before.rules.position, moves: moves.slice(held.held).join(" ")});
+    if (answer.refused) throw new Error(answer.refused);
+    const rest = readLine(answer);
+    return GameTree.graft(held, [...moves.slice(0, held.held), ...rest.moves], rest.nodes.slice(1), null);
+  }
+
+  /**
+   * Play the turn ``name`` from the position shown: the line's own next turn keeps the line; a turn the
+   * tree holds goes to its line; another lengthens the line at its end, or starts a variation before it.
+   * The reply follows if asked, unless the turn is one (``byReply``).
+   */
   async function play(name, {byReply = false} = {}) {
     cancelReply();
-    await show({board: state.board, protocol: state.protocol, start: state.start,
-                turns: [...state.turns.slice(0, state.ply), name], ply: null}, "push");
+    const ply = state.ply + 1;
+    showLine(state.turns[state.ply] === name ? state.line : await lineWith(state.ply, [name]), ply);
+    record("push");
+    render();
     if (!byReply && $("reply-toggle").checked && !shown().over) {
-      replyTimer = setTimeout(() => act(reply), state.values ? REPLY_DELAY : 0);
+      replyTimer = setTimeout(() => act(reply), state.table ? REPLY_DELAY : 0);
     }
   }
 
@@ -132,7 +184,7 @@
   async function reply() {
     replyTimer = null;
     if (shown().over || state.ply !== state.turns.length) return;
-    if (state.values) {
+    if (state.table) {
       await play(valued().ranking[0].turn, {byReply: true});
       return;
     }
@@ -204,12 +256,14 @@
   // -- rendering ------------------------------------------------------------------------------------
 
   function render() {
-    renderStatus();
-    renderBoard();
-    renderTurnBar();
-    renderTurns();
-    renderGame();
-    renderControls();
+    Page.keepingFocus("turns", "game", () => {
+      renderStatus();
+      renderBoard();
+      renderTurnBar();
+      renderTurns();
+      renderGame();
+      renderControls();
+    });
   }
 
   function stoneIcon(colour) {
@@ -383,41 +437,59 @@
     return button;
   }
 
-  /** The turns of the game, each a button going there; the end's score, its smothered groups named. */
+  /**
+   * The game as a tree: the main line, a turn a row, each variation under the turn it replaces, indented,
+   * its own nested in it; every turn a button that goes to its line at that ply, the turn shown
+   * highlighted, those after it on its line faint. The caption is the line shown's, and so is the score
+   * at its end, its smothered groups named.
+   */
   function renderGame() {
-    const list = $("game");
+    const list = $("game"), main = state.main, places = new Map(GameTree.linesOf(main).map((line, at) => [line, at]));
+    const mainNodes = [state.root, ...GameTree.nodesOf(main)];
+    const block = {button: (line, ply) => gameButton(line, ply, places.get(line)), number: (line, ply) => `${ply}.`,
+                   name: line => `Variation at turn ${line.ply}`};
     list.replaceChildren();
-    state.turns.forEach((turn, at) => {
-      const ply = at + 1, by = state.positions[at].to_move;
-      const classes = ["ply", ply === state.ply ? "current" : "", ply > state.ply ? "future" : ""].filter(Boolean);
-      const button = html("button", {type: "button", class: classes.join(" "), "data-ply": ply,
-                                     title: `Go to the position after turn ${ply}`});
-      button.append(html("span", {class: "number"}, `${ply}.`), stoneIcon(by), html("span", {class: "turn"}, turn));
-      if (state.values) button.append(html("span", {class: "label"}, label(state.values[ply].value)));
-      button.addEventListener("click", () => goTo(ply));
+    main.moves.forEach((turn, at) => {
+      const ply = at + 1, button = gameButton(main, ply, 0);
+      button.prepend(html("span", {class: "number"}, `${ply}.`), stoneIcon(mainNodes[at].rules.to_move));
+      if (state.table) button.append(html("span", {class: "label"}, label(mainNodes[ply].values.value)));
       const item = html("li");
       item.append(button);
       list.append(item);
+      const branches = main.variations.filter(branch => branch.ply === ply);
+      if (branches.length) {
+        list.append(html("li", {class: "variations"}));
+        list.lastChild.append(...branches.map(branch => GameTree.variationBlock(branch, block)));
+      }
     });
-    if (!state.turns.length) list.append(html("li", {class: "empty"}, "No turns yet: choose a cell on the board."));
-    const end = state.positions[state.positions.length - 1];
-    $("game-caption").textContent = state.turns.length ? turnsText(state.turns.length) : "";
+    if (!main.moves.length) list.append(html("li", {class: "empty"}, "No turns yet: choose a cell on the board."));
+    const end = state.nodes[state.nodes.length - 1].rules;
+    $("game-caption").textContent = state.turns.length
+      ? `${state.line === main ? "" : "variation: "}${turnsText(state.turns.length)}` : "";
     const smothered = end.smothered.map(group => `${group.colour} ${group.cells.join(" ")}`).join("; ");
     $("score").textContent = end.over
       ? `${capitalise(end.result)}: Black ${end.points.black} points, Green ${end.points.green}` +
         (smothered ? ` (smothered: ${smothered}).` : " (nothing smothered).") : "";
     const current = list.querySelector(".current");
-    if (current) {  // into view inside the list, never scrolling the window
-      const box = current.getBoundingClientRect(), frame = list.getBoundingClientRect();
-      if (box.top < frame.top) list.scrollTop -= frame.top - box.top;
-      else if (box.bottom > frame.bottom) list.scrollTop += box.bottom - frame.bottom;
-    }
+    if (current) Page.scrollWithin(list, current);
+  }
+
+  /** The button of turn ``ply`` of ``line``, the ``place``-th line of the tree: it goes there. */
+  function gameButton(line, ply, place) {
+    const turn = line.moves[ply - line.ply], node = line.nodes[ply - line.ply];
+    const classes = ["ply", GameTree.standing(line, ply, state.line, state.ply)].join(" ").trim();
+    const button = html("button", {type: "button", class: classes, "data-ply": ply, "data-line": place,
+                                   title: `Turn ${ply}, ${turn}` + (node.values ? `: then ${terse(node.values)}` : "")});
+    button.append(html("span", {class: "turn"}, turn));
+    button.addEventListener("click", () => goToLine(line, ply));
+    return button;
   }
 
   function renderControls() {
     $("first").disabled = $("back").disabled = state.ply === 0;
     $("forward").disabled = $("last").disabled = state.ply === state.turns.length;
-    const engine = !state.values;
+    $("promote").disabled = $("delete").disabled = state.line === state.main;
+    const engine = !state.table;
     $("line-button").hidden = engine;
     $("line-button").disabled = shown().over;
     $("hint-button").hidden = $("think").hidden = !engine;
@@ -504,16 +576,56 @@
     }
   });
 
+  // The perfect line from the position shown: the line's own rest if it is the perfect one, else a
+  // variation (or the line's end lengthened), shown where it starts.
   $("line-button").addEventListener("click", () => act(async () => {
-    if (shown().over || !state.values) return;
+    if (shown().over || !state.table) return;
     const line = await api("line", {game: "necnon", board: state.board, protocol: state.protocol,
                                     position: shown().position});
     const ply = state.ply;
-    await show({board: state.board, protocol: state.protocol, start: state.start,
-                turns: [...state.turns.slice(0, ply), ...line.line.map(step => step.play)], ply}, "push");
+    showLine(await lineWith(ply, line.line.map(step => step.play)), ply);
+    record("push");
+    render();
     say(`The perfect line from here: ${turnsText(line.line.length)}, ${line.result}. ` +
         "Step through it with \u25B6 or the right arrow key.", "note");
   }));
+
+  /** The game record of the tree, variations and all, as the server writes it (/api/record). */
+  async function gameRecord() {
+    const answer = await api("record", {game: "necnon", board: state.board, protocol: state.protocol,
+                                        position: state.start, moves: GameTree.textOf(state.main)});
+    return answer.record;
+  }
+
+  Page.attachExport({position: () => shown().position, record: gameRecord, reader: "necnon annotate",
+                     file: () => `necnon-${state.board}-${state.protocol}.txt`, act});
+
+  GameTree.attachTools({view: () => state, act, show: (line, ply) => {
+    cancelReply();
+    showLine(line, ply);
+    record("push");
+    render();
+  }});
+
+  /**
+   * The view a pasted text asks for: a link, a game record (tags, or several lines: the server reads
+   * it, variations and all, and its answer is the view's), a position (and turns after it), ``empty``
+   * and turns, or turns from the start shown (numbered or not, with variations or not).
+   */
+  async function pastedView(text) {
+    text = text.trim();
+    if (/^\[/.test(text) || text.includes("\n")) return {answer: await api("game", {game: "necnon"}, text), line: 0, ply: null};
+    if (/^(https?:\/\/|\?)/i.test(text)) return viewOf(new URL(text, location.href).searchParams);
+    const words = text.split(/\s+/), view = {board: state.board, protocol: state.protocol, line: 0, ply: null};
+    if (words[0].includes("/")) {  // rows, the side to move, and the passes just made if any
+      const fields = /^p{1,2}$/i.test(words[2] || "") ? 3 : 2;
+      return {...view, board: null, start: words.slice(0, fields).join(" "), moves: words.slice(fields).join(" ")};
+    }
+    if (words[0].toLowerCase() === "empty") return {...view, start: "empty", moves: words.slice(1).join(" ")};
+    return {...view, start: state.start, moves: text};
+  }
+
+  Page.attachPaste(async text => showAsked(await pastedView(text), "push"), act);
 
   $("hint-button").addEventListener("click", () => act(async () => {
     if (shown().over) return;
@@ -541,21 +653,20 @@
     }, game.protocol + words[game.table])));
   }
 
-  $("board-select").addEventListener("change", () => act(() =>
-    show({board: $("board-select").value, protocol: state.protocol, start: "empty", turns: [], ply: null}, "push")));
-  $("protocol-select").addEventListener("change", () => act(() =>
-    show({board: state.board, protocol: $("protocol-select").value, start: "empty", turns: [], ply: null}, "push")));
+  const fresh = (board, protocol) => ({board, protocol, start: "empty", moves: "", line: 0, ply: null});
+  $("board-select").addEventListener("change", () => act(() => show(fresh($("board-select").value, state.protocol), "push")));
+  $("protocol-select").addEventListener("change", () => act(() => show(fresh(state.board, $("protocol-select").value), "push")));
 
-  window.addEventListener("popstate", () => act(() => show(viewOf(new URLSearchParams(location.search)), null)));
+  window.addEventListener("popstate", () => act(() => showAsked(viewOf(new URLSearchParams(location.search)), null)));
 
   // -- start ----------------------------------------------------------------------------------------
 
   act(async () => {
     const asked = viewOf(new URLSearchParams(location.search));
     try {
-      await show(asked, "replace");
+      await showAsked(asked, "replace");
     } catch (error) {
-      await show({board: null, protocol: null, start: "empty", turns: [], ply: null}, "replace");
+      await show({...asked, moves: "", line: 0, ply: null}, "replace").catch(() => show(fresh(null, null), "replace"));
       throw new Error(`the link could not be shown: ${error.message}`);
     }
   });

@@ -1,6 +1,7 @@
 /* What both pages of the explorer share (index.html: Neutreeko, necnon.html: NECNON): making elements,
- * the server's JSON API, the message line under the board, and the game selector of the top bar, which
- * goes from one page to the other.
+ * the server's JSON API, the message line under the board, the focus and the scrolling of the lists,
+ * the export buttons (copy the position, a link, the record; download the record), the paste box, and
+ * the game selector of the top bar, which goes from one page to the other.
  */
 "use strict";
 
@@ -60,8 +61,104 @@ const Page = (() => {
     $("message").textContent = "";  // its line stays, empty (explorer.css)
   }
 
+  /**
+   * Scroll ``frame`` so that ``item``, inside it, is in view. Only the frame scrolls: scrollIntoView would
+   * scroll the window too, and move the board away on a small screen.
+   */
+  function scrollWithin(frame, item) {
+    const box = frame.getBoundingClientRect(), {top, bottom} = item.getBoundingClientRect();
+    if (top < box.top) frame.scrollTop -= box.top - top;
+    else if (bottom > box.bottom) frame.scrollTop += bottom - box.bottom;
+  }
+
+  /**
+   * Run ``render``, which replaces the buttons of the list of choices (the element ``choices``: the moves
+   * or turns of the position shown) and of the game list (``game``). If one of them held the keyboard's
+   * focus, it would fall to the page: it goes back where play continues, on the first choice of the new
+   * position or the game's current move, without scrolling.
+   */
+  function keepingFocus(choices, game, render) {
+    const held = [choices, game].find(id => $(id).contains(document.activeElement)) || null;
+    render();
+    if (!held || document.activeElement !== document.body) return;
+    const first = $(choices).querySelector(".move"), shown = $(game).querySelector(".ply.current");
+    const target = held === choices ? first || shown : shown || $(game).querySelector(".ply") || first;
+    if (target) target.focus({preventScroll: true});
+  }
+
+  /**
+   * Put ``text`` on the clipboard and say so (``what`` names it: "a link to this view"); where the
+   * clipboard is refused (an insecure origin, a browser's setting), ``refused()`` shows the text instead.
+   */
+  async function copy(text, what, refused = () => say(`${capitalise(what)}: ${text}`, "note")) {
+    try {
+      await navigator.clipboard.writeText(text);
+      say(`${capitalise(what)} is on the clipboard.`, "note");
+    } catch (error) {
+      refused();
+    }
+  }
+
+  /**
+   * Wire the export buttons: Copy position (``position()``: the position shown, in notation), Copy link,
+   * Copy record and Download record (``record()``: a promise of the game's record, variations and all;
+   * ``file()``: the name it is saved as; ``reader``: who else reads it, in the note). ``act`` runs each
+   * in turn with the page's changes. A record refused by the clipboard is put in the paste box,
+   * selected, to be copied from there.
+   */
+  function attachExport({position, record, file, reader, act}) {
+    $("copy-link").addEventListener("click", () => copy(location.href, "a link to this view"));
+    $("copy-position").addEventListener("click", () => copy(position(), "the position"));
+    $("copy-record").addEventListener("click", () => act(async () => {
+      const text = await record();
+      await copy(text, `the game's record (paste it here, or give it to ${reader})`, () => {
+        $("paste-input").value = text;
+        $("paste-input").rows = Math.min(8, text.split("\n").length);
+        $("paste-input").select();
+        say("The clipboard is not open to the page: the record is in the paste box, selected, to copy.", "note");
+      });
+    }));
+    $("download-record").addEventListener("click", () => act(async () => {
+      const url = URL.createObjectURL(new Blob([await record()], {type: "text/plain;charset=utf-8"}));
+      const link = html("a", {href: url, download: file()});
+      document.body.append(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 1000);  // once the download has read it
+    }));
+  }
+
+  /**
+   * Wire the paste box: it grows with a pasted record; Enter loads it, Shift+Enter starts a new line.
+   * ``load(text)`` shows what the text asks for and says whether one of its moves was refused; the text
+   * is then kept, to be mended, and otherwise cleared. ``act`` runs it in turn with the page's changes.
+   */
+  function attachPaste(load, act) {
+    const input = $("paste-input");
+    input.addEventListener("input", () => { input.rows = Math.min(8, input.value.split("\n").length); });
+    input.addEventListener("keydown", event => {
+      if (event.key === "Enter" && !event.shiftKey) {
+        event.preventDefault();
+        $("paste-form").requestSubmit();
+      }
+    });
+    $("paste-form").addEventListener("submit", event => {
+      event.preventDefault();
+      const text = input.value;
+      if (!text.trim()) return;
+      act(async () => {
+        if (await load(text)) return;
+        quiet();
+        input.value = "";
+        input.rows = 1;
+        input.blur();
+      });
+    });
+  }
+
   // The game selector's options are the pages' addresses.
   $("game-select").addEventListener("change", event => { location.href = event.target.value; });
 
-  return {SVG, $, element, html, capitalise, plyCount, queryText, api, say, quiet};
+  return {SVG, $, element, html, capitalise, plyCount, queryText, api, say, quiet, scrollWithin, keepingFocus,
+          attachExport, attachPaste};
 })();

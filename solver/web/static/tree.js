@@ -1,19 +1,26 @@
-/* The explorer's game tree: the game (its main line) and its variations, as the page keeps them.
+/* The game tree both pages of the explorer keep (explorer.js: Neutreeko, necnon.js: NECNON): the game
+ * (its main line) and its variations, what a link says of it, and how the game list shows a variation.
  *
- * A line is the main line (ply 1, no parent) or a variation: moves played instead of ply ``ply`` of its
- * parent line, and on, from the position before that ply. A line holds its own moves, the server's
- * answer for the position after each of them (``nodes``: /api/position objects), the annotation of its
- * whole line (/api/annotate's object of the moves from the start: its parent's whole line up to the ply
- * before its own, then its own moves) and its variations, in the order of their plies; several at one
- * ply are alternatives to the same move.
+ * A line is the main line (ply 1, no parent) or a variation: moves (NECNON's turns) played instead of ply
+ * ``ply`` of its parent line, and on, from the position before that ply. A line holds its own moves, the
+ * page's node for the position after each of them (``nodes``: Neutreeko's /api/position objects,
+ * NECNON's state and values), the page's judgement of its whole line if it keeps one (``annotation``:
+ * Neutreeko's /api/annotate object of the moves from the start, its parent's whole line up to the ply
+ * before its own, then its own moves; NECNON's null) and its variations, in the order of their plies;
+ * several at one ply are alternatives to the same move.
  *
  * The lines in depth-first order (``linesOf``) are in the order in which their parentheses open in the
- * tree's move text (``textOf``), which is how solver/neutreeko/record.py reads variations and how the
- * server's /api/game answers them: so a line is named in a link by its place in that order.
+ * tree's move text (``textOf``), which is how both games' records read variations (solver/core/record.py)
+ * and how the server's /api/game answers them: so a line is named in a link by its place in that order.
  */
 "use strict";
 
 const GameTree = (() => {
+  const {$, html, queryText} = Page;  // page.js
+  // The longest query a link keeps the whole tree in: requests of the tree then stay well within the
+  // server's bound on a URL (8,192 characters).
+  const MAX_LINK = 4000;
+
   function newLine(parent, ply, moves, nodes, annotation) {
     return {parent, ply, moves, nodes, annotation, variations: []};
   }
@@ -127,21 +134,102 @@ const GameTree = (() => {
     siblings.splice(siblings.indexOf(variation), 1);
   }
 
-  /** The main line of the tree of an /api/game answer, its variations under it. */
-  function fromAnswer(answer) {
-    const main = newLine(null, 1, answer.annotation.moves.map(judged => judged.move), answer.positions.slice(1),
-                      answer.annotation);
+  /**
+   * The main line of the tree of an /api/game answer, its variations under it. ``read(part, ply)`` gives
+   * ``{moves, nodes, annotation}`` of the answer (``ply`` 1) or of one of its variations: its own moves,
+   * from ``ply`` on, and the page's node of each of its ``positions`` (the answer's own begin with the
+   * start's, which is no line's).
+   */
+  function fromAnswer(answer, read) {
+    const line = (parent, part, ply) => {
+      const {moves, nodes, annotation} = read(part, ply);
+      return newLine(parent, ply, moves, parent ? nodes : nodes.slice(1), annotation);
+    };
     const grow = (parent, parts) => {
       for (const part of parts) {
-        const branch = newLine(parent, part.ply, part.annotation.moves.slice(part.ply - 1).map(judged => judged.move),
-                            part.positions, part.annotation);
+        const branch = line(parent, part, part.ply);
         parent.variations.push(branch);
         grow(branch, part.variations);
       }
     };
+    const main = line(null, answer, 1);
     grow(main, answer.variations);
     return main;
   }
 
-  return {lastPly, movesOf, nodesOf, owner, linesOf, textOf, pathText, follow, graft, promote, remove, fromAnswer};
+  /**
+   * The URL query of a view of the tree from ``main``, showing ``line`` at ``ply``: ``parts`` ([name,
+   * value] pairs: the board and what else names the game), the tree's move text (``moves``), the line by
+   * its place among the lines (``line``; none for the main line) and the ply (``ply``; none at the
+   * line's end). A tree whose query would be longer than MAX_LINK keeps the main line and the line shown.
+   */
+  function queryOf(parts, {main, line, ply}) {
+    const query = (moves, place) => "?" + queryText([
+      ...parts, ...(moves ? [["moves", moves]] : []), ...(place ? [["line", String(place)]] : []),
+      ...(ply !== lastPly(line) ? [["ply", String(ply)]] : [])]);
+    const whole = query(textOf(main), linesOf(main).indexOf(line));
+    return whole.length <= MAX_LINK ? whole : query(pathText(main, line), line === main ? 0 : 1);
+  }
+
+  /** The line of a link's query: its place among the tree's lines (``line``), 0 (the main line) if none. */
+  function placeOf(parameters) {
+    const place = parameters.get("line");
+    return place !== null && /^\d+$/.test(place) ? Number(place) : 0;
+  }
+
+  /**
+   * How ply ``ply`` of ``line`` stands to the view (``shown``: the line shown, ``at``: its ply shown):
+   * "current" for the move shown, "future" for one after it on the line shown, else "".
+   */
+  function standing(line, ply, shown, at) {
+    const onShown = owner(shown, ply) === line && ply <= lastPly(shown);
+    return onShown && ply === at ? "current" : onShown && ply > at ? "future" : "";
+  }
+
+  /**
+   * The game list's block of ``line``, a variation: its moves in order, each a button made by
+   * ``button(line, ply)``, before it its number where ``number(line, ply, first)`` gives one (``first``:
+   * the variation's first move or the first after one of its own variations, which always say theirs),
+   * its own variations nested after the move they replace; ``name(line)`` names it to assistive technology.
+   */
+  function variationBlock(line, {button, number, name}) {
+    const block = html("div", {class: "variation", role: "group", "aria-label": name(line)});
+    let first = true;
+    line.moves.forEach((move, at) => {
+      const ply = line.ply + at, said = number(line, ply, first);
+      if (said) block.append(html("span", {class: "number"}, said));
+      block.append(button(line, ply));
+      const branches = line.variations.filter(branch => branch.ply === ply);
+      block.append(...branches.map(branch => variationBlock(branch, {button, number, name})));
+      first = branches.length > 0;
+    });
+    return block;
+  }
+
+  /**
+   * Wire the game panel's Promote variation and Delete variation buttons: ``view()`` is the view
+   * ({main, line, ply}), ``show(line, ply)`` shows a line of the changed tree as a new history entry,
+   * ``act`` runs a change in turn with the page's others. The focus, on a button the main line
+   * disables, goes to the move shown, or to the game list.
+   */
+  function attachTools({view, show, act}) {
+    const change = changed => act(() => {
+      const {main, line, ply} = view();
+      if (line === main) return;
+      show(...changed(line, ply));
+      if (document.activeElement.disabled) ($("game").querySelector(".ply.current") || $("game")).focus();
+    });
+    // The variation's moves become its parent's, at the same ply: the same line is shown, now its parent's.
+    $("promote").addEventListener("click", () => change((line, ply) => {
+      promote(line);
+      return [line.parent, ply];
+    }));
+    $("delete").addEventListener("click", () => change(line => {
+      remove(line);
+      return [line.parent, line.ply - 1];
+    }));
+  }
+
+  return {lastPly, movesOf, nodesOf, owner, linesOf, textOf, pathText, follow, graft, promote, remove, fromAnswer,
+          queryOf, placeOf, standing, variationBlock, attachTools};
 })();
