@@ -66,27 +66,40 @@ def _image_rank(g, a, b, c, symmetries, m0, m1, m2):
     return _triple_rank(_squeeze(x, m0, m1, m2), _squeeze(y, m0, m1, m2), _squeeze(z, m0, m1, m2))
 
 
-@_jit
+# The hottest step of the class solve, once per unmove; written so that it costs no more than its
+# arithmetic and lookups. Inlined where it is called: a call of its own would pass the ten arrays of
+# ``classes`` as some ninety arguments. And each array is indexed where it is used (``classes.rows[block]``)
+# rather than unpacked into a variable: numba counts the references of such variables, atomically, on
+# every call, and leaves uncounted only a reference that lives within one basic block. (Unpacked, as
+# the other kernels here do once per class, the gathering of the class solve took 2 to 3 times as long.)
+@nb.njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def _class_of(mover, a, b, c, triples, classes):
     """The class of the position with the mover on the triple of rank ``mover`` and the other side on
     ``a, b, c``, or -1 if the mover has won (the position is not legal). Its canonical twin has the
     block's triple as mover and, among the symmetries that take the mover there, the smallest squeezed
-    rank of the other side (:mod:`solver.neutreeko.symmetry`)."""
-    rows, row_start, sym_first, sym_within, stab, stab_count, block_of, to_canonical, symmetries, compose = classes
-    block = block_of[_unsigned(mover)]
+    rank of the other side (:mod:`solver.neutreeko.symmetry`); a symmetric block's classes are found
+    among its sorted ``sym_within`` by bisection."""
+    block = classes.block_of[_unsigned(mover)]
     if block < 0:
         return np.int64(-1)
-    row = rows[block]
+    row = classes.rows[block]
     c0, c1, c2 = triples[row, 0], triples[row, 1], triples[row, 2]
-    g = to_canonical[_unsigned(mover)]
-    if stab_count[block] == 1:
-        return row_start[block] + _image_rank(g, a, b, c, symmetries, c0, c1, c2)
+    g = classes.to_canonical[_unsigned(mover)]
+    if classes.stab_count[block] == 1:
+        return classes.row_start[block] + _image_rank(g, a, b, c, classes.symmetries, c0, c1, c2)
     best = np.int64(1) << 62
-    for j in range(stab_count[block]):
-        best = min(best, _image_rank(compose[stab[block, j], g], a, b, c, symmetries, c0, c1, c2))
-    first = sym_first[block]
-    listed = sym_within[first:first + row_start[block + 1] - row_start[block]]
-    return row_start[block] + np.searchsorted(listed, best)
+    for j in range(classes.stab_count[block]):
+        best = min(best, _image_rank(classes.compose[classes.stab[block, j], g], a, b, c, classes.symmetries,
+                                     c0, c1, c2))
+    first = classes.sym_first[block]
+    low, high = first, first + classes.row_start[block + 1] - classes.row_start[block]
+    while low < high:
+        middle = (low + high) >> 1
+        if classes.sym_within[middle] < best:
+            low = middle + 1
+        else:
+            high = middle
+    return classes.row_start[block] + low - first
 
 
 @_jit

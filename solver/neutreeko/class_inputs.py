@@ -26,6 +26,7 @@ triple there; the others that do are ``compose[s, to_canonical[rank]]`` for ``s`
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -34,6 +35,21 @@ from solver.neutreeko import index
 from solver.neutreeko.folding import Classes
 from solver.neutreeko.game import Game
 from solver.neutreeko.symmetry import symmetries, triple_images
+
+
+class ClassArrays(NamedTuple):
+    """The arrays of :class:`ClassInputs` as the kernels take them, by the names of the module docstring."""
+
+    rows: np.ndarray
+    row_start: np.ndarray
+    sym_first: np.ndarray
+    sym_within: np.ndarray
+    stab: np.ndarray
+    stab_count: np.ndarray
+    block_of: np.ndarray
+    to_canonical: np.ndarray
+    symmetries: np.ndarray
+    compose: np.ndarray
 
 
 @dataclass(frozen=True, eq=False)
@@ -56,10 +72,10 @@ class ClassInputs:
     count: int
 
     @property
-    def arrays(self) -> tuple[np.ndarray, ...]:
-        """The arrays as the kernels take them, in the order of :mod:`solver.neutreeko._class_kernel`."""
-        return (self.rows, self.row_start, self.sym_first, self.sym_within, self.stab, self.stab_count,
-                self.block_of, self.to_canonical, self.symmetries, self.compose)
+    def arrays(self) -> ClassArrays:
+        """The arrays as the kernels take them."""
+        return ClassArrays(self.rows, self.row_start, self.sym_first, self.sym_within, self.stab, self.stab_count,
+                           self.block_of, self.to_canonical, self.symmetries, self.compose)
 
     @classmethod
     def of(cls, game: Game) -> ClassInputs:
