@@ -72,22 +72,13 @@ def _final(board, black_to_move, neighbours, seen, stack):
 @njit(cache=True)
 def _allowed(board, free, black_to_move, nec, neighbours, out):
     """The indices k of the free cells the mover may lay a stone on, increasing, written to ``out``;
-    returns how many (the rule of :func:`solver.necnon._rules.allowed_cells`)."""
+    returns how many (the rule of :func:`solver.necnon._rules.is_allowed`)."""
     mover_nec = nec[0] if black_to_move else nec[1]
     enemy = _rules.GREEN if black_to_move else _rules.BLACK
     count = 0
     for k in range(len(free)):
         cell = free[k]
-        if board[cell] != _rules.EMPTY:
-            continue
-        enemies = 0
-        for n in range(neighbours.shape[1]):
-            near = neighbours[cell, n]
-            if near < 0:
-                break
-            if board[near] == enemy:
-                enemies += 1
-        if (enemies == 0 or enemies % 2 == 1) if mover_nec else enemies % 2 == 0:
+        if board[cell] == _rules.EMPTY and _rules.is_allowed(board, cell, enemy, mover_nec, neighbours):
             out[count] = k
             count += 1
     return count

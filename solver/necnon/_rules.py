@@ -11,24 +11,29 @@ from numba import njit
 EMPTY, BLACK, GREEN = 0, 1, 2
 
 
+@njit(cache=True, inline="always")
+def is_allowed(board, cell, enemy, mover_nec, neighbours):
+    """May the mover (whose enemy's stones are ``enemy``) lay a stone on the empty ``cell``? Yes with
+    no enemy neighbour, or under NEC an odd number of them, or under NON an even one."""
+    enemies = 0
+    for k in range(neighbours.shape[1]):
+        near = neighbours[cell, k]
+        if near < 0:
+            break
+        if board[near] == enemy:
+            enemies += 1
+    return (enemies == 0 or enemies % 2 == 1) if mover_nec else enemies % 2 == 0
+
+
 @njit(cache=True)
 def allowed_cells(board, black_to_move, nec, neighbours, out):
-    """The empty cells the mover may lay a stone on, in increasing order, written to ``out``; returns
-    how many: a cell with no enemy neighbour, or under NEC an odd number, or under NON an even one."""
+    """The empty cells the mover may lay a stone on (:func:`is_allowed`), in increasing order, written
+    to ``out``; returns how many."""
     mover_nec = nec[0] if black_to_move else nec[1]
     enemy = GREEN if black_to_move else BLACK
     count = 0
     for cell in range(len(board)):
-        if board[cell] != EMPTY:
-            continue
-        enemies = 0
-        for k in range(neighbours.shape[1]):
-            near = neighbours[cell, k]
-            if near < 0:
-                break
-            if board[near] == enemy:
-                enemies += 1
-        if (enemies == 0 or enemies % 2 == 1) if mover_nec else enemies % 2 == 0:
+        if board[cell] == EMPTY and is_allowed(board, cell, enemy, mover_nec, neighbours):
             out[count] = cell
             count += 1
     return count
