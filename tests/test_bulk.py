@@ -101,7 +101,7 @@ def mutants(lines: list[str], count: int, seed: int) -> list[str]:
     """``count`` lines, each one of ``lines`` with a character replaced, inserted or removed: text that
     is nearly notation, much of it still some position's, some of it in another form."""
     rng = np.random.default_rng(seed)
-    alphabet = "0123456789bw/ xBW\t\u00e9"
+    alphabet = "0123456789bw/ xBW\t\u00e9\0"
     out = []
     for line in rng.choice(lines, count).tolist():
         place, char = int(rng.integers(0, len(line) + 1)), str(rng.choice(list(alphabet)))

@@ -96,10 +96,9 @@ def _rank_lengths(width: int) -> np.ndarray:
     return lengths
 
 
-# What each byte of a placement is, by its value (0 is the padding after the placement).
+# What each byte of a placement is, by its value (a zero byte too: the padding is marked apart).
 _PAD, _DIGIT, _PIECE, _SLASH, _OTHER = range(5)
 _KINDS = np.full(256, _OTHER, dtype=np.uint8)
-_KINDS[0] = _PAD
 _KINDS[list(b"0123456789")] = _DIGIT
 _KINDS[list(b"bw")] = _PIECE
 _KINDS[ord("/")] = _SLASH
@@ -321,8 +320,9 @@ def _regular(lines: list[str], game: Game) -> _Regular | None:
                          .encode("ascii", "replace"), dtype=np.uint8).reshape(len(numbers), longest)
     rows = np.arange(len(numbers))
     side = text[rows, sizes - 1]
-    placement = np.where(np.arange(longest) < (sizes - 2)[:, None], text, 0)
-    kind = _KINDS[placement]
+    within = np.arange(longest) < (sizes - 2)[:, None]
+    placement = np.where(within, text, 0)
+    kind = np.where(within, _KINDS[text], _PAD)
     digit, slash = kind == _DIGIT, kind == _SLASH
     black, white = placement == ord("b"), placement == ord("w")
     well_formed = ((text[rows, sizes - 2] == ord(" ")) & ((side == ord("b")) | (side == ord("w")))
