@@ -26,8 +26,9 @@ slots; when all are taken, the first is overwritten (the table is a cache: a los
 never exactness).
 
 **Budget**: ``state`` = [nodes searched, the budget of nodes, stopped (1 when the budget ran out), the
-root's best turn: on entry the turn to try first there (-1 for none) unless the table has one]. When the budget runs out the search stops with nothing half-done stored, so
-that what the table holds stays exact.
+root's best turn: on entry the turn to try first there (-1 for none) unless the table has one]. When
+the budget runs out the search stops with nothing half-done stored, so that what the table holds stays
+exact.
 """
 
 from __future__ import annotations
@@ -201,9 +202,10 @@ def solve(board, free, black_to_move, passed, nec, neighbours, keys, bounds, mov
     (``state[2]`` then 1, the value meaningless). ``symmetries[g, k]``: the image of free cell k
     under each symmetry of the board that maps the root to itself, but the identity: within
     :data:`SYMMETRIC_PLIES` of the root, a turn that one of them maps onto a turn of smaller code while
-    mapping the position to itself is worth that turn, and is not searched. ``history[0]``, ``history[1]``: Black's and Green's
-    cuts by free cell (at least ``len(free)`` columns). The table's entries and the history of an
-    earlier call of the same root stay valid, so that a stopped search resumes the work it stored.
+    mapping the position to itself is worth that turn, and is not searched. ``history[0]``,
+    ``history[1]``: Black's and Green's cuts by free cell (at least ``len(free)`` columns). The table's
+    entries and the history of an earlier call of the same root stay valid, so that a stopped search
+    resumes the work it stored.
 
     The search is a stack of frames (one a ply, see the columns above) rather than recursion, which
     numba cannot cache. ``board`` is changed during the search and restored at its end."""

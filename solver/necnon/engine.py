@@ -252,7 +252,8 @@ class SearchEngine:
         """The node of a position: what its turn is, and its decisions in a shuffled order."""
         rows = self._tree.ROWS
         if passes == 2 or board.all():
-            return _Node(board, black_to_move, passes, _OVER, self._scratch[:0].copy(), self._scratch[:0].copy(), rows)
+            nothing = np.empty(0, dtype=np.int64)
+            return _Node(board, black_to_move, passes, _OVER, nothing, nothing, rows)
         count = self._rules.allowed_cells(board, black_to_move, self._nec, self._neighbours, self._scratch)
         allowed = self._scratch[:count].copy()
         if not count:

@@ -17,8 +17,9 @@ malformed or illegal position, a rank written another way) goes through :meth:`P
 :class:`~solver.neutreeko.probe.Tablebase` one at a time, so both paths answer alike.
 
 A table larger than the chunk cache is read once a batch (as many lines as have arrived, up to
-:func:`default_batch_lines` or as many as asked): every result byte the batch's regular lines need is looked up together, so that each
-chunk of the table is decompressed once a batch however the positions fall. Random positions of a big
+:func:`default_batch_lines` or as many as asked): every result byte the batch's regular lines need is
+looked up together, so that each chunk of the table is decompressed once a batch however the positions
+fall. Random positions of a big
 table touch nearly every chunk, and decompressing them is then most of the time. A table that fits the
 cache is looked up directly: its chunks stay cached, and sorting the batch's indices would cost more.
 
@@ -57,7 +58,8 @@ from solver.neutreeko.values import DRAW, ILLEGAL, Evaluation
 #: Lines are parsed and answered this many at a time (with their moves: looked up too).
 CHUNK_LINES = 1 << 14
 #: At most this many lines are read before they are answered, while more are waiting (unless told
-#: otherwise, see :func:`default_batch_lines`): their positions are looked up together, so that each chunk of the table is read and decompressed once a batch.
+#: otherwise, see :func:`default_batch_lines`): their positions are looked up together, so that each
+#: chunk of the table is read and decompressed once a batch.
 #: Random positions of 8 x 8 (5,721 chunks) touch nearly every chunk at 30,000 lines, so a smaller
 #: batch would decompress the whole table again and again.
 BATCH_LINES = 1 << 18
