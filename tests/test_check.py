@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from solver.neutreeko import build, index
+from solver.neutreeko import index, memory
 from solver.neutreeko.board import MAX_SIDE, Board
 from solver.neutreeko.check import check_consistency, check_folded
 from solver.neutreeko.folding import Classes, fold, unfold
@@ -194,12 +194,29 @@ def test_check_command_on_a_folded_table(tmp_path):
 def test_a_solve_larger_than_the_memory_is_refused_naming_the_one_that_fits(tmp_path, monkeypatch):
     """10 x 10 over positions (26.8 GB) does not fit a 24 GB machine, over classes (3.4 GB) it does: a
     machine of 3 MB meets the same on 5 x 5 (4.0 MB over positions, 0.5 MB over classes)."""
-    monkeypatch.setattr(build, "physical_memory", lambda: 3_000_000)
+    monkeypatch.setattr(memory, "physical_memory", lambda: 3_000_000)
     out = tmp_path / "neutreeko-5x5.h5"
     assert_one_line_error(invoke("solve", "--board", "5x5", "--out", str(out)), "over positions holds about 4.0 MB",
                           "machine's 3.0 MB", "--fold (about 498.1 kB)", code=2)
     assert not out.exists()
     assert invoke("solve", "--board", "5x5", "--fold", "--out", str(out)).exit_code == 0
-    monkeypatch.setattr(build, "physical_memory", lambda: 400_000)
+    monkeypatch.setattr(memory, "physical_memory", lambda: 400_000)
     assert_one_line_error(invoke("solve", "--board", "5x5", "--fold", "--out", str(out), "--force"),
                           "over symmetry classes holds about 488.8 kB", code=2)
+
+
+def test_a_missing_table_too_large_to_solve_over_positions_names_the_solve_over_classes(tmp_path, monkeypatch):
+    """The way to build a missing table, where --build (a solve over positions) would be refused."""
+    monkeypatch.setattr(memory, "physical_memory", lambda: 3_000_000)
+    monkeypatch.setenv("NEUTREEKO_TABLES", str(tmp_path))
+    line = assert_one_line_error(invoke("query", "start", "--board", "6x6", "--table", str(tmp_path / "none.h5")),
+                                 "neutreeko solve --board 6x6 --rule connected", "--fold", code=1)
+    assert "--build" not in line
+    line = assert_one_line_error(invoke("query", "start", "--board", "6x6"),
+                                 "does not fit this machine's memory", "neutreeko solve --board 6x6 --rule connected --fold",
+                                 code=1)
+    assert "add --build" not in line
+    # Asked to build it, the refusal is the one line, before anything is said or written.
+    assert_one_line_error(invoke("query", "start", "--board", "6x6", "--build"), "over positions holds about 43.8 MB",
+                          code=2)
+    assert list(tmp_path.iterdir()) == []

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from functools import partial
 from pathlib import Path
 from typing import Callable, Iterable
@@ -11,18 +10,20 @@ from solver.core import container, interrupts
 from solver.core.container import check_replaceable
 from solver.core.errors import InputError, MissingTableError, TableExistsError
 from solver.core.files import size_text
+from solver.neutreeko import memory
 from solver.neutreeko.checkpoint import EVERY, Checkpoints, state_path
 from solver.neutreeko.folding import Classes
 from solver.neutreeko.game import Game
 from solver.neutreeko.levels import Level, Progress
+from solver.neutreeko.memory import fits_over_positions, state_bytes
 from solver.neutreeko.solve import solve
 from solver.neutreeko.solve_classes import solve_classes
 from solver.neutreeko.stats import Summary
 from solver.neutreeko.symmetry import symmetry_count
-from solver.neutreeko.table import Table, open_table, table_path, write_folded_table, write_table
+from solver.neutreeko.table import Table, open_table, solve_command, table_path, write_folded_table, write_table
 
 __all__ = ["UNASKED_SQUARES", "LargeTableError", "SolveTooLargeError", "TableExistsError", "build_cost", "build_table",
-           "check_build_asked", "check_memory", "ensure_table", "is_large", "physical_memory"]
+           "check_build_asked", "check_memory", "ensure_table", "is_large"]
 
 
 #: Boards of up to this many squares (5 x 5) have their missing tables built unasked (a second or so);
@@ -71,34 +72,26 @@ def build_table(game: Game, path: Path | None = None, force: bool = False, progr
     return path, summary, seconds
 
 
-def physical_memory() -> int | None:
-    """This machine's memory in bytes, or None where the system does not say."""
-    try:
-        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (ValueError, OSError, AttributeError):
-        return None
-
-
 def check_memory(game: Game, fold: bool) -> None:
     """Raise :class:`SolveTooLargeError` if the state of ``game``'s solve, over positions or (``fold``)
-    over symmetry classes, 1.125 bytes an item, is more than :func:`physical_memory`: such a solve would
-    be stopped by the system after a long wait, or slow the machine to a halt. Over positions the
-    message names the solve over classes, if that one fits."""
-    memory = physical_memory()
-    full = game.positions * 9 // 8
-    if memory is None or full <= memory:
+    over symmetry classes, is more than :func:`~solver.neutreeko.memory.physical_memory` (see
+    :mod:`solver.neutreeko.memory`). Over positions the message names the solve over classes, if that
+    one fits."""
+    available = memory.physical_memory()
+    if available is None or fits_over_positions(game):
         return
     if fold:
-        needed = Classes.of(game).count * 9 // 8
-        if needed > memory:
+        needed = state_bytes(Classes.of(game).count)
+        if needed > available:
             raise SolveTooLargeError(f"solving {game} over symmetry classes holds about {size_text(needed)}, more "
-                                     f"than this machine's {size_text(memory)} of memory")
+                                     f"than this machine's {size_text(available)} of memory")
         return
+    full = state_bytes(game.positions)
     # About one class in symmetry_count positions: counting them exactly takes a while on a board this size.
     classes = full // symmetry_count(game.board)
-    advice = f"; solve it over symmetry classes with --fold (about {size_text(classes)})" if classes <= memory else ""
+    advice = f"; solve it over symmetry classes with --fold (about {size_text(classes)})" if classes <= available else ""
     raise SolveTooLargeError(f"solving {game} over positions holds about {size_text(full)}, more than this "
-                             f"machine's {size_text(memory)} of memory{advice}")
+                             f"machine's {size_text(available)} of memory{advice}")
 
 
 def _stopping(progress: Progress | None) -> Progress:
@@ -125,17 +118,21 @@ def ensure_table(game: Game, path: Path | None = None, progress: Progress | None
 
 def check_build_asked(games: Iterable[Game], build_large: bool, path: Path | None = None) -> None:
     """Raise :class:`LargeTableError` for the first of ``games`` whose table is missing (at ``path``, or
-    the default place) and is larger than :data:`UNASKED_SQUARES` squares, unless ``build_large``: so
+    the default place) and is larger than :data:`UNASKED_SQUARES` squares, unless ``build_large``, and
+    :class:`SolveTooLargeError` for one whose solve does not fit in memory (:func:`check_memory`): so
     that a command building many tables refuses before building any."""
-    if build_large:
-        return
     for game in games:
         where = path if path is not None else table_path(game)
-        if is_large(game) and not where.exists():
-            raise LargeTableError(
-                f"no table for {game} at {where}; a board larger than 5 x 5 is built only when asked "
-                f"({build_cost(game)}): add --build to build it now, or build it with: "
-                f"neutreeko solve --board {game.board} --rule {game.rule.name}")
+        if where.exists():
+            continue
+        if build_large or not is_large(game):
+            check_memory(game, False)
+        else:
+            command = solve_command(game)
+            how = (f"add --build to build it now, or build it with: {command}" if fits_over_positions(game) else
+                   f"its solve over positions does not fit this machine's memory; build it with: {command}")
+            raise LargeTableError(f"no table for {game} at {where}; a board larger than 5 x 5 is built only when "
+                                  f"asked ({build_cost(game)}): {how}")
 
 
 def is_large(game: Game) -> bool:
@@ -147,5 +144,5 @@ def build_cost(game: Game) -> str:
     """What building ``game``'s table takes, for messages: ``"38,955,840 positions, about 43.8 MB of
     memory, a file of up to 39.0 MB"`` (6 x 6). The solve holds 1.125 bytes per index (see
     :mod:`solver.neutreeko._kernel`) besides the interpreter's 150 MB or so."""
-    return (f"{game.positions:,} positions, about {size_text(game.positions * 9 // 8)} of memory, "
+    return (f"{game.positions:,} positions, about {size_text(state_bytes(game.positions))} of memory, "
             f"a file of up to {size_text(game.positions)}")

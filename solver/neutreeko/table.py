@@ -60,6 +60,7 @@ from solver.core.container import Attributes, Contents, check_writable, tables_d
 from solver.core.errors import TableError, TableMismatchError
 from solver.neutreeko import folding, index
 from solver.neutreeko.game import Game
+from solver.neutreeko.memory import fits_over_positions
 from solver.neutreeko.rules import DEFAULT_RULE
 from solver.neutreeko.stats import COUNT_NAMES, Summary, stretches, summarize, summarize_stretches
 from solver.neutreeko.symmetry import CANONICAL_FORM, symmetry_count
@@ -239,9 +240,11 @@ def _legal_checked(game: Game, parts: Iterable[tuple[int, npt.NDArray[np.uint8]]
 
 
 def solve_command(game: Game, path: Path | None = None) -> str:
-    """The command that builds ``game``'s table at ``path`` (default: where :func:`table_path` says)."""
+    """The command that builds ``game``'s table at ``path`` (default: where :func:`table_path` says):
+    over symmetry classes (``--fold``) if the solve over positions does not fit this machine's memory."""
     out = "" if path is None or Path(path) == table_path(game) else f" --out {path}"
-    return f"neutreeko solve --board {game.board} --rule {game.rule.name}{out}"
+    fold = "" if fits_over_positions(game) else " --fold"
+    return f"neutreeko solve --board {game.board} --rule {game.rule.name}{out}{fold}"
 
 
 def open_table(game: Game, path: Path | None = None) -> Table:
