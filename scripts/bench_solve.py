@@ -4,9 +4,11 @@ peak memory, and ``neutreeko solve`` end to end.
     python scripts/bench_solve.py                      # 5 x 5, standard rule, 7 warm runs
     python scripts/bench_solve.py --board 7x7 --runs 1 --cli-runs 0
     python scripts/bench_solve.py --baseline /tmp/old  # also time another source tree, alternately
+    python scripts/bench_solve.py --board 7x7 --runs 1 --rounds 3 --over both  # over classes too, alternately
 
-Only the public API is used (:class:`solver.neutreeko.game.Game`, :func:`solver.neutreeko.solve.solve`). Each measurement
-that must start from nothing runs in a fresh interpreter:
+Only the public API is used (:class:`solver.neutreeko.game.Game`, :func:`solver.neutreeko.solve.solve`, and with
+``--over classes`` or ``both`` :func:`solver.neutreeko.solve_classes.solve_classes`, the solve of ``neutreeko solve
+--fold``). Each measurement that must start from nothing runs in a fresh interpreter:
 
 * **warm**: one process solves 3 x 3 (loading the compiled kernels, which serve every board), then the
   board ``--runs`` times; median and min.
@@ -16,11 +18,13 @@ that must start from nothing runs in a fresh interpreter:
 * **peak memory**: a process that solves once (after a 3 x 3 solve that loads numba and the compiled
   kernels): its peak resident set (``getrusage``) next to the resident set before that solve, and the
   peak of allocations traced during it (``tracemalloc``; numpy reports its arrays to it).
-* **CLI**: ``neutreeko solve --force --out TMP`` as a user runs it, after one untimed run.
+* **CLI**: ``neutreeko solve --force --out TMP`` (with ``--fold`` over classes) as a user runs it, after one
+  untimed run.
 
 With ``--baseline DIR`` (a directory holding another ``solver`` package, e.g. one exported with
 ``git archive HEAD solver | tar -x -C DIR``) the warm solves of both trees alternate, ``--rounds``
-times, and the ratio of the medians is printed: both measured in the same conditions.
+times, and the ratio of the medians is printed: both measured in the same conditions. With ``--over both``
+the solves over positions and over classes alternate so, and each has its peak memory.
 """
 
 from __future__ import annotations
@@ -38,12 +42,18 @@ from pathlib import Path
 
 from solver.neutreeko.game import Game
 
-# Each runs in a fresh interpreter with the arguments board, rule, runs and prints one JSON object.
-# A 3 x 3 solve first loads numba and the compiled kernels (the same for every board).
-_WARM = """
-import json, sys, time
-from solver.neutreeko.game import Game
+# Each runs in a fresh interpreter with the arguments board, rule, runs and what it solves over, and
+# prints one JSON object. A 3 x 3 solve first loads numba and the compiled kernels (the same for every board).
+_SOLVER = """
+import sys
 from solver.neutreeko.solve import solve
+from solver.neutreeko.solve_classes import solve_classes
+solve = solve_classes if sys.argv[4] == "classes" else solve
+"""
+
+_WARM = _SOLVER + """
+import json, time
+from solver.neutreeko.game import Game
 solve(Game.of("3x3"))
 game = Game.of(sys.argv[1], sys.argv[2])
 seconds = []
@@ -63,10 +73,9 @@ solve(Game.of(sys.argv[1], sys.argv[2]))
 print(json.dumps({"seconds": time.perf_counter() - began}))
 """
 
-_MEMORY = """
-import json, resource, sys, tracemalloc
+_MEMORY = _SOLVER + """
+import json, resource, tracemalloc
 from solver.neutreeko.game import Game
-from solver.neutreeko.solve import solve
 solve(Game.of("3x3"))
 loaded = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 game = Game.of(sys.argv[1], sys.argv[2])
@@ -78,14 +87,15 @@ print(json.dumps({"loaded": loaded, "peak_rss": resource.getrusage(resource.RUSA
 
 
 def _run(code: str, board: str, rule: str, runs: int = 0, env: dict[str, str] | None = None,
-         tree: Path | None = None) -> dict:
-    """Run ``code`` in a fresh interpreter (importing ``solver`` from ``tree`` if given)."""
+         tree: Path | None = None, over: str = "positions") -> dict:
+    """Run ``code`` in a fresh interpreter (importing ``solver`` from ``tree`` if given), solving ``over``
+    positions or classes."""
     env = dict(os.environ if env is None else env)
     if tree is not None:
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(tree.resolve()), env.get("PYTHONPATH")]))
     # `python -c` puts its working directory first on the path: an empty one imports nothing by mistake.
     with tempfile.TemporaryDirectory(prefix="bench-solve-") as empty:
-        done = subprocess.run([sys.executable, "-c", code, board, rule, str(runs)], env=env,
+        done = subprocess.run([sys.executable, "-c", code, board, rule, str(runs), over], env=env,
                               capture_output=True, text=True, cwd=empty)
     if done.returncode != 0:
         sys.exit(f"bench_solve: a solve failed:\n{done.stderr.strip()}")
@@ -96,18 +106,28 @@ def _megabytes(size: float) -> str:
     return f"{size / 2**20:,.1f} MB"
 
 
+def _kinds(args: argparse.Namespace) -> list[str]:
+    """What the solves are over: ``positions``, ``classes`` or both, as ``--over`` says."""
+    return ["positions", "classes"] if args.over == "both" else [args.over]
+
+
 def _warm(args: argparse.Namespace) -> None:
     trees = [("current", None)] + ([("baseline", args.baseline)] if args.baseline else [])
-    seconds: dict[str, list[float]] = {name: [] for name, _ in trees}
+    runs = [(f"{name}, over {over}", tree, over) for name, tree in trees for over in _kinds(args)]
+    seconds: dict[str, list[float]] = {name: [] for name, _, _ in runs}
     for _ in range(args.rounds):
-        for name, tree in trees:
-            seconds[name] += _run(_WARM, args.board, args.rule, args.runs, tree=tree)["seconds"]
-    for name, _ in trees:
+        for name, tree, over in runs:
+            seconds[name] += _run(_WARM, args.board, args.rule, args.runs, tree=tree, over=over)["seconds"]
+    for name, _, _ in runs:
         print(f"warm solve ({name}): median {statistics.median(seconds[name]):.3f} s, "
               f"min {min(seconds[name]):.3f} s over {len(seconds[name])} runs")
-    if args.baseline:
-        ratio = statistics.median(seconds["baseline"]) / statistics.median(seconds["current"])
-        print(f"warm solve: baseline median / current median = {ratio:.2f}")
+    for over in _kinds(args) if args.baseline else []:
+        ratio = statistics.median(seconds[f"baseline, over {over}"]) / statistics.median(seconds[f"current, over {over}"])
+        print(f"warm solve over {over}: baseline median / current median = {ratio:.2f}")
+    if args.over == "both":
+        for name, _ in trees:
+            ratio = statistics.median(seconds[f"{name}, over positions"]) / statistics.median(seconds[f"{name}, over classes"])
+            print(f"warm solve ({name}): over positions median / over classes median = {ratio:.2f}")
 
 
 def _first_runs(args: argparse.Namespace) -> None:
@@ -120,29 +140,31 @@ def _first_runs(args: argparse.Namespace) -> None:
 
 
 def _memory(args: argparse.Namespace) -> None:
-    memory = _run(_MEMORY, args.board, args.rule)
-    print(f"peak memory of a process that solves once: resident {_megabytes(memory['peak_rss'])} "
-          f"(of which {_megabytes(memory['loaded'])} before the solve: interpreter, numpy, numba, kernels); "
-          f"traced allocations during the solve {_megabytes(memory['peak_traced'])}")
+    for over in _kinds(args):
+        memory = _run(_MEMORY, args.board, args.rule, over=over)
+        print(f"peak memory of a process that solves once over {over}: resident {_megabytes(memory['peak_rss'])} "
+              f"(of which {_megabytes(memory['loaded'])} before the solve: interpreter, numpy, numba, kernels); "
+              f"traced allocations during the solve {_megabytes(memory['peak_traced'])}")
 
 
 def _cli(args: argparse.Namespace) -> None:
     command = shutil.which("neutreeko", path=os.path.dirname(sys.executable)) or shutil.which("neutreeko")
     if command is None:
         sys.exit("bench_solve: the neutreeko command is not installed")
-    with tempfile.TemporaryDirectory(prefix="bench-solve-") as scratch:
-        line = [command, "solve", "--board", args.board, "--rule", args.rule, "--force",
-                "--out", str(Path(scratch) / "table.h5")]
-        seconds = []
-        for run in range(args.cli_runs + 1):  # the first run only warms the compile cache
-            began = time.perf_counter()
-            done = subprocess.run(line, capture_output=True, text=True)
-            if done.returncode != 0:
-                sys.exit(f"bench_solve: {' '.join(line)} failed:\n{done.stderr.strip()}")
-            if run:
-                seconds.append(time.perf_counter() - began)
-    print(f"neutreeko solve --force, end to end: median {statistics.median(seconds):.2f} s, "
-          f"min {min(seconds):.2f} s over {len(seconds)} runs")
+    for over in _kinds(args):
+        with tempfile.TemporaryDirectory(prefix="bench-solve-") as scratch:
+            line = [command, "solve", "--board", args.board, "--rule", args.rule, "--force",
+                    "--out", str(Path(scratch) / "table.h5"), *(["--fold"] if over == "classes" else [])]
+            seconds = []
+            for run in range(args.cli_runs + 1):  # the first run only warms the compile cache
+                began = time.perf_counter()
+                done = subprocess.run(line, capture_output=True, text=True)
+                if done.returncode != 0:
+                    sys.exit(f"bench_solve: {' '.join(line)} failed:\n{done.stderr.strip()}")
+                if run:
+                    seconds.append(time.perf_counter() - began)
+        print(f"neutreeko solve --force{' --fold' if over == 'classes' else ''}, end to end: "
+              f"median {statistics.median(seconds):.2f} s, min {min(seconds):.2f} s over {len(seconds)} runs")
 
 
 def main() -> None:
@@ -153,6 +175,9 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=1,
                         help="processes of warm solves per tree, alternating with --baseline (default 1)")
     parser.add_argument("--baseline", type=Path, help="another source tree to time alongside")
+    parser.add_argument("--over", choices=("positions", "classes", "both"), default="positions",
+                        help="solve over positions (neutreeko solve), symmetry classes (solve --fold) or both, "
+                             "alternately (default positions)")
     parser.add_argument("--cli-runs", type=int, default=3,
                         help="timed runs of neutreeko solve; 0 skips them (default 3)")
     parser.add_argument("--no-first-runs", dest="first_runs", action="store_false",

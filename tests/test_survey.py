@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import xml.etree.ElementTree as ElementTree
+from dataclasses import fields
 
 import pytest
 
@@ -109,6 +110,47 @@ def test_larger_boards_added_and_every_table_checked(tables, tmp_path):
 
     unchecked = _survey("--max-board", "3x3", "--rules", "orthogonal", "--out", str(out), "--force")
     assert unchecked.exit_code == 0 and _csv_rows(out.with_suffix(".csv"))[0]["verified"] == ""
+
+
+def test_keep_takes_the_rows_of_absent_tables_from_the_report_before(tables, tmp_path):
+    """``--keep``: a variant whose table is gone keeps its row as the CSV had it (even a figure changed
+    there), one whose table is here is read again from it (a figure changed in the CSV is put right),
+    and the report says which were read; the kept tables are not built again."""
+    out = tmp_path / "survey.md"
+    assert _survey("--max-board", "3x4", "--rules", "connected", "--check", "--out", str(out)).exit_code == 0
+    first = _csv_rows(out.with_suffix(".csv"))
+    assert [(row["board"], row["verified"]) for row in first] == [("3x3", "forward check"), ("3x4", "forward check")]
+    table_path(Game.of("3x3")).unlink()
+    edited = out.with_suffix(".csv").read_text().replace(",1520,", ",1521,").replace("3x4,connected,", "3x4,connected,9")
+    out.with_suffix(".csv").write_text(edited)
+
+    outcome = _survey("--max-board", "3x4", "--rules", "connected", "--keep", "--out", str(out))
+    assert outcome.exit_code == 0, outcome.stderr
+    assert "(1 kept from the report before)" in outcome.stdout
+    rows = _csv_rows(out.with_suffix(".csv"))
+    assert rows[0] == {**first[0], "legal": "1521"}  # kept as the CSV had it
+    assert rows[1] == {**first[1], "verified": ""}  # read again from its table, unchecked this time
+    assert not table_path(Game.of("3x3")).exists()
+    text = out.read_text()
+    assert "--rules connected --out " in text and " --keep`" in text
+    assert "Read from their tables by that command: 3x4 connected;\n1 row was kept from the report before" in text
+
+
+@pytest.mark.parametrize("csv_text, words", [
+    (None, ["cannot read the survey", "survey.csv"]),
+    ("board,rule\n", ["is not a survey's CSV"]),
+    ("HEADER\n3x3,connected,1520,888,348,284,18.68,7,6,0,draw,,10762,0.15,forward check,extra\n", ["line 2"]),
+    ("HEADER\n3x3,connected,many,888,348,284,18.68,7,6,0,draw,,10762,0.15,\n", ["line 2", "many"]),
+    ("HEADER\n3x3,connected,1520,888,348,284,18.68,7,6,0,even,,10762,0.15,\n", ["line 2", "even"]),
+    ("HEADER\n11x11,connected,1520,888,348,284,18.68,7,6,0,draw,,10762,0.15,\n", ["line 2", "11x11"]),
+])
+def test_keep_refuses_a_report_it_cannot_read_in_one_line(csv_text, words, tables, tmp_path):
+    out = tmp_path / "survey.md"
+    if csv_text is not None:
+        header = ",".join(field.name for field in fields(SurveyRow))
+        out.with_suffix(".csv").write_text(csv_text.replace("HEADER", header))
+    assert_one_line_error(_survey("--max-board", "3x3", "--rules", "connected", "--keep", "--out", str(out)), *words)
+    assert not out.exists() and not tables.exists()
 
 
 def test_5x5_connected_row_matches_the_published_figures(solved_5x5, tables, tmp_path):

@@ -344,7 +344,7 @@ def test_a_build_that_cannot_write_is_one_clean_line_remembered(tmp_path):
     message = answer["error"]
     assert message == f"cannot build the 4x4 connected table at {directory / table_path(GAME_4X4).name}: " \
                       f"File too large (not tried again for 60 s)"
-    assert errors.count("building the 4x4 connected table") == 1 and "Traceback" not in errors
+    assert errors.count("building the 4x4 connected table") == 1 and "Traceback" not in errors, errors
     assert leftovers(directory) == []
 
 

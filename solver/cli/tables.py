@@ -23,6 +23,7 @@ from solver.cli.neutreeko import (
     terminal_progress,
 )
 from solver.core import files
+from solver.core.report import csv_path
 from solver.neutreeko import report
 from solver.neutreeko.board import Board
 from solver.neutreeko.build import build_table, check_build_asked, check_memory
@@ -33,6 +34,7 @@ from solver.neutreeko.game import Game
 from solver.neutreeko.rules import RULES
 from solver.neutreeko.survey import (
     SurveyRow,
+    read_csv,
     report_paths,
     run_survey,
     select_rules,
@@ -123,7 +125,7 @@ def check_command(board: str, rule: str, table_file: Path | None, build: bool) -
     """
     game = Game.of(board, rule)
     table = open_or_build(game, table_file, build)
-    report = check_folded(game, table.data) if table.folded else check_consistency(game, table.result)
+    report = forward_check(table)
     for inconsistency in report.listed:
         click.echo(inconsistency.describe(game))
     if report.wrong > len(report.listed):
@@ -146,9 +148,12 @@ def check_command(board: str, rule: str, table_file: Path | None, build: bool) -
               help="Markdown report; the CSV goes beside it with the suffix .csv, the start diagrams in "
                    "a folder named after it (survey-starts/).")
 @click.option("--force", is_flag=True, help="Overwrite an existing report.")
+@click.option("--keep", is_flag=True,
+              help="Keep the rows of the existing report (its CSV) for the variants whose tables are not in the "
+                   "tables directory, as they were, instead of building them: to add a board without the rest.")
 @build_option
 def survey_command(max_board: str, rules: str, also: tuple[str, ...], check_tables: bool, out: Path, force: bool,
-                   build: bool) -> None:
+                   keep: bool, build: bool) -> None:
     """Solve every board and rule (reusing built tables) and tabulate them, with findings.
 
     \b
@@ -160,9 +165,13 @@ def survey_command(max_board: str, rules: str, also: tuple[str, ...], check_tabl
     for path in report_paths(out):
         with writing(path):
             files.check_writable(path)
-        if path.exists() and not force:
+        if path.exists() and not (force or keep):
             raise click.ClickException(f"not overwriting {path} without --force")
-    check_build_asked(games, build)
+    before = {(row.board, row.rule): row for row in read_csv(csv_path(out))} if keep else {}
+    kept = {key: before[key] for game in games
+            if (key := (str(game.board), game.rule.name)) in before and not table_path(game).exists()}
+    read = [game for game in games if (str(game.board), game.rule.name) not in kept]
+    check_build_asked(read, build)
 
     def announce(row: SurveyRow) -> None:
         click.echo(f"{row.board} {row.rule}: {row.legal:,} legal, {row.draws:,} draws, start {row.start_value}"
@@ -170,25 +179,32 @@ def survey_command(max_board: str, rules: str, also: tuple[str, ...], check_tabl
 
     failed = []
 
-    def forward_check(table: Table) -> str:
-        report = check_consistency(table.game, table.result)
+    def verified(table: Table) -> str:
+        report = forward_check(table)
         click.echo(_checked(report, table.path), err=True)
         if not report.passed:
             failed.append(f"{table.game}: {report.wrong:,} inconsistent")
             return f"FAILED forward check ({report.wrong:,} inconsistent)"
         return "forward check"
 
-    rows = run_survey(games, lambda game: open_or_build(game, None, build), announce,
-                      forward_check if check_tables else None)
+    surveyed = iter(run_survey(read, lambda game: open_or_build(game, None, build), announce,
+                               verified if check_tables else None))
+    rows = [kept.get((str(game.board), game.rule.name)) or next(surveyed) for game in games]
     command = " ".join(["neutreeko survey --max-board", max_board, "--rules", rules,
                         *(f"--also {text}" for text in also), *(["--check"] if check_tables else []),
                         *(["--out", str(out)] if out != SURVEY_REPORT else []), *(["--build"] if build else []),
-                        *(["--force"] if force else [])])  # the command as run, which the report names
+                        *(["--force"] if force else []), *(["--keep"] if keep else [])])  # as run; the report names it
     with writing(out):
-        table = write_report(rows, out, command)
-    click.echo(f"surveyed {len(rows)} boards and rules -> {out}, {table}, {starts_dir(out)}/")
+        table = write_report(rows, out, command, list(kept.values()))
+    click.echo(f"surveyed {len(rows)} boards and rules -> {out}, {table}, {starts_dir(out)}/"
+               + (f" ({len(kept)} kept from the report before)" if keep else ""))
     if failed:
         fail(f"the forward check failed: {'; '.join(failed)}", 1)
+
+
+def forward_check(table: Table) -> CheckReport:
+    """The forward check of ``table``: class by class if it is folded, else index by index."""
+    return check_folded(table.game, table.data) if table.folded else check_consistency(table.game, table.result)
 
 
 def _checked(report: CheckReport, path: Path) -> str:

@@ -11,11 +11,13 @@ diagram of each variant's start (files beside the report, :func:`starts_dir`) an
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import csv
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
 from solver.core import files, report, svg
+from solver.core.errors import InputError
 from solver.core.files import size_text
 from solver.core.notation import checked, quote
 from solver.core.report import csv_path
@@ -26,7 +28,7 @@ from solver.neutreeko.position import Position
 from solver.neutreeko.rules import MAX_RULE_LENGTH, RULES, Rule, RuleError, get_rule
 from solver.neutreeko.stats import COUNT_NAMES
 from solver.neutreeko.table import Table
-from solver.neutreeko.values import Evaluation, Value
+from solver.neutreeko.values import VALUES, Evaluation, Value
 
 
 @dataclass(frozen=True)
@@ -104,10 +106,11 @@ def report_paths(markdown: Path) -> list[Path]:
     return [markdown, csv_path(markdown)]
 
 
-def write_report(rows: list[SurveyRow], markdown: Path, command: str) -> Path:
+def write_report(rows: list[SurveyRow], markdown: Path, command: str, kept: Sequence[SurveyRow] = ()) -> Path:
     """Write the Markdown report to ``markdown``, the CSV to :func:`csv_path` and a diagram of each start
     to :func:`starts_dir` (removing the diagrams of variants no longer in the report), each file
-    atomically; return the CSV's path. Raises ``OSError`` if they cannot be written."""
+    atomically; return the CSV's path. ``kept`` are the rows taken from the report before, which it
+    names (see :func:`to_markdown`). Raises ``OSError`` if they cannot be written."""
     table, diagrams = csv_path(markdown), starts_dir(markdown)
     names = set()
     for row in rows:
@@ -118,7 +121,7 @@ def write_report(rows: list[SurveyRow], markdown: Path, command: str) -> Path:
     for stale in diagrams.glob("*x*-*.svg"):
         if stale.name not in names:
             stale.unlink()
-    files.write_atomically(markdown, to_markdown(rows, command, diagrams.name))
+    files.write_atomically(markdown, to_markdown(rows, command, diagrams.name, kept))
     files.write_atomically(table, to_csv(rows))
     return table
 
@@ -155,6 +158,41 @@ def to_csv(rows: Iterable[SurveyRow]) -> str:
     return report.to_csv(rows, SurveyRow)
 
 
+def read_csv(path: Path) -> list[SurveyRow]:
+    """The rows of a report's CSV as :func:`to_csv` wrote them.
+
+    Raises :class:`~solver.core.errors.InputError` naming the file (and the line) if it cannot be read
+    or is not such a CSV."""
+    try:
+        with open(path, newline="", encoding="utf-8") as file:
+            lines = list(csv.reader(file))
+    except (OSError, UnicodeDecodeError, csv.Error) as error:
+        raise InputError(f"cannot read the survey {path}: {getattr(error, 'strerror', None) or error}") from None
+    names = [field.name for field in fields(SurveyRow)]
+    if not lines or lines[0] != names:
+        raise InputError(f"{path} is not a survey's CSV: its first line is not {','.join(names)}")
+    rows = []
+    for number, cells in enumerate(lines[1:], start=2):
+        try:
+            rows.append(_row_of(dict(zip(names, cells, strict=True))))
+        except (ValueError, InputError) as error:
+            raise InputError(f"{path}, line {number}: not a survey row ({error})") from None
+    return rows
+
+
+def _row_of(cells: dict[str, str]) -> SurveyRow:
+    """A row from its CSV cells, each of its field's type; raises ``ValueError`` for a cell that is not."""
+    value = cells["start_value"]
+    if value not in VALUES:
+        raise ValueError(f"start_value {value!r} is none of {', '.join(VALUES)}")
+    game = Game.of(cells["board"], cells["rule"])
+    numbers = {name: int(cells[name]) for name in (*COUNT_NAMES, "table_bytes")}
+    return SurveyRow(board=str(game.board), rule=game.rule.name, **numbers,
+                     draws_percent=float(cells["draws_percent"]), start_value=value,
+                     start_plies=int(cells["start_plies"]) if cells["start_plies"] else None,
+                     solve_seconds=float(cells["solve_seconds"]), verified=cells["verified"])
+
+
 _FIGURES = ("board", "rule", "legal", "wins", "losses", "draws", "draws %", "longest win", "longest loss",
             "no move", "start", "verified")
 _PERFORMANCE = ("board", "rule", "indices", "table size", "solve time")
@@ -166,14 +204,20 @@ def _table(header: Sequence[str], align: str, rows: Iterable[Sequence[str]]) -> 
             *("| " + " | ".join(cells) + " |" for cells in rows)]
 
 
-def to_markdown(rows: list[SurveyRow], command: str, starts: str = "survey-starts") -> str:
+def to_markdown(rows: list[SurveyRow], command: str, starts: str = "survey-starts",
+                kept: Sequence[SurveyRow] = ()) -> str:
     """The rows as a Markdown report saying it was made by ``command``: findings, the figures, the start
-    positions (the diagrams in the folder ``starts`` beside it) and the performance."""
+    positions (the diagrams in the folder ``starts`` beside it) and the performance. ``kept``, rows
+    taken from the report before rather than from tables, are named under the command."""
+    kept_ids = {id(row) for row in kept}
     lines = [
         "# Survey of Neutreeko variants",
         "",
         f"Generated by `{command}`;",
         f"the same figures are in the CSV file beside this one, the start diagrams in `{starts}/`.",
+        *([f"Read from their tables by that command: {_names(row for row in rows if id(row) not in kept_ids) or 'none'};",
+           f"{len(kept)} {'row was' if len(kept) == 1 else 'rows were'} kept from the report before, as it had "
+           "them (figures, verification, solve times)."] if kept else []),
         "",
         "Every board from 3 x 3 up (width x height, files x ranks) under every winning condition offered on",
         "it. Counts are of legal positions with one side to move (the side to move has not already won),",
