@@ -12,6 +12,7 @@ import h5py
 import numpy as np
 import pytest
 
+from solver.core import container
 from solver.core.errors import TableError
 from solver.neutreeko import index
 from solver.neutreeko.board import Board
@@ -20,9 +21,10 @@ from solver.neutreeko.game import Game
 from solver.neutreeko.position import Position
 from solver.neutreeko.rules import RULES, RuleError
 from solver.neutreeko.solve import solve
+from solver.neutreeko.stats import summarize
 from solver.neutreeko.symmetry import canonical_indices, class_sizes, images, symmetries, symmetry_count
-from solver.neutreeko.table import open_table, write_table
-from solver.neutreeko.values import ILLEGAL, UNDECIDED
+from solver.neutreeko.table import open_table, write_folded_table, write_table
+from solver.neutreeko.values import ILLEGAL, UNDECIDED, Evaluation
 from tests.helpers import assert_one_line_error, invoke
 
 SMALL_BOARDS = ["3x3", "3x4", "4x3", "4x4"]
@@ -179,6 +181,34 @@ def test_folded_and_full_tables_agree_on_every_position(game, tmp_path):
     assert (folded.lookup(every.reshape(-1, 2)) == result.reshape(-1, 2)).all()
     assert (folded.result == result).all()
     assert folded.attributes["legal"] == full.attributes["legal"]
+
+
+@pytest.mark.parametrize("game", _games(["3x4", "4x4"]), ids=str)
+def test_a_folded_table_is_counted_and_digested_without_unfolding(game, tmp_path, monkeypatch):
+    """Its summary (counts, distances, the longest wins' positions) and its result digest are those of
+    the full table, and the folded bytes are never unfolded whole (10 x 10's unfolding is 24 GB)."""
+    full, folded = _write_both(game, _solved(str(game.board), game.rule.name), tmp_path)
+    monkeypatch.setattr("solver.neutreeko.folding.unfold", lambda *_: pytest.fail("unfolded whole"))
+    assert folded.summary == full.summary
+    assert folded.result_digest() == full.result_digest() == container.digest(full.result)
+
+
+def test_a_folded_table_whose_classes_contradict_its_counts_is_refused(tmp_path):
+    """A folded table written with its own digest but a class marked illegal, or a loss made a win, is
+    found damaged when it is counted (stats, the digest of a release), in one line."""
+    game = Game.of("4x4")
+    result = _solved("4x4", "connected")
+    summary, folded = summarize(game, result), fold(game, result)
+    assert Evaluation.of_byte(int(folded[0])).value == "loss"
+    for byte, why in ((ILLEGAL, "marks a legal class as illegal"), (int(folded[0]) + 1, "its data has wins")):
+        path = tmp_path / f"damaged-{byte}.h5"
+        changed = folded.copy()
+        changed[0] = byte
+        write_folded_table(game, changed, summary, path, 1.0)
+        with pytest.raises(TableError, match=why) as error:
+            open_table(game, path).result_digest()
+        assert "\n" not in str(error.value)
+        assert_one_line_error(invoke("stats", "--board", "4x4", "--table", str(path)), why)
 
 
 @pytest.mark.parametrize("rule", list(RULES))

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Iterator
 
 import numpy as np
 import numpy.typing as npt
@@ -128,12 +129,21 @@ def fold(game: Game, result: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
 
 def unfold(game: Game, folded: np.ndarray) -> np.ndarray:
     """One result byte per index (:data:`~solver.neutreeko.values.ILLEGAL` where not legal) from one per class."""
+    result = np.empty(game.positions, dtype=np.uint8)
+    for first, part in unfolded_stretches(game, folded):
+        result[first:first + len(part)] = part
+    return result
+
+
+def unfolded_stretches(game: Game, folded: np.ndarray) -> Iterator[tuple[int, npt.NDArray[np.uint8]]]:
+    """The unfolding of ``folded`` (one byte per legal class) as (first index, bytes) stretches of at most
+    :data:`_CHUNK` indices, in index order: for a digest or a count that never holds the whole."""
     classes = Classes.of(game)
-    result = np.full(game.positions, ILLEGAL, dtype=np.uint8)
     legal = ~game.wins
     other_count = index.other_count(game.board.size)
     for first in range(0, game.positions, _CHUNK):
         indices = np.arange(first, min(first + _CHUNK, game.positions), dtype=np.int64)
-        indices = indices[legal[indices // other_count]]
-        result[indices] = folded[classes.numbers(indices)]
-    return result
+        part = np.full(len(indices), ILLEGAL, dtype=np.uint8)
+        kept = legal[indices // other_count]
+        part[kept] = folded[classes.numbers(indices[kept])]
+        yield first, part

@@ -22,8 +22,8 @@ from solver.neutreeko.class_inputs import ClassInputs
 from solver.neutreeko.game import Game
 from solver.neutreeko.kernel_inputs import KernelInputs
 from solver.neutreeko.levels import Progress, State, run_levels
-from solver.neutreeko.stats import Summary, indices_of, summary_from
-from solver.neutreeko.symmetry import images, symmetry_count
+from solver.neutreeko.stats import Summary, summarize_folded
+from solver.neutreeko.symmetry import symmetry_count
 from solver.neutreeko.values import encode_result
 
 # Classes per row of the state (a count of the level's classes each, and one part's to settle): a
@@ -113,26 +113,4 @@ def solve_classes(game: Game, progress: Progress | None = None,
     run_levels(state, "classes", classes.count, step, progress, checkpoints)
     _kernel._undecided_are_drawn(result, decided)
     folded = result[:classes.count]
-    return FoldedSolution(game, folded, _summary(game, folded, inputs, classes), state.seconds)
-
-
-def _summary(game: Game, folded: np.ndarray, inputs: KernelInputs, classes: ClassInputs) -> Summary:
-    """The counts of the positions (not the classes) of ``folded``, as
-    :func:`solver.neutreeko.stats.summarize` gives them from the full table."""
-    import numba
-
-    from solver.neutreeko import _class_kernel
-
-    stretches = 8 * numba.get_num_threads()
-    histogram = np.zeros((stretches, 256), dtype=np.int64)
-    no_move = np.zeros(stretches, dtype=np.int64)
-    _class_kernel._histogram(folded, inputs.triples, inputs.wins, inputs.other_count, classes.arrays, histogram,
-                             no_move)
-
-    def positions_holding(byte: int) -> np.ndarray:
-        found = indices_of(folded, byte).astype(inputs.index_type)
-        _class_kernel._canonical_positions(found, len(found), inputs.triples, inputs.other_count, classes.arrays,
-                                           np.empty(len(found), dtype=np.int64))
-        return np.unique(images(found, game.board))
-
-    return summary_from(histogram.sum(axis=0), int(no_move.sum()), positions_holding)
+    return FoldedSolution(game, folded, summarize_folded(game, folded), state.seconds)

@@ -46,6 +46,7 @@ the same attributes (``solve_seconds`` and ``written`` apart) on every run.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -62,7 +63,7 @@ from solver.neutreeko import folding, index
 from solver.neutreeko.game import Game
 from solver.neutreeko.memory import fits_over_positions
 from solver.neutreeko.rules import DEFAULT_RULE
-from solver.neutreeko.stats import COUNT_NAMES, Summary, stretches, summarize, summarize_stretches
+from solver.neutreeko.stats import COUNT_NAMES, Summary, stretches, summarize, summarize_folded, summarize_stretches
 from solver.neutreeko.symmetry import CANONICAL_FORM, symmetry_count
 from solver.neutreeko.values import ENCODING, ILLEGAL
 
@@ -169,9 +170,16 @@ class Table:
     @cached_property
     def summary(self) -> Summary:
         """The counts of :attr:`result`, checked as it is. A full table not yet read whole is counted as
-        it is read, a chunk at a time in the memory of a few (on 9 x 9: 6.5 GB never held at once)."""
-        if self.folded or "_whole" in self.__dict__:
+        it is read, a chunk at a time in the memory of a few (on 9 x 9: 6.5 GB never held at once); a
+        folded one class by class, without unfolding it (:func:`~solver.neutreeko.stats.summarize_folded`)."""
+        if "_whole" in self.__dict__:
             return self._whole[1]
+        if self.folded:
+            if np.any(self.data == ILLEGAL):
+                raise self.contents.damaged("it marks a legal class as illegal")
+            summary = summarize_folded(self.game, self.data)
+            self.contents.check_figures(summary.counts())
+            return summary
         return self._checked_summary(_indexed(self.contents.checked_chunks(_DATASET, len(self.chunks), np.uint8)))
 
     @cached_property
@@ -184,8 +192,7 @@ class Table:
 
     @cached_property
     def _whole(self) -> tuple[npt.NDArray[np.uint8], Summary]:
-        data = self.data
-        result = folding.unfold(self.game, data) if self.folded else data
+        result = folding.unfold(self.game, self.data) if self.folded else self.data
         return result, self._checked_summary(stretches(result))
 
     def _checked_summary(self, parts: Iterable[tuple[int, npt.NDArray[np.uint8]]]) -> Summary:
@@ -198,10 +205,15 @@ class Table:
     def result_digest(self) -> str:
         """``"sha256:<hex>"`` of :attr:`result`'s bytes, the digest committed for the tables of the
         survey (:mod:`solver.neutreeko.digests`): a full table's ``digest`` attribute, once its data, read
-        a chunk at a time, is found to have it; a folded table is unfolded first (as :attr:`result`).
-        Raises :class:`TableError` if the data does not match its digest."""
+        a chunk at a time, is found to have it; a folded table's unfolding, digested a stretch at a time
+        (:func:`~solver.neutreeko.folding.unfolded_stretches`: never held whole, 24 GB on 10 x 10), once
+        its counts are checked. Raises :class:`TableError` if the data does not match its digest or counts."""
         if self.folded:
-            return container.digest(self.result)
+            self.summary  # the folded bytes and their counts checked first, as reading the result checks them
+            hasher = hashlib.sha256()
+            for _, part in folding.unfolded_stretches(self.game, self.data):
+                hasher.update(part.data)
+            return "sha256:" + hasher.hexdigest()
         return self.contents.checked_digest(_DATASET, len(self.chunks), np.uint8)
 
     def describe(self) -> Attributes:
