@@ -13,6 +13,7 @@ from solver.neutreeko.build import ensure_table
 from solver.neutreeko.game import Game
 from solver.neutreeko.position import Position
 from solver.neutreeko.rules import RULES, RuleError
+from solver.neutreeko.solve import solve
 from solver.neutreeko.stats import summarize
 from solver.neutreeko.survey import SurveyRow, findings, run_survey, select_rules, survey_games, to_csv, to_markdown
 from solver.neutreeko.table import open_table, table_path, write_table
@@ -110,6 +111,20 @@ def test_larger_boards_added_and_every_table_checked(tables, tmp_path):
 
     unchecked = _survey("--max-board", "3x3", "--rules", "orthogonal", "--out", str(out), "--force")
     assert unchecked.exit_code == 0 and _csv_rows(out.with_suffix(".csv"))[0]["verified"] == ""
+
+
+def test_a_folded_table_is_checked_class_by_class(tables, tmp_path, monkeypatch):
+    """A folded table (10 x 10's can only be one) is surveyed and checked without being unfolded."""
+    assert invoke("solve", "--board", "3x4", "--fold").exit_code == 0
+    monkeypatch.setattr("solver.neutreeko.folding.unfold", lambda *_: pytest.fail("unfolded whole"))
+    out = tmp_path / "survey.md"
+    outcome = _survey("--max-board", "3x4", "--rules", "connected", "--check", "--out", str(out))
+    assert outcome.exit_code == 0, outcome.stderr
+    assert "checked 3x4 connected" in outcome.stderr and "classes of legal positions, 0 inconsistent" in outcome.stderr
+    rows = _csv_rows(out.with_suffix(".csv"))
+    assert [(row["board"], row["verified"]) for row in rows] == [("3x3", "forward check"), ("3x4", "forward check")]
+    game = Game.of("3x4")
+    assert int(rows[1]["legal"]) == summarize(game, solve(game).result).legal
 
 
 def test_keep_takes_the_rows_of_absent_tables_from_the_report_before(tables, tmp_path):

@@ -28,7 +28,7 @@ import numpy.typing as npt
 
 from solver.neutreeko import index
 from solver.neutreeko.game import Game
-from solver.neutreeko.symmetry import canonical_indices, triple_images
+from solver.neutreeko.symmetry import canonical_indices, symmetries, triple_images
 from solver.neutreeko.values import ILLEGAL
 
 # Indices are unfolded this many at a time, to bound the temporary arrays.
@@ -136,14 +136,18 @@ def unfold(game: Game, folded: np.ndarray) -> np.ndarray:
 
 
 def unfolded_stretches(game: Game, folded: np.ndarray) -> Iterator[tuple[int, npt.NDArray[np.uint8]]]:
-    """The unfolding of ``folded`` (one byte per legal class) as (first index, bytes) stretches of at most
-    :data:`_CHUNK` indices, in index order: for a digest or a count that never holds the whole."""
+    """The unfolding of ``folded`` (one byte per legal class) as (first index, bytes) stretches of whole
+    rows (mover triples), about :data:`_CHUNK` indices each, in index order: for a digest or a count that
+    never holds the whole. Compiled and parallel (:mod:`solver.neutreeko._unfold`)."""
+    from solver.neutreeko import _unfold  # numba is imported only when a table is unfolded
+
     classes = Classes.of(game)
-    legal = ~game.wins
     other_count = index.other_count(game.board.size)
-    for first in range(0, game.positions, _CHUNK):
-        indices = np.arange(first, min(first + _CHUNK, game.positions), dtype=np.int64)
-        part = np.full(len(indices), ILLEGAL, dtype=np.uint8)
-        kept = legal[indices // other_count]
-        part[kept] = folded[classes.numbers(indices[kept])]
-        yield first, part
+    triples = index.triples(game.board.size)
+    permutations = np.ascontiguousarray(symmetries(game.board))
+    rows = max(1, _CHUNK // other_count)
+    for first_row in range(0, len(triples), rows):
+        part = np.empty(min(rows, len(triples) - first_row) * other_count, dtype=np.uint8)
+        _unfold._unfold_rows(folded, first_row, triples, game.wins, permutations, other_count, classes.block_start,
+                             classes.symmetric, classes.symmetric_indices, part)
+        yield first_row * other_count, part
