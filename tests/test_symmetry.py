@@ -97,8 +97,9 @@ def test_every_rule_and_start_square_set_is_symmetric(game):
             == set(game.winning_triples)
 
 
-@pytest.mark.parametrize("board", ["5x5", "4x3", "7x7", "6x5"])
+@pytest.mark.parametrize("board", ["5x5", "4x3", "7x7", "6x5", "9x9", "10x10"])
 def test_images_match_the_naive_images(board):
+    """Past 8 x 8 an index passes 2^31 (10 x 10's 23.8 billion): the images are computed in int64."""
     game = Game.of(board)
     indices = _random_indices(game, 300)
     computed = images(indices, game.board)
@@ -116,6 +117,18 @@ def test_canonical_index_is_the_smallest_image_everywhere(board):
     sizes = class_sizes(every, game.board)
     assert set(np.unique(sizes)) <= {1, 2, 4, 8}
     assert sizes[canonical == every].sum() == game.positions  # the classes partition the indices
+
+
+def test_canonical_indices_past_2_to_the_31():
+    """On 10 x 10, one index at a time (the probes' path) and a row's worth at once (the unfolding's)
+    give the smallest of the naive images."""
+    game = Game.of("10x10")
+    indices = _random_indices(game, 40, seed=10)
+    naive = [min(_naive_image(game, int(i), mapping) for mapping in symmetries(game.board)) for i in indices]
+    assert [int(canonical_indices(int(i), game.board)) for i in indices] == naive
+    other_count = index.other_count(game.board.size)
+    row = int(indices[0]) // other_count * other_count + np.arange(other_count)
+    assert canonical_indices(row, game.board)[int(indices[0]) % other_count] == naive[0]
 
 
 @pytest.mark.parametrize("board", ["5x5", "7x6", "7x7"])

@@ -64,7 +64,8 @@ def encode(m0: Integers, m1: Integers, m2: Integers, o0: Integers, o1: Integers,
     """Index of the position with the mover on sorted ``m0 < m1 < m2`` and the other side on sorted
     ``o0 < o1 < o2``; ``other_count`` is :func:`other_count` of the board."""
     other = triple_rank(squeeze(o0, m0, m1, m2), squeeze(o1, m0, m1, m2), squeeze(o2, m0, m1, m2))
-    return triple_rank(m0, m1, m2) * other_count + other
+    # In int64 whatever the squares' type: on 9 x 9 and 10 x 10 an index passes 2^31.
+    return np.multiply(triple_rank(m0, m1, m2), other_count, dtype=np.int64) + other
 
 
 def other_count(squares: int) -> int:
