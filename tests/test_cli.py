@@ -17,8 +17,9 @@ import pytest
 import solver.neutreeko.verify
 from solver.neutreeko.game import Game
 from solver.neutreeko.position import Position
+from solver.neutreeko.stats import Summary
 from solver.neutreeko.symmetry import symmetries
-from solver.neutreeko.table import open_table
+from solver.neutreeko.table import Table, open_table
 from solver.neutreeko.values import encode_result
 from tests.helpers import (
     assert_one_line_error,
@@ -155,6 +156,19 @@ def test_stats_text(tables):
     assert re.search(r"draws\s+104,660", result.stdout)
     assert "longest win: 51 plies, 8 positions in 1 symmetry class" in result.stdout
     assert "  w4/5/1b3/2w2/bw1b1 b  8 positions" in result.stdout
+
+
+def test_stats_columns_hold_the_counts_of_the_largest_boards(tables, monkeypatch):
+    """10 x 10's counts run to 14 characters: the columns widen to them, every row aligned."""
+    summary = Summary(legal=23_798_585_280, wins=18_067_971_692, losses=4_991_326_636, draws=739_286_952,
+                      longest_win=1, longest_loss=2, no_move=0, wins_by_plies={1: 18_067_971_692},
+                      losses_by_plies={0: 4_000_000_000, 2: 991_326_636}, longest_win_indices=())
+    monkeypatch.setattr(Table, "summary", summary)
+    lines = invoke("stats", "--board", "4x4").stdout.splitlines()
+    assert len({line.index("%") for line in lines[1:4]}) == 1 and lines[2].endswith("20.97 %")
+    table = lines[lines.index(next(line for line in lines if line.startswith("plies"))):][:4]
+    assert len({len(line) for line in table}) == 1 and table[1].endswith("4,000,000,000")
+    assert "18,067,971,692" in table[2] and "991,326,636" in table[3]
 
 
 def test_stats_json(tables):

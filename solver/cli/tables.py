@@ -280,14 +280,17 @@ def stats(board: str, rule: str, table_file: Path | None, build: bool, as_json: 
         return
     classes = report.longest_wins(game, summary)
     click.echo(f"{game}: {summary.legal:,} legal positions (side to move's view)")
+    width = max(12, len(f"{summary.legal:,}"))  # 10 x 10's counts run to 14 characters
     for name, count in (("wins", summary.wins), ("losses", summary.losses), ("draws", summary.draws)):
-        click.echo(f"  {name:<7} {count:>12,}  {100 * count / summary.legal:6.2f} %")
-    click.echo(f"  no move {summary.no_move:>12,}")
-    click.echo("plies       wins     losses")
+        click.echo(f"  {name:<7} {count:>{width},}  {100 * count / summary.legal:6.2f} %")
+    click.echo(f"  no move {summary.no_move:>{width},}")
+    column = max(10, *(len(f"{count:,}") for count in [*summary.wins_by_plies.values(),
+                                                       *summary.losses_by_plies.values()]))
+    click.echo(f"plies {'wins':>{column}} {'losses':>{column}}")
     for plies in range(max(summary.longest_win, summary.longest_loss) + 1):
         wins, losses = summary.wins_by_plies.get(plies), summary.losses_by_plies.get(plies)
         if wins or losses:
-            click.echo(f"{plies:5d} {_count(wins):>10} {_count(losses):>10}")
+            click.echo(f"{plies:5d} {_count(wins):>{column}} {_count(losses):>{column}}")
     positions = len(summary.longest_win_indices)
     click.echo(f"longest win: {summary.longest_win} plies, {positions:,} positions in {len(classes):,} symmetry "
                f"{'class' if len(classes) == 1 else 'classes'} (side to move wins; "

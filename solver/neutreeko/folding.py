@@ -29,7 +29,6 @@ import numpy.typing as npt
 from solver.neutreeko import index
 from solver.neutreeko.game import Game
 from solver.neutreeko.symmetry import canonical_indices, symmetries, triple_images
-from solver.neutreeko.values import ILLEGAL
 
 # Indices are unfolded this many at a time, to bound the temporary arrays.
 _CHUNK = 1 << 22
