@@ -191,6 +191,30 @@ def test_check_command_on_a_folded_table(tmp_path):
                                     f"positions, 0 inconsistent, in ")
 
 
+@pytest.mark.parametrize("folded", [False, True])
+def test_a_check_tells_how_far_it_is(folded):
+    """About a hundred reports, the items done rising to all of them, the time left falling to none."""
+    game = Game.of("5x4")
+    result = _solved("5x4")
+    seen: list = []
+    report = (check_folded(game, fold(game, result), progress=seen.append) if folded
+              else check_consistency(game, result, progress=seen.append))
+    assert report.passed and 50 <= len(seen) <= 101
+    assert {step.unit for step in seen} == {"classes" if folded else "indices"}
+    assert [step.done for step in seen] == sorted({step.done for step in seen})
+    assert seen[-1].done == seen[-1].total == report.indices and seen[-1].seconds_left == 0
+
+
+def test_check_command_progress(tmp_path):
+    out = tmp_path / "table.h5"
+    write_table(Game.of("4x4"), _solved("4x4"), out, 0.0, fold=True)
+    shown = invoke("check", "--board", "4x4", "--table", str(out), "--progress")
+    lines = shown.stderr.splitlines()
+    assert shown.exit_code == 0 and lines and all(" % of the classes " in line for line in lines)
+    assert lines[-1].startswith("  checked 100.0 % of the classes") and lines[-1].endswith("about 0 s left")
+    assert invoke("check", "--board", "4x4", "--table", str(out)).stderr == ""  # not a terminal
+
+
 def test_a_solve_larger_than_the_memory_is_refused_naming_the_one_that_fits(tmp_path, monkeypatch):
     """10 x 10 over positions (26.8 GB) does not fit a 24 GB machine, over classes (3.4 GB) it does: a
     machine of 3 MB meets the same on 5 x 5 (4.0 MB over positions, 0.5 MB over classes)."""

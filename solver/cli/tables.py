@@ -27,7 +27,7 @@ from solver.core.report import csv_path
 from solver.neutreeko import report
 from solver.neutreeko.board import Board
 from solver.neutreeko.build import build_table, check_build_asked, check_memory
-from solver.neutreeko.check import CheckReport, check_consistency, check_folded
+from solver.neutreeko.check import CheckProgress, CheckReport, Progress, check_consistency, check_folded
 from solver.neutreeko.checkpoint import EVERY, state_path
 from solver.neutreeko.digests import committed_digest
 from solver.neutreeko.game import Game
@@ -114,7 +114,9 @@ def fetch(board: str, rule: str, mirror: str | None, force: bool, quiet: bool) -
 @rule_option
 @table_option
 @build_option
-def check_command(board: str, rule: str, table_file: Path | None, build: bool) -> None:
+@click.option("--progress", is_flag=True,
+              help="Show how far the check is even when standard error is not a terminal.")
+def check_command(board: str, rule: str, table_file: Path | None, build: bool, progress: bool) -> None:
     """Confirm every value of a table from its children's values, by a forward pass of its own; list
     the inconsistencies (the first 1,000, in index order; all are counted) and exit 1 if there is any.
     A folded table is checked class by class, without unfolding it.
@@ -125,7 +127,7 @@ def check_command(board: str, rule: str, table_file: Path | None, build: bool) -
     """
     game = Game.of(board, rule)
     table = open_or_build(game, table_file, build)
-    report = forward_check(table)
+    report = forward_check(table, check_progress(progress))
     for inconsistency in report.listed:
         click.echo(inconsistency.describe(game))
     if report.wrong > len(report.listed):
@@ -180,7 +182,7 @@ def survey_command(max_board: str, rules: str, also: tuple[str, ...], check_tabl
     failed = []
 
     def verified(table: Table) -> str:
-        report = forward_check(table)
+        report = forward_check(table, check_progress())
         click.echo(_checked(report, table.path), err=True)
         if not report.passed:
             failed.append(f"{table.game}: {report.wrong:,} inconsistent")
@@ -202,9 +204,25 @@ def survey_command(max_board: str, rules: str, also: tuple[str, ...], check_tabl
         fail(f"the forward check failed: {'; '.join(failed)}", 1)
 
 
-def forward_check(table: Table) -> CheckReport:
+def forward_check(table: Table, progress: Progress | None = None) -> CheckReport:
     """The forward check of ``table``: class by class if it is folded, else index by index."""
-    return check_folded(table.game, table.data) if table.folded else check_consistency(table.game, table.result)
+    if table.folded:
+        return check_folded(table.game, table.data, progress=progress)
+    return check_consistency(table.game, table.result, progress=progress)
+
+
+def check_progress(always: bool = False) -> Progress | None:
+    """How far a check is, on standard error, when it is a terminal or ``always`` (a line about every
+    1 % of the work, with the time so far and the time left at that pace); else None."""
+    if not (always or sys.stderr.isatty()):
+        return None
+
+    def progress(step: CheckProgress) -> None:
+        left = step.seconds_left
+        click.echo(f"  checked {100 * step.done / max(step.total, 1):5.1f} % of the {step.unit} {step.seconds:9.1f} s"
+                   + ("" if left is None else f", about {left:,.0f} s left"), err=True)
+
+    return progress
 
 
 def _checked(report: CheckReport, path: Path) -> str:

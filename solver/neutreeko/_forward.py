@@ -98,14 +98,14 @@ def _expected(m0, m1, m2, other_rank, steps, wins, weights, squeezed, row_base, 
 
 @nb.njit(cache=True, parallel=True, error_model="numpy")
 def _check_rows(result, steps, triples, wins, weights, other_count, legal, wrong, listing, found, found_offsets,
-                expected):
-    """Check every index, a row per triple of the other side: ``legal[row]`` counts the legal positions
-    and ``wrong[row]`` those whose byte is not the expected one. If ``found_offsets[row] >= 0``, the
-    row's wrong indices also go to ``found[found_offsets[row]:]`` and their expected bytes to
-    ``expected`` (the same places), as many as there is room for; if ``listing``, only those rows are
-    checked."""
+                expected, first_row, last_row):
+    """Check every index of the rows ``first_row`` to ``last_row`` (excluded), a row per triple of the
+    other side: ``legal[row]`` counts the legal positions and ``wrong[row]`` those whose byte is not the
+    expected one. If ``found_offsets[row] >= 0``, the row's wrong indices also go to
+    ``found[found_offsets[row]:]`` and their expected bytes to ``expected`` (the same places), as many as
+    there is room for; if ``listing``, only those rows are checked."""
     squares = steps.shape[0]
-    for row in nb.prange(triples.shape[0]):
+    for row in nb.prange(first_row, last_row):
         if listing and found_offsets[row] < 0:
             continue
         o0, o1, o2 = triples[row, 0], triples[row, 1], triples[row, 2]
@@ -197,13 +197,13 @@ def _expected_of_class(m0, m1, m2, o0, o1, o2, steps, wins, symmetries, other_co
 
 @nb.njit(cache=True, parallel=True, error_model="numpy")
 def _check_classes(folded, steps, triples, wins, symmetries, other_count, block_start, symmetric, symmetric_indices,
-                   wrong, listing, found, found_offsets, expected):
-    """Check every class of a folded table, a row per mover triple (the block of a canonical one, in
-    the numbering of :class:`solver.neutreeko.folding.Classes`): ``wrong[row]`` counts the classes
-    whose byte is not the expected one; ``found_offsets``, ``found`` (class numbers) and ``expected``
-    as in :func:`_check_rows`."""
+                   wrong, listing, found, found_offsets, expected, first_row, last_row):
+    """Check every class of a folded table in the rows ``first_row`` to ``last_row`` (excluded), a row
+    per mover triple (the block of a canonical one, in the numbering of
+    :class:`solver.neutreeko.folding.Classes`): ``wrong[row]`` counts the classes whose byte is not the
+    expected one; ``found_offsets``, ``found`` (class numbers) and ``expected`` as in :func:`_check_rows`."""
     squares = steps.shape[0]
-    for row in nb.prange(triples.shape[0]):
+    for row in nb.prange(first_row, last_row):
         if block_start[row] < 0 or (listing and found_offsets[row] < 0):
             continue
         m0, m1, m2 = triples[row, 0], triples[row, 1], triples[row, 2]

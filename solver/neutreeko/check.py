@@ -90,9 +90,11 @@ class CheckReport:
         return self.wrong == 0
 
 
-def check_consistency(game: Game, result: npt.NDArray[np.uint8], listed: int = LISTED) -> CheckReport:
+def check_consistency(game: Game, result: npt.NDArray[np.uint8], listed: int = LISTED,
+                      progress: Progress | None = None) -> CheckReport:
     """Check every index of ``result`` (one byte per index of ``game``) against its children, in
-    parallel; list at most ``listed`` inconsistencies (all are counted)."""
+    parallel; list at most ``listed`` inconsistencies (all are counted). ``progress`` is told how far
+    the check is, about a hundred times (see :class:`CheckProgress`)."""
     import numba  # numba is imported only when something is checked
 
     from solver.neutreeko import _forward
@@ -103,18 +105,22 @@ def check_consistency(game: Game, result: npt.NDArray[np.uint8], listed: int = L
     inputs = KernelInputs.of(game, numba.get_num_threads())
     legal = np.zeros(len(inputs.triples), dtype=np.int64)
 
-    def run(wrong: np.ndarray, listing: bool, found: np.ndarray, offsets: np.ndarray, expected: np.ndarray) -> None:
+    def run(wrong: np.ndarray, listing: bool, found: np.ndarray, offsets: np.ndarray, expected: np.ndarray,
+            first: int, last: int) -> None:
         _forward._check_rows(result, inputs.steps, inputs.triples, inputs.wins, inputs.weights, inputs.other_count,
-                             legal, wrong, listing, found, offsets, expected)
+                             legal, wrong, listing, found, offsets, expected, first, last)
 
-    total, found, expected = _two_passes(len(inputs.triples), listed, run)
+    # A row (a triple of the other side) holds an index for each mover triple that leaves it free.
+    rows = np.full(len(inputs.triples), inputs.other_count, dtype=np.int64)
+    total, found, expected = _two_passes(rows, listed, run, _Watch("indices", game.positions, began, progress))
     order = np.argsort(found, kind="stable")
     inconsistencies = tuple(Inconsistency(int(found[i]), int(result[found[i]]), int(expected[i])) for i in order)
     return CheckReport(game, game.positions, int(legal.sum()), total, inconsistencies,
                        time.perf_counter() - began)
 
 
-def check_folded(game: Game, folded: npt.NDArray[np.uint8], listed: int = LISTED) -> CheckReport:
+def check_folded(game: Game, folded: npt.NDArray[np.uint8], listed: int = LISTED,
+                 progress: Progress | None = None) -> CheckReport:
     """Check every class of a folded table, ``folded`` (one byte per legal class of ``game``, in the order
     of :mod:`solver.neutreeko.folding`), against its children's classes, without unfolding it; list at
     most ``listed`` inconsistencies (all are counted), in class order.
@@ -124,7 +130,8 @@ def check_folded(game: Game, folded: npt.NDArray[np.uint8], listed: int = LISTED
     class's canonical position under a symmetry, which takes its children to the canonical position's
     children, class for class, so its children's bytes, and the byte they call for, are those of the
     canonical position. Each child is taken to its class as the folding defines it, the smallest index
-    among its images (:func:`solver.neutreeko._forward._canonical`), not by the solver's shortcuts."""
+    among its images (:func:`solver.neutreeko._forward._canonical`), not by the solver's shortcuts.
+    ``progress`` as for :func:`check_consistency`, counting classes."""
     import numba  # numba is imported only when something is checked
 
     from solver.neutreeko import _forward
@@ -135,12 +142,17 @@ def check_folded(game: Game, folded: npt.NDArray[np.uint8], listed: int = LISTED
     began = time.perf_counter()
     inputs = KernelInputs.of(game, numba.get_num_threads())
 
-    def run(wrong: np.ndarray, listing: bool, found: np.ndarray, offsets: np.ndarray, expected: np.ndarray) -> None:
+    def run(wrong: np.ndarray, listing: bool, found: np.ndarray, offsets: np.ndarray, expected: np.ndarray,
+            first: int, last: int) -> None:
         _forward._check_classes(folded, inputs.steps, inputs.triples, inputs.wins, symmetries(game.board),
                                 inputs.other_count, classes.block_start, classes.symmetric, classes.symmetric_indices,
-                                wrong, listing, found, offsets, expected)
+                                wrong, listing, found, offsets, expected, first, last)
 
-    total, found, expected = _two_passes(len(inputs.triples), listed, run)
+    # A row (a mover triple) holds its block's classes: none unless the triple is canonical.
+    rows = np.zeros(len(classes.block_start), dtype=np.int64)
+    blocks = np.flatnonzero(classes.block_start >= 0)
+    rows[blocks] = np.diff(np.append(classes.block_start[blocks], classes.count))
+    total, found, expected = _two_passes(rows, listed, run, _Watch("classes", classes.count, began, progress))
     order = np.argsort(found, kind="stable")
     canonical = classes.canonical_of(found[order])
     inconsistencies = tuple(Inconsistency(int(position), int(folded[found[i]]), int(expected[i]))
@@ -149,19 +161,61 @@ def check_folded(game: Game, folded: npt.NDArray[np.uint8], listed: int = LISTED
                        "classes")
 
 
-def _two_passes(rows: int, listed: int, run: Callable[..., None]) -> tuple[int, np.ndarray, np.ndarray]:
-    """Run a check over ``rows`` rows (``run(wrong, listing, found, offsets, expected)``, as
-    :func:`solver.neutreeko._forward._check_rows` takes them): once counting the inconsistencies of each
-    row, then, if there are any and ``listed``, again over the rows with some, to list the first
-    ``listed`` of them (they are few, or not listed). Returns (their number, those found, the bytes
-    expected there)."""
-    wrong = np.zeros(rows, dtype=np.int64)
+@dataclass(frozen=True)
+class CheckProgress:
+    """How far a forward check is: ``done`` of ``total`` items (``unit``, indices or classes) checked in
+    ``seconds``."""
+
+    unit: str
+    done: int
+    total: int
+    seconds: float
+
+    @property
+    def seconds_left(self) -> float | None:
+        """The time left at the pace so far, or None before there is a pace."""
+        return self.seconds * (self.total - self.done) / self.done if self.done else None
+
+
+Progress = Callable[[CheckProgress], None]
+
+#: A check's first pass runs in about this many stretches of rows, each told to its progress.
+_STRETCHES = 100
+
+
+@dataclass(frozen=True)
+class _Watch:
+    unit: str
+    total: int
+    began: float
+    progress: Progress | None
+
+    def tell(self, done: int) -> None:
+        if self.progress is not None:
+            self.progress(CheckProgress(self.unit, done, self.total, time.perf_counter() - self.began))
+
+
+def _two_passes(rows: np.ndarray, listed: int, run: Callable[..., None], watch: _Watch) -> tuple[int, np.ndarray, np.ndarray]:
+    """Run a check over the rows (``run(wrong, listing, found, offsets, expected, first, last)``, as
+    :func:`solver.neutreeko._forward._check_rows` takes them; ``rows[row]`` the items of each row,
+    whose running sum ``watch`` is told after each stretch of rows): once counting the inconsistencies
+    of each row, then, if there are any and ``listed``, again over the rows with some, to list the
+    first ``listed`` of them (they are few, or not listed). Returns (their number, those found, the
+    bytes expected there)."""
+    count = len(rows)
+    wrong = np.zeros(count, dtype=np.int64)
     found, expected = np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
-    run(wrong, False, found, np.full(rows, -1, dtype=np.int64), expected)
+    offsets = np.full(count, -1, dtype=np.int64)
+    done = np.cumsum(rows)
+    # Stretches of about equal work, each of whole rows.
+    cuts = np.unique(np.searchsorted(done, np.linspace(0, done[-1], _STRETCHES + 1)[1:-1], side="right"))
+    for first, last in zip([0, *cuts.tolist()], [*cuts.tolist(), count]):
+        run(wrong, False, found, offsets, expected, first, last)
+        watch.tell(int(done[last - 1]) if last else 0)
     total = int(wrong.sum())
     if total and listed:
         offsets = np.where(wrong > 0, np.cumsum(wrong) - wrong, -1)
         offsets[offsets >= listed] = -1
         found, expected = np.empty(min(total, listed), dtype=np.int64), np.empty(min(total, listed), dtype=np.int64)
-        run(wrong, True, found, offsets, expected)
+        run(wrong, True, found, offsets, expected, 0, count)
     return total, found, expected
