@@ -173,14 +173,37 @@ def _class_number(canonical, block_start, symmetric, symmetric_indices, other_co
 
 
 @_jit
+def _lowest_images(x0, x1, x2, symmetries, chosen):
+    """The smallest rank among the images of the triple ``x0 < x1 < x2``; the symmetries giving it go to
+    ``chosen``, their number is returned too. (An image's index is its mover's rank times ``C(N - 3,
+    3)`` plus a squeezed rank below ``C(N - 3, 3)``: only these symmetries can give a position whose
+    mover is that triple its smallest index.)"""
+    lowest = np.int64(1) << 62
+    for g in range(symmetries.shape[0]):
+        a, b, c = _sorted3(symmetries[g, x0], symmetries[g, x1], symmetries[g, x2])
+        lowest = min(lowest, _triple_rank(a, b, c))
+    count = 0
+    for g in range(symmetries.shape[0]):
+        a, b, c = _sorted3(symmetries[g, x0], symmetries[g, x1], symmetries[g, x2])
+        if _triple_rank(a, b, c) == lowest:
+            chosen[count] = g
+            count += 1
+    return lowest, count
+
+
+@_jit
 def _expected_of_class(m0, m1, m2, o0, o1, o2, steps, wins, symmetries, other_count, block_start, symmetric,
-                       symmetric_indices, folded, occupied, bytes_):
+                       symmetric_indices, folded, occupied, bytes_, lowest, chosen, count):
     """What :func:`_expected` says of the position (mover on ``m0 < m1 < m2``, other side on ``o0 < o1 <
-    o2``), each child's byte read from ``folded`` at its class."""
+    o2``), each child's byte read from ``folded`` at its class: the smallest index among the child's
+    images, over the ``count`` symmetries ``chosen`` that take the child's mover (the other side's
+    triple) to its smallest image, of rank ``lowest`` (:func:`_lowest_images`)."""
     if wins[_triple_rank(m0, m1, m2)]:
         return ILLEGAL
     if wins[_triple_rank(o0, o1, o2)]:
         return 1
+    g = chosen[0]
+    b0, b1, b2 = _sorted3(symmetries[g, o0], symmetries[g, o1], symmetries[g, o2])
     moves = 0
     for moved in range(3):
         origin, low, high = (m0, m1, m2) if moved == 0 else ((m1, m0, m2) if moved == 1 else (m2, m0, m1))
@@ -189,7 +212,13 @@ def _expected_of_class(m0, m1, m2, o0, o1, o2, steps, wins, symmetries, other_co
             if target == origin:
                 continue
             a, b, c = _sorted_after(low, high, target)
-            child = _canonical(o0, o1, o2, a, b, c, symmetries, other_count)
+            other = np.int64(other_count)
+            for j in range(count):
+                g = chosen[j]
+                d, e, f = _sorted3(symmetries[g, a], symmetries[g, b], symmetries[g, c])
+                other = min(other, _triple_rank(_squeeze(d, b0, b1, b2), _squeeze(e, b0, b1, b2),
+                                                _squeeze(f, b0, b1, b2)))
+            child = lowest * np.int64(other_count) + other
             bytes_[moves] = folded[_class_number(child, block_start, symmetric, symmetric_indices, other_count)]
             moves += 1
     return _verdict(moves, bytes_)
@@ -197,38 +226,47 @@ def _expected_of_class(m0, m1, m2, o0, o1, o2, steps, wins, symmetries, other_co
 
 @nb.njit(cache=True, parallel=True, error_model="numpy")
 def _check_classes(folded, steps, triples, wins, symmetries, other_count, block_start, symmetric, symmetric_indices,
-                   wrong, listing, found, found_offsets, expected, first_row, last_row):
-    """Check every class of a folded table in the rows ``first_row`` to ``last_row`` (excluded), a row
-    per mover triple (the block of a canonical one, in the numbering of
-    :class:`solver.neutreeko.folding.Classes`): ``wrong[row]`` counts the classes whose byte is not the
-    expected one; ``found_offsets``, ``found`` (class numbers) and ``expected`` as in :func:`_check_rows`."""
+                   checked, wrong, listing, found, found_offsets, expected, first_row, last_row):
+    """Check every class of a folded table, a row per triple of the *other* side, from ``first_row`` to
+    ``last_row`` (excluded), as :func:`_check_rows` does: the classes whose canonical position has that
+    triple as its other side (its mover canonical, the position the smallest of its images). Their
+    children all have that triple as their mover, so they lie in one block of ``folded``, which stays in
+    the caches while the row is checked. ``checked[row]`` counts the row's classes (all of them make
+    every class once), ``wrong[row]`` those whose byte is not the expected one; ``found_offsets``,
+    ``found`` (class numbers) and ``expected`` as in :func:`_check_rows`."""
     squares = steps.shape[0]
     for row in nb.prange(first_row, last_row):
-        if block_start[row] < 0 or (listing and found_offsets[row] < 0):
+        if listing and found_offsets[row] < 0:
             continue
-        m0, m1, m2 = triples[row, 0], triples[row, 1], triples[row, 2]
-        first, last = 0, other_count
-        if symmetric[row]:
-            first = np.searchsorted(symmetric_indices, row * np.int64(other_count))
-            last = np.searchsorted(symmetric_indices, (row + 1) * np.int64(other_count))
+        o0, o1, o2 = triples[row, 0], triples[row, 1], triples[row, 2]
         occupied = np.zeros(squares, dtype=np.bool_)
+        occupied[o0] = occupied[o1] = occupied[o2] = True
+        chosen = np.empty(symmetries.shape[0], dtype=np.int64)
+        lowest, count = _lowest_images(o0, o1, o2, symmetries, chosen)
         bytes_ = np.empty(3 * steps.shape[1], dtype=np.uint8)
         slot = found_offsets[row]
-        wrong_here = 0
-        for k in range(last - first):
-            within = symmetric_indices[first + k] % other_count if symmetric[row] else k
-            o0 = _unsqueeze(triples[within, 0], m0, m1, m2)
-            o1 = _unsqueeze(triples[within, 1], m0, m1, m2)
-            o2 = _unsqueeze(triples[within, 2], m0, m1, m2)
-            occupied[m0] = occupied[m1] = occupied[m2] = occupied[o0] = occupied[o1] = occupied[o2] = True
+        checked_here, wrong_here = 0, 0
+        for mover in range(triples.shape[0]):
+            if block_start[mover] < 0:
+                continue
+            m0, m1, m2 = triples[mover, 0], triples[mover, 1], triples[mover, 2]
+            if occupied[m0] or occupied[m1] or occupied[m2]:
+                continue
+            position = mover * np.int64(other_count) + _triple_rank(
+                _squeeze(o0, m0, m1, m2), _squeeze(o1, m0, m1, m2), _squeeze(o2, m0, m1, m2))
+            if symmetric[mover] and _canonical(m0, m1, m2, o0, o1, o2, symmetries, other_count) != position:
+                continue
+            occupied[m0] = occupied[m1] = occupied[m2] = True
             byte = _expected_of_class(m0, m1, m2, o0, o1, o2, steps, wins, symmetries, other_count, block_start,
-                                      symmetric, symmetric_indices, folded, occupied, bytes_)
-            occupied[m0] = occupied[m1] = occupied[m2] = occupied[o0] = occupied[o1] = occupied[o2] = False
-            number = block_start[row] + k
+                                      symmetric, symmetric_indices, folded, occupied, bytes_, lowest, chosen, count)
+            occupied[m0] = occupied[m1] = occupied[m2] = False
+            number = _class_number(position, block_start, symmetric, symmetric_indices, other_count)
+            checked_here += 1
             if folded[number] != byte:
                 wrong_here += 1
                 if slot >= 0 and slot < found.shape[0]:
                     found[slot] = number
                     expected[slot] = byte
                     slot += 1
+        checked[row] = checked_here
         wrong[row] = wrong_here

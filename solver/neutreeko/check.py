@@ -110,9 +110,8 @@ def check_consistency(game: Game, result: npt.NDArray[np.uint8], listed: int = L
         _forward._check_rows(result, inputs.steps, inputs.triples, inputs.wins, inputs.weights, inputs.other_count,
                              legal, wrong, listing, found, offsets, expected, first, last)
 
-    # A row (a triple of the other side) holds an index for each mover triple that leaves it free.
-    rows = np.full(len(inputs.triples), inputs.other_count, dtype=np.int64)
-    total, found, expected = _two_passes(rows, listed, run, _Watch("indices", game.positions, began, progress))
+    total, found, expected = _two_passes(len(inputs.triples), listed, run,
+                                         _Watch("indices", game.positions, began, progress))
     order = np.argsort(found, kind="stable")
     inconsistencies = tuple(Inconsistency(int(found[i]), int(result[found[i]]), int(expected[i])) for i in order)
     return CheckReport(game, game.positions, int(legal.sum()), total, inconsistencies,
@@ -130,7 +129,9 @@ def check_folded(game: Game, folded: npt.NDArray[np.uint8], listed: int = LISTED
     class's canonical position under a symmetry, which takes its children to the canonical position's
     children, class for class, so its children's bytes, and the byte they call for, are those of the
     canonical position. Each child is taken to its class as the folding defines it, the smallest index
-    among its images (:func:`solver.neutreeko._forward._canonical`), not by the solver's shortcuts.
+    among its images (of those whose mover is the smallest image of the child's mover,
+    :func:`solver.neutreeko._forward._lowest_images`), not by the solver's shortcuts. The report's
+    ``legal`` counts the classes the pass met, which must be every one once (``indices``).
     ``progress`` as for :func:`check_consistency`, counting classes."""
     import numba  # numba is imported only when something is checked
 
@@ -141,23 +142,21 @@ def check_folded(game: Game, folded: npt.NDArray[np.uint8], listed: int = LISTED
         raise ValueError(f"{game} has {classes.count:,} legal classes, not {len(folded):,}")
     began = time.perf_counter()
     inputs = KernelInputs.of(game, numba.get_num_threads())
+    checked = np.zeros(len(inputs.triples), dtype=np.int64)
 
     def run(wrong: np.ndarray, listing: bool, found: np.ndarray, offsets: np.ndarray, expected: np.ndarray,
             first: int, last: int) -> None:
         _forward._check_classes(folded, inputs.steps, inputs.triples, inputs.wins, symmetries(game.board),
                                 inputs.other_count, classes.block_start, classes.symmetric, classes.symmetric_indices,
-                                wrong, listing, found, offsets, expected, first, last)
+                                checked, wrong, listing, found, offsets, expected, first, last)
 
-    # A row (a mover triple) holds its block's classes: none unless the triple is canonical.
-    rows = np.zeros(len(classes.block_start), dtype=np.int64)
-    blocks = np.flatnonzero(classes.block_start >= 0)
-    rows[blocks] = np.diff(np.append(classes.block_start[blocks], classes.count))
-    total, found, expected = _two_passes(rows, listed, run, _Watch("classes", classes.count, began, progress))
+    total, found, expected = _two_passes(len(inputs.triples), listed, run,
+                                         _Watch("classes", classes.count, began, progress))
     order = np.argsort(found, kind="stable")
     canonical = classes.canonical_of(found[order])
     inconsistencies = tuple(Inconsistency(int(position), int(folded[found[i]]), int(expected[i]))
                             for position, i in zip(canonical, order))
-    return CheckReport(game, classes.count, classes.count, total, inconsistencies, time.perf_counter() - began,
+    return CheckReport(game, classes.count, int(checked.sum()), total, inconsistencies, time.perf_counter() - began,
                        "classes")
 
 
@@ -190,28 +189,27 @@ class _Watch:
     began: float
     progress: Progress | None
 
-    def tell(self, done: int) -> None:
+    def tell(self, share: float) -> None:
+        """Tell the progress that ``share`` (0 to 1) of the items are checked."""
         if self.progress is not None:
-            self.progress(CheckProgress(self.unit, done, self.total, time.perf_counter() - self.began))
+            self.progress(CheckProgress(self.unit, round(self.total * share), self.total,
+                                        time.perf_counter() - self.began))
 
 
-def _two_passes(rows: np.ndarray, listed: int, run: Callable[..., None], watch: _Watch) -> tuple[int, np.ndarray, np.ndarray]:
-    """Run a check over the rows (``run(wrong, listing, found, offsets, expected, first, last)``, as
-    :func:`solver.neutreeko._forward._check_rows` takes them; ``rows[row]`` the items of each row,
-    whose running sum ``watch`` is told after each stretch of rows): once counting the inconsistencies
-    of each row, then, if there are any and ``listed``, again over the rows with some, to list the
-    first ``listed`` of them (they are few, or not listed). Returns (their number, those found, the
-    bytes expected there)."""
-    count = len(rows)
+def _two_passes(count: int, listed: int, run: Callable[..., None], watch: _Watch) -> tuple[int, np.ndarray, np.ndarray]:
+    """Run a check over ``count`` rows, the triples of the other side (``run(wrong, listing, found,
+    offsets, expected, first, last)``, as :func:`solver.neutreeko._forward._check_rows` takes them),
+    each of about the same work: once counting the inconsistencies of each row, in about
+    :data:`_STRETCHES` stretches of rows, ``watch`` told after each; then, if there are any and
+    ``listed``, again over the rows with some, to list the first ``listed`` of them (they are few, or not
+    listed). Returns (their number, those found, the bytes expected there)."""
     wrong = np.zeros(count, dtype=np.int64)
     found, expected = np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
     offsets = np.full(count, -1, dtype=np.int64)
-    done = np.cumsum(rows)
-    # Stretches of about equal work, each of whole rows.
-    cuts = np.unique(np.searchsorted(done, np.linspace(0, done[-1], _STRETCHES + 1)[1:-1], side="right"))
-    for first, last in zip([0, *cuts.tolist()], [*cuts.tolist(), count]):
+    cuts = np.linspace(0, count, min(_STRETCHES, count) + 1).astype(np.int64)
+    for first, last in zip(cuts[:-1].tolist(), cuts[1:].tolist()):
         run(wrong, False, found, offsets, expected, first, last)
-        watch.tell(int(done[last - 1]) if last else 0)
+        watch.tell(last / count)
     total = int(wrong.sum())
     if total and listed:
         offsets = np.where(wrong > 0, np.cumsum(wrong) - wrong, -1)
