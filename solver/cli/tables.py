@@ -159,8 +159,8 @@ def survey_command(max_board: str, rules: str, also: tuple[str, ...], check_tabl
     """Solve every board and rule (reusing built tables) and tabulate them, with findings.
 
     \b
-    Example (regenerates the committed report):
-      neutreeko survey --max-board 7x7 --rules all --also 8x8:connected --also 9x9:connected --check --build --force
+    Example (regenerates the committed report; --keep keeps the rows of the tables not at hand):
+      neutreeko survey --max-board 7x7 --rules all --also 8x8:connected --also 9x9:connected --also 10x10:connected --check --build --keep
     """
     extra = [game for text in also for game in _also_games(text, rules)]
     games = survey_games(Board.parse(max_board), select_rules(rules), extra)
