@@ -4,7 +4,7 @@ with the package, one row per board and rule (``board,rule,indices,digest``), th
 
 It holds every table the survey builds, from 3 x 3 to 7 x 7 (``scripts/table_digests.py`` writes those
 rows; the test suite solves the small boards and compares), and the larger tables measured in
-``docs/scaling.md`` (8 x 8 under four rules, 9 x 9 under the standard one). A table that matches its
+``docs/scaling.md`` (8 x 8 under four rules, 9 x 9 and 10 x 10 under the standard one). A table that matches its
 row holds the solver's results byte for byte, wherever it came from: ``neutreeko publish`` and
 ``neutreeko fetch`` refuse one that does not.
 """
