@@ -192,6 +192,19 @@ def _lowest_images(x0, x1, x2, symmetries, chosen):
 
 
 @_jit
+def _smallest_other(x0, x1, x2, b0, b1, b2, symmetries, chosen, count, other_count):
+    """The smallest squeezed rank of the images of the triple ``x0, x1, x2`` under the ``count``
+    symmetries ``chosen`` (:func:`_lowest_images` of the other triple, whose smallest image is
+    ``b0 < b1 < b2``), each squeezed around that image."""
+    other = np.int64(other_count)
+    for j in range(count):
+        g = chosen[j]
+        d, e, f = _sorted3(symmetries[g, x0], symmetries[g, x1], symmetries[g, x2])
+        other = min(other, _triple_rank(_squeeze(d, b0, b1, b2), _squeeze(e, b0, b1, b2), _squeeze(f, b0, b1, b2)))
+    return other
+
+
+@_jit
 def _expected_of_class(m0, m1, m2, o0, o1, o2, steps, wins, symmetries, other_count, block_start, symmetric,
                        symmetric_indices, folded, occupied, bytes_, lowest, chosen, count):
     """What :func:`_expected` says of the position (mover on ``m0 < m1 < m2``, other side on ``o0 < o1 <
@@ -212,13 +225,8 @@ def _expected_of_class(m0, m1, m2, o0, o1, o2, steps, wins, symmetries, other_co
             if target == origin:
                 continue
             a, b, c = _sorted_after(low, high, target)
-            other = np.int64(other_count)
-            for j in range(count):
-                g = chosen[j]
-                d, e, f = _sorted3(symmetries[g, a], symmetries[g, b], symmetries[g, c])
-                other = min(other, _triple_rank(_squeeze(d, b0, b1, b2), _squeeze(e, b0, b1, b2),
-                                                _squeeze(f, b0, b1, b2)))
-            child = lowest * np.int64(other_count) + other
+            child = lowest * np.int64(other_count) + _smallest_other(a, b, c, b0, b1, b2, symmetries, chosen, count,
+                                                                     other_count)
             bytes_[moves] = folded[_class_number(child, block_start, symmetric, symmetric_indices, other_count)]
             moves += 1
     return _verdict(moves, bytes_)
