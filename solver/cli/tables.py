@@ -229,6 +229,8 @@ def _checked(report: CheckReport, path: Path) -> str:
     """The summary line of a forward check."""
     counted = (f"{report.indices:,} classes of legal positions" if report.unit == "classes"
                else f"{report.indices:,} indices, {report.legal:,} legal positions")
+    if report.unit == "classes" and report.legal != report.indices:
+        counted += f" (only {report.legal:,} of them met by the pass)"
     return f"checked {report.game} ({path}): {counted}, {report.wrong:,} inconsistent, in {report.seconds:.1f} s"
 
 
