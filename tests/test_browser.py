@@ -646,13 +646,21 @@ new MutationObserver((changes, observer) => {
 
 def test_a_link_is_shown_after_two_api_requests(browser, explorer_url):
     """A link of 20 plies asks the API twice at once (the boards and rules, and the game), not once a ply,
-    and the board is drawn within 300 ms of the last answer."""
+    and the board is drawn within 300 ms of the last answer. Every answer is delayed by 200 ms of
+    emulated latency, so that requests sent one after the other cannot overlap, whatever the machine's
+    speed, and requests sent together always do."""
     moves = perfect_line(explorer_url, LONGEST)[:20]
     script = browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": DRAWN_JS})
+    browser.execute_cdp_cmd("Network.enable", {})
+    browser.execute_cdp_cmd("Network.emulateNetworkConditions",
+                            {"offline": False, "latency": 200, "downloadThroughput": -1, "uploadThroughput": -1})
     try:
         browser.get(explorer_url + "?" + urlencode({"start": LONGEST, "moves": " ".join(moves)}))
         wait_until(browser, lambda: "ply 20 of 20" in text_of(browser, "status"), "the link is shown")
     finally:
+        browser.execute_cdp_cmd("Network.emulateNetworkConditions",
+                                {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+        browser.execute_cdp_cmd("Network.disable", {})
         browser.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script["identifier"]})
     asked = browser.execute_script("return performance.getEntriesByType('resource')"
                                    ".filter(entry => new URL(entry.name).pathname.startsWith('/api/'))"
