@@ -114,11 +114,48 @@ def test_a_solved_verdict_says_so():
     game = Game.of("3x3", "non")
     position = Position.empty(game).play_line("b2 a1,c3 a3,c1")
     verdict = SearchEngine(game, seed=1, iterations=10).search(position)
-    assert verdict.solved and verdict.iterations == 0 and verdict.nodes > 0 and len(verdict.turns) == 1
+    assert verdict.solved and verdict.iterations <= 10 and verdict.nodes > 0 and len(verdict.turns) == 1
     assert verdict.turns[0].mean_margin == 3 and verdict.turns[0].won == 0.0  # Green to move loses by 3
     assert "solved exactly" in verdict.lines()[0] and "keeps the perfect margin +3" in verdict.lines()[1]
     answer = search_object(position, verdict)
     assert answer["solved"] is True and answer["turns"][0]["mean_margin"] == 3
+
+
+def test_a_solved_endgame_ends_the_turn_before_its_time():
+    """The tree search stops once the endgame, on its own thread, has solved the position."""
+    game = Game.of("4x3", "nec-non")
+    verdict = SearchEngine(game, seed=1, seconds=30).search(Position.empty(game).play_line("b2"))
+    assert verdict.solved and verdict.seconds < 10
+
+
+def test_the_endgame_s_table_serves_the_whole_game(tablebase):
+    """One solver follows a game turn by turn, its table kept from one position to the next (and begun
+    anew for a position of another game): every value is the table's, every turn keeps it."""
+    game = Game.of("4x3", "non-nec")
+    solver = EndgameSolver(game, table_bits=14)
+    rng = random.Random(3)
+    for _ in range(3):
+        position = Position.empty(game)
+        while not position.over:
+            solved = solver.solve(position, 10**8)
+            assert solved is not None and solved.margin == tablebase.probe(position).margin, position.notation()
+            after = position.play(solved.turn)
+            assert (after.margin() if after.over else tablebase.probe(after).margin) == solved.margin
+            position = position.play(rng.choice(position.turns()))
+
+
+def test_the_engine_is_reproducible_while_its_endgame_runs_beside_it():
+    game = Game.of("hex3", "non-nec")
+
+    def game_played() -> list[str]:
+        engine, position, names = SearchEngine(game, seed=4, iterations=500), Position.empty(game), []
+        while not position.over and len(names) < 4:
+            turn, verdict = engine.choose(position)
+            names.append(f"{turn.name(game.grid)} {verdict.solved} {verdict.turns[0].visits}")
+            position = position.play(turn)
+        return names
+
+    assert game_played() == game_played()
 
 
 def test_the_tree_search_decides_when_the_endgame_runs_out_of_nodes():

@@ -1,8 +1,11 @@
 """The numba kernel of the engine's exact endgame solver: alpha-beta with a transposition table on the
 rest of a game, on a board of one byte per cell (see :mod:`solver.necnon._rules`).
 
-Only the cells empty at the root (``free``, at most 31: :data:`solver.necnon.endgame.MAX_EMPTY`) can
-change below it, so a position of the search is keyed by what lies on them, relative to the root::
+Only the cells empty at the root can change below it. The search is given a list of cells ``free`` (at
+most 31: :data:`solver.necnon.endgame.MAX_EMPTY`) that holds them all, and maybe cells taken since: the
+cells empty at an earlier root of the same game, so that the table keeps serving the later positions
+of a game. A position is keyed by what lies on them; the cells outside ``free`` are the same in every
+position the table holds::
 
     bit 2E+1   bit 2E     E .. 2E-1            0 .. E-1
     +--------+--------+--------------------+--------------------+
@@ -22,13 +25,15 @@ weighing ``2 ** e`` (the cuts near the root save the most).
 
 **Table**: ``keys[slot]`` (:data:`EMPTY` when free), ``bounds[slot]`` (lower, upper) and
 ``moves[slot]``, the best turn found there. A slot is found by linear probing over :data:`_PROBES`
-slots; when all are taken, the first is overwritten (the table is a cache: a lost entry costs time,
+slots; when all are taken, the entry of most stones is overwritten (the table is a cache: a lost entry costs time,
 never exactness).
 
-**Budget**: ``state`` = [nodes searched, the budget of nodes, stopped (1 when the budget ran out), the
-root's best turn: on entry the turn to try first there (-1 for none) unless the table has one]. When
-the budget runs out the search stops with nothing half-done stored, so that what the table holds stays
-exact.
+**Budget and window**: ``state`` = [nodes searched, the budget of nodes, stopped (1 when the budget ran
+out), the root's best turn: on entry the turn to try first there (-1 for none) unless the table has
+one, the root's window (alpha, beta)]. When the budget runs out the search stops with nothing half-done
+stored, so that what the table holds stays exact. The caller drives the root's window: with a null
+window (beta - 1, beta) a search only tells whether the value reaches beta, which takes far fewer nodes
+than the value itself (:class:`solver.necnon.endgame.EndgameSolver` bisects the value so).
 """
 
 from __future__ import annotations
@@ -42,7 +47,7 @@ EMPTY = np.uint64(0xFFFFFFFFFFFFFFFF)
 PASS = 1023
 _MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
 _PROBES = 4
-_NODES, _BUDGET, _STOPPED, _BEST = 0, 1, 2, 3
+_NODES, _BUDGET, _STOPPED, _BEST, _ROOT_ALPHA, _ROOT_BETA = range(6)
 
 
 @njit(cache=True)
@@ -52,15 +57,30 @@ def clear(keys):
 
 
 @njit(cache=True, inline="always")
+def _stones_of(key):
+    """The bits set in ``key``: its stones, and a flag or two (the population count)."""
+    key = key - ((key >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    key = (key & np.uint64(0x3333333333333333)) + ((key >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    key = (key + (key >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return (key * np.uint64(0x0101010101010101)) >> np.uint64(56)
+
+
+@njit(cache=True, inline="always")
 def _find(keys, key):
-    """The slot holding ``key``, else a free slot near it, else the first slot it may take."""
+    """The slot holding ``key``, else a free slot near it, else the slot it may take: the one of the
+    position with the most stones, whose search is the cheapest to redo."""
     mask = np.uint64(len(keys) - 1)
-    home = (key * _MULTIPLIER >> np.uint64(20)) & mask
+    mixed = key * _MULTIPLIER
+    home = (mixed ^ mixed >> np.uint64(32)) & mask
+    victim, most = home, np.uint64(0)
     for probe in range(_PROBES):
         slot = (home + np.uint64(probe)) & mask
         if keys[slot] == key or keys[slot] == EMPTY:
             return slot
-    return home
+        stones = _stones_of(keys[slot])
+        if stones > most:
+            victim, most = slot, stones
+    return victim
 
 
 @njit(cache=True, inline="always")
@@ -96,6 +116,9 @@ _COLUMNS = 19
 #: The plies from the root at which the search looks for symmetries of the position: they are broken
 #: within a few turns, and looking costs a pass over the stones for each symmetry.
 SYMMETRIC_PLIES = 4
+#: The fewest empty cells after a turn for which the search looks up every turn's position in the table
+#: before searching any (a cut found so saves a search; looking costs a probe a turn).
+TRANSPOSED_EMPTY = 3
 
 
 @njit(cache=True, inline="always")
@@ -136,10 +159,23 @@ def _enter(frames, masks, ply, board, free, black_to_move, passed, empty, black,
     count = _allowed(board, free, black_to_move, nec, neighbours, allowed[ply])
     _by_history(allowed[ply], count, history[0 if black_to_move else 1])
     laid = 0 if count == 0 else 1 if count == 1 or empty == len(board) else 2
+    turns = 1 if laid == 0 else count if laid == 1 else count * (count - 1) // 2
+    if ply > 0 and laid > 0 and empty - laid >= TRANSPOSED_EMPTY:
+        # Enhanced transposition cutoff: a turn whose position the table already shows bad enough for
+        # the other player cuts the search off before any turn is searched.
+        one, child_mover = np.uint64(1), np.uint64(0 if black_to_move else 1) << (e + e)
+        for t in range(turns):
+            a, b = _stones(allowed, ply, count, laid, t)
+            bits = one << np.uint64(a) | one << np.uint64(b)
+            child = ((black | bits) | green << e if black_to_move else black | (green | bits) << e) | child_mover
+            near = _find(keys, child)
+            if keys[near] == child and -bounds[near, 1] >= beta:
+                frames[ply, _VALUE] = -bounds[near, 1]
+                return True
     frames[ply, _ALPHA], frames[ply, _BETA], frames[ply, _WINDOW] = alpha, beta, alpha
     frames[ply, _VALUE], frames[ply, _TURN], frames[ply, _TRIED] = -127, -1, -1
     frames[ply, _COUNT], frames[ply, _LAID] = count, laid
-    frames[ply, _TURNS] = 1 if laid == 0 else count if laid == 1 else count * (count - 1) // 2
+    frames[ply, _TURNS] = turns
     frames[ply, _FIRST], frames[ply, _LOWER], frames[ply, _UPPER], frames[ply, _SLOT] = first, lower, upper, slot
     frames[ply, _MOVER], frames[ply, _PASSED], frames[ply, _EMPTY] = black_to_move, passed, empty
     frames[ply, _FIXED] = _fixed(symmetries, black, green) if ply < SYMMETRIC_PLIES else 0
@@ -195,10 +231,11 @@ def _code(a, b):
     return min(a, b) * 32 + max(a, b)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def solve(board, free, black_to_move, passed, nec, neighbours, keys, bounds, moves, history, symmetries, state):
-    """The exact value (the mover's margin) of a position that is not finished, its empty cells
-    ``free``; its best turn goes to ``state[3]``. Stops when the budget of ``state[1]`` nodes runs out
+    """The value (the mover's margin) of a position that is not finished, its empty cells ``free``, in
+    the window ``(state[4], state[5])`` (fail-soft: exact inside it, else a bound); its best turn goes to
+    ``state[3]``. Stops when the budget of ``state[1]`` nodes runs out
     (``state[2]`` then 1, the value meaningless). ``symmetries[g, k]``: the image of free cell k
     under each symmetry of the board that maps the root to itself, but the identity: within
     :data:`SYMMETRIC_PLIES` of the root, a turn that one of them maps onto a turn of smaller code while
@@ -210,16 +247,25 @@ def solve(board, free, black_to_move, passed, nec, neighbours, keys, bounds, mov
     The search is a stack of frames (one a ply, see the columns above) rather than recursion, which
     numba cannot cache. ``board`` is changed during the search and restored at its end."""
     cells, size = len(board), len(free)
-    plies = 2 * size + 4  # every ply lays a stone but for passes, never two in a row
+    one = np.uint64(1)
+    black, green, empty = np.uint64(0), np.uint64(0), 0  # the root's stones on the free cells
+    for k in range(size):
+        if board[free[k]] == _rules.BLACK:
+            black |= one << np.uint64(k)
+        elif board[free[k]] == _rules.GREEN:
+            green |= one << np.uint64(k)
+        else:
+            empty += 1
+    plies = 2 * empty + 4  # every ply lays a stone but for passes, never two in a row
     frames = np.empty((plies, _COLUMNS), dtype=np.int64)
     masks = np.empty((plies, 3), dtype=np.uint64)
     allowed = np.empty((plies, max(size, 1)), dtype=np.int64)
     seen = np.empty(cells, dtype=np.bool_)
     stack = np.empty(cells, dtype=np.int64)
-    one = np.uint64(1)
     state[_STOPPED] = 0
-    _enter(frames, masks, 0, board, free, black_to_move, passed, size, np.uint64(0), np.uint64(0), -cells - 1,
-           cells + 1, nec, neighbours, allowed, history, symmetries, keys, bounds, moves, state)
+    _enter(frames, masks, 0, board, free, black_to_move, passed, empty, black, green,
+           state[_ROOT_ALPHA], state[_ROOT_BETA], nec, neighbours, allowed, history, symmetries, keys, bounds,
+           moves, state)
     ply = 0
     child = False  # does frames[ply + 1, _VALUE] hold the value of the turn being tried at ply?
     while True:

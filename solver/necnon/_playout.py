@@ -15,7 +15,7 @@ def seed(value):
     np.random.seed(value)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def playouts(board, black_to_move, passes, nec, neighbours, count, margins, final):
     """Play ``count`` random games from the position (``board``, the side to move, the passes just
     made) to the end and write each final margin (Black minus Green) to ``margins``, the last game's

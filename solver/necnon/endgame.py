@@ -4,7 +4,8 @@ When few cells are left empty the rest of the game is small enough to solve: :cl
 searches it exactly (the kernel is :mod:`solver.necnon._endgame`) and returns the perfect value and a
 turn that keeps it, or None when its budget of nodes runs out first. A later call on the same position
 resumes the work the first stored, so that a budget can be spent in pieces (the engine does so when it
-thinks for a time rather than a number of playouts). The value is the margin, Black's points minus
+thinks for a time rather than a number of playouts), and what the search of one position of a game
+stored serves the search of the positions that follow it in the game. The value is the margin, Black's points minus
 Green's, under perfect play: the same as the table's, on any board, tabled or not.
 
 >>> from solver.necnon.rules import Game
@@ -27,7 +28,7 @@ from solver.necnon.rules import Game
 #: The most empty cells a position may have: the kernel's keys give each two bits, and fit 64.
 MAX_EMPTY = 31
 #: The table holds ``2 ** TABLE_BITS`` positions (12 bytes each).
-TABLE_BITS = 20
+TABLE_BITS = 22
 
 
 def board_bytes(position: Position) -> npt.NDArray[np.int8]:
@@ -37,14 +38,15 @@ def board_bytes(position: Position) -> npt.NDArray[np.int8]:
 
 
 def _symmetries(position: Position, free: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    """``symmetries[g, k]``: the image of free cell ``free[k]``, as an index of ``free``, under each
-    symmetry of the board but the identity that maps ``position`` to itself."""
+    """``symmetries[g, k]``: the image of cell ``free[k]``, as an index of ``free``, under each symmetry of
+    the board but the identity that maps ``position`` to itself and ``free`` onto itself."""
     grid = position.game.grid
     index = np.full(grid.cells, -1, dtype=np.int64)
     index[free] = np.arange(len(free))
     board = board_bytes(position)
-    fixing = [image for image in grid.symmetries[1:] if (board[image] == board).all()]
-    return np.array([index[image[free]] for image in fixing], dtype=np.int64).reshape(len(fixing), len(free))
+    images = [index[image[free]] for image in grid.symmetries[1:] if (board[image] == board).all()]
+    kept = [image for image in images if (image >= 0).all()]
+    return np.array(kept, dtype=np.int64).reshape(len(kept), len(free))
 
 
 def _turn_code(turn: Turn, free: npt.NDArray[np.int64], passed: int) -> int:
@@ -80,8 +82,15 @@ class EndgameSolver:
         self._bounds = np.empty((1 << table_bits, 2), dtype=np.int8)
         self._moves = np.empty(1 << table_bits, dtype=np.int16)
         self._history = np.zeros((2, MAX_EMPTY), dtype=np.int64)
-        self._state = np.zeros(4, dtype=np.int64)
+        self._state = np.zeros(6, dtype=np.int64)
         self._root: Position | None = None
+        # The cells the table's keys are made of (the empty cells of the first position it served) and
+        # the stones of that position: the table serves the positions that keep those stones.
+        self._free = np.empty(0, dtype=np.int64)
+        self._basis: npt.NDArray[np.int8] | None = None
+        # What the searches of the root proved: lower <= value <= upper (the mover's margin), the turn
+        # that reached the lower bound (-1 before one did), the next test's guess.
+        self._lower = self._upper = self._turn = self._guess = 0
         self._symmetries = np.zeros((0, 0), dtype=np.int64)
 
     def solve(self, position: Position, nodes: int, first: Turn | None = None) -> Solved | None:
@@ -93,27 +102,48 @@ class EndgameSolver:
         if position.over:
             raise ValueError("the game is over: there is nothing to solve")
         board = board_bytes(position)
-        free = np.flatnonzero(board == 0).astype(np.int64)
-        if len(free) > MAX_EMPTY:
-            raise ValueError(f"{len(free)} empty cells: the endgame solver takes at most {MAX_EMPTY}")
+        empty = int((board == 0).sum())
+        if empty > MAX_EMPTY:
+            raise ValueError(f"{empty} empty cells: the endgame solver takes at most {MAX_EMPTY}")
         if first is not None and first not in position.turns():
             raise ValueError(f"{first.name(position.game.grid)} is not a turn of {position.notation()}")
         if position != self._root:
-            self._kernel.clear(self._keys)
-            self._history[:] = 0
-            self._symmetries = _symmetries(position, free)
+            if not self._serves(board):
+                self._kernel.clear(self._keys)
+                self._history[:] = 0
+                self._free, self._basis = np.flatnonzero(board == 0).astype(np.int64), board
+            self._symmetries = _symmetries(position, self._free)
             self._root, self._state[0] = position, 0
-        self._state[1] = self._state[0] + nodes
-        self._state[3] = -1 if first is None else _turn_code(first, free, self._kernel.PASS)
-        value = self._kernel.solve(board, free, position.black_to_move, position.passes == 1, self._nec,
-                                   self._neighbours, self._keys, self._bounds, self._moves, self._history,
-                                   self._symmetries, self._state)
-        if self._state[2]:
-            return None
-        code = int(self._state[3])
+            cells = position.game.grid.cells
+            self._lower, self._upper, self._turn, self._guess = -cells - 1, cells + 1, -1, 0
+        budget = self._state[0] + nodes
+        free = self._free
+        first_code = -1 if first is None else _turn_code(first, free, self._kernel.PASS)
+        # MTD(f): null-window tests "is the value at least beta?" from the guess, each moving a bound to
+        # the value the test returned, until the bounds meet.
+        while self._lower < self._upper:
+            beta = max(self._guess, self._lower + 1)
+            self._state[1], self._state[3], self._state[4], self._state[5] = budget, first_code, beta - 1, beta
+            value = int(self._kernel.solve(board, free, position.black_to_move, position.passes == 1, self._nec,
+                                           self._neighbours, self._keys, self._bounds, self._moves,
+                                           self._history, self._symmetries, self._state))
+            if self._state[2]:
+                return None
+            if value >= beta:
+                self._lower, self._turn = value, int(self._state[3])
+            else:
+                self._upper = value
+            self._guess = value
+        code = self._turn
         if code == self._kernel.PASS:
             turn = PASS
         else:
             one, other = divmod(code, 32)
             turn = Turn(tuple(sorted({int(free[one]), int(free[other])})))
-        return Solved(turn, int(value) if position.black_to_move else -int(value), int(self._state[0]))
+        return Solved(turn, self._lower if position.black_to_move else -self._lower, int(self._state[0]))
+
+    def _serves(self, board: npt.NDArray[np.int8]) -> bool:
+        """Do the table's keys describe the position of stones ``board``: does it keep every stone of
+        the position the table was begun for?"""
+        taken = self._basis != 0 if self._basis is not None else None
+        return taken is not None and bool((board[taken] == self._basis[taken]).all())

@@ -1,13 +1,12 @@
 """The search engine for boards too large to solve: an exact endgame, and before it Monte Carlo tree
 search with random playouts and RAVE.
 
-**Endgame.** When at most :data:`~solver.necnon.endgame.MAX_EMPTY` cells are empty, the engine tries
-to solve the rest of the game exactly (:class:`~solver.necnon.endgame.EndgameSolver`): first within
-:data:`ENDGAME_CHUNK` nodes, which solve the last turns at once; if that does not suffice, the tree
-search below runs (all its playouts, or the turn's time but :data:`ENDGAME_SHARE`), and then the exact
-search goes on where it stopped, trying the tree search's choice first (a good first guess shortens it
-much), within :data:`ENDGAME_NODES` nodes a playout in all, or the rest of the time. Solved, the engine
-plays a turn that keeps the perfect value; else the tree search's choice.
+**Endgame.** When at most :data:`~solver.necnon.endgame.MAX_EMPTY` cells are empty, the engine solves
+the rest of the game exactly (:class:`~solver.necnon.endgame.EndgameSolver`) on a second thread while
+the tree search runs on the first, so that each has a core: within :data:`ENDGAME_NODES` nodes a
+playout of the ``iterations``, or the turn's time. Solved, the engine plays a turn that keeps the
+perfect value (and the tree search stops); else the tree search's choice. The endgame's table lasts the
+game: what the search of one turn stored serves the next.
 
 **Tree.** A turn of two stones is chosen as two decisions of its player: a first stone, then a second
 stone on a later allowed cell (in board order), so that a node has at most one child per cell rather
@@ -44,6 +43,7 @@ the choice, depends on the machine's speed.
 from __future__ import annotations
 
 import random
+import threading
 import time
 from dataclasses import dataclass
 
@@ -61,12 +61,8 @@ RAVE_BIAS = 0.1
 #: of a playout's time on the boards measured, so that the endgame takes about as long as the playouts,
 #: at most a few times as long).
 ENDGAME_NODES = 200
-#: The share of a turn's time the exact endgame may take after the tree search; the tree search has the
-#: rest.
-ENDGAME_SHARE = 0.5
-#: Nodes of the exact endgame's first try and between two looks at the clock (some hundredths of a
-#: second).
-ENDGAME_CHUNK = 50_000
+#: Nodes of the exact endgame between two looks at the clock (some hundredths of a second).
+ENDGAME_CHUNK = 100_000
 _CHECK_CLOCK = 32
 
 
@@ -114,6 +110,31 @@ class Verdict:
 # Kinds of decision: a pass, a one-stone turn, the first stone of a two-stone turn, its second stone;
 # and a finished game (no decision).
 _PASS, _SINGLE, _FIRST, _SECOND, _OVER = range(5)
+
+
+class _Endgame:
+    """The exact solution of ``position`` by ``solver``, searched on a thread of its own while the tree
+    search runs: within ``nodes`` nodes, or (None) in pieces of :data:`ENDGAME_CHUNK` nodes until the
+    clock reaches ``deadline``. The kernel holds no lock while it searches, so that the two searches use
+    two cores. ``solved``: the solution once found, else None."""
+
+    def __init__(self, solver: EndgameSolver, position: Position, nodes: int | None, deadline: float) -> None:
+        self.solved: Solved | None = None
+        self._solver, self._position, self._nodes, self._deadline = solver, position, nodes, deadline
+        self._thread = threading.Thread(target=self._run, name="necnon-endgame", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        if self._nodes is not None:
+            self.solved = self._solver.solve(self._position, self._nodes)
+            return
+        while self.solved is None and time.perf_counter() < self._deadline:
+            self.solved = self._solver.solve(self._position, ENDGAME_CHUNK)
+
+    def result(self) -> Solved | None:
+        """The solution, once the search has ended (by its budget or its deadline), or None."""
+        self._thread.join()
+        return self.solved
 
 
 class _Node:
@@ -164,35 +185,25 @@ class SearchEngine:
         Raises ValueError if the game is over."""
         if position.over:
             raise ValueError("the game is over: there is nothing to search")
-        self._playout.seed(self.rng.randrange(2**31))
         began = time.perf_counter()
-        solvable = self.game.grid.cells - (position.black | position.green).bit_count() <= MAX_EMPTY
-        if solvable and self._solver is None:
-            self._solver = EndgameSolver(self.game)
-        total = None if self.iterations is None else ENDGAME_NODES * self.iterations  # None: by the clock
-        first_try = ENDGAME_CHUNK if total is None else min(ENDGAME_CHUNK, total)
-        solved = self._solve(position, first_try, began) if solvable else None
+        self._playout.seed(self.rng.randrange(2**31))
+        self._shuffle = np.random.default_rng(self.rng.randrange(2**63))
+        endgame = self._endgame(position, began)
+        board = board_bytes(position)
+        root = self._reused(position, board) or self._position_node(board, position.black_to_move, position.passes)
         done = 0
+        while self.iterations is None or done < self.iterations:
+            if done and done % _CHECK_CLOCK == 0 and ((endgame is not None and endgame.solved is not None) or
+                                                      (self.iterations is None and
+                                                       time.perf_counter() - began >= self.seconds)):
+                break
+            self._iterate(root)
+            done += 1
+        solved = endgame.result() if endgame is not None else None
         if solved is None:
-            board = board_bytes(position)
-            root = self._reused(position, board) or self._position_node(board, position.black_to_move,
-                                                                        position.passes)
             self._last = root
-            playing = (1 - ENDGAME_SHARE) * self.seconds if solvable else self.seconds
-            while self.iterations is None or done < self.iterations:
-                if self.iterations is None and done and done % _CHECK_CLOCK == 0 and \
-                        time.perf_counter() - began >= playing:
-                    break
-                self._iterate(root)
-                done += 1
-            turns = self._ranked(root)
-            if not solvable:
-                return Verdict(turns, done, time.perf_counter() - began)
-            solved = self._solve(position, None if total is None else total - first_try, began, turns[0].turn)
-            if solved is None:
-                return Verdict(turns, done, time.perf_counter() - began)
-        else:
-            self._last = None
+            return Verdict(self._ranked(root), done, time.perf_counter() - began)
+        self._last = None
         black = position.black_to_move
         won = float(solved.margin > 0 if black else solved.margin < 0)
         entry = EngineTurn(solved.turn, solved.turn.name(self.game.grid), 0, float(solved.margin), won)
@@ -203,17 +214,14 @@ class SearchEngine:
         verdict = self.search(position)
         return verdict.turns[0].turn, verdict
 
-    def _solve(self, position: Position, nodes: int | None, began: float,
-               first: Turn | None = None) -> Solved | None:
-        """The rest of the game solved exactly, trying ``first`` first, within ``nodes`` more nodes (if
-        positive), or (None) in pieces until the turn's time is up; None if that does not suffice."""
-        assert self._solver is not None
-        if nodes is not None:
-            return self._solver.solve(position, nodes, first) if nodes > 0 else None
-        while True:
-            solved = self._solver.solve(position, ENDGAME_CHUNK, first)
-            if solved is not None or time.perf_counter() - began >= self.seconds:
-                return solved
+    def _endgame(self, position: Position, began: float) -> _Endgame | None:
+        """The exact endgame of ``position`` begun on a thread of its own, if few enough cells are empty."""
+        if self.game.grid.cells - (position.black | position.green).bit_count() > MAX_EMPTY:
+            return None
+        if self._solver is None:
+            self._solver = EndgameSolver(self.game)
+        nodes = None if self.iterations is None else ENDGAME_NODES * self.iterations
+        return _Endgame(self._solver, position, nodes, began + self.seconds)
 
     # -- the tree -----------------------------------------------------------------------------------------
 
