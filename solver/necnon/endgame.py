@@ -89,8 +89,10 @@ class EndgameSolver:
         self._free = np.empty(0, dtype=np.int64)
         self._basis: npt.NDArray[np.int8] | None = None
         # What the searches of the root proved: lower <= value <= upper (the mover's margin), the turn
-        # that reached the lower bound (-1 before one did), the next test's guess.
-        self._lower = self._upper = self._turn = self._guess = 0
+        # that reached the lower bound (-1 before one did), the first test's guess of the value. The
+        # guess is the value of the last position of the game solved (Black minus Green): perfect play
+        # keeps it from turn to turn.
+        self._lower = self._upper = self._turn = self._guess = self._value = 0
         self._symmetries = np.zeros((0, 0), dtype=np.int64)
 
     def solve(self, position: Position, nodes: int, first: Turn | None = None) -> Solved | None:
@@ -112,15 +114,18 @@ class EndgameSolver:
                 self._kernel.clear(self._keys)
                 self._history[:] = 0
                 self._free, self._basis = np.flatnonzero(board == 0).astype(np.int64), board
+                self._value = 0
             self._symmetries = _symmetries(position, self._free)
             self._root, self._state[0] = position, 0
             cells = position.game.grid.cells
-            self._lower, self._upper, self._turn, self._guess = -cells - 1, cells + 1, -1, 0
+            self._lower, self._upper, self._turn = -cells - 1, cells + 1, -1
+            self._guess = self._value if position.black_to_move else -self._value
         budget = self._state[0] + nodes
         free = self._free
         first_code = -1 if first is None else _turn_code(first, free, self._kernel.PASS)
         # MTD(f): null-window tests "is the value at least beta?" from the guess, each moving a bound to
-        # the value the test returned, until the bounds meet.
+        # the value the test returned, until the bounds meet (each test costs far fewer nodes than a
+        # search of the whole window).
         while self._lower < self._upper:
             beta = max(self._guess, self._lower + 1)
             self._state[1], self._state[3], self._state[4], self._state[5] = budget, first_code, beta - 1, beta
@@ -140,7 +145,8 @@ class EndgameSolver:
         else:
             one, other = divmod(code, 32)
             turn = Turn(tuple(sorted({int(free[one]), int(free[other])})))
-        return Solved(turn, self._lower if position.black_to_move else -self._lower, int(self._state[0]))
+        self._value = self._lower if position.black_to_move else -self._lower
+        return Solved(turn, self._value, int(self._state[0]))
 
     def _serves(self, board: npt.NDArray[np.int8]) -> bool:
         """Do the table's keys describe the position of stones ``board``: does it keep every stone of
