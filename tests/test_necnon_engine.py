@@ -128,6 +128,16 @@ def test_a_solved_endgame_ends_the_turn_before_its_time():
     assert verdict.solved and verdict.seconds < 10
 
 
+def test_a_failure_of_the_endgame_s_thread_reaches_the_caller(monkeypatch):
+    def broken(*_):
+        raise RuntimeError("the endgame broke")
+
+    monkeypatch.setattr(EndgameSolver, "solve", broken)
+    game = Game.of("4x3", "nec")
+    with pytest.raises(RuntimeError, match="the endgame broke"):
+        SearchEngine(game, seed=1, iterations=50).search(Position.empty(game))
+
+
 def test_the_endgame_s_table_serves_the_whole_game(tablebase):
     """One solver follows a game turn by turn, its table kept from one position to the next (and begun
     anew for a position of another game): every value is the table's, every turn keeps it."""

@@ -90,16 +90,20 @@ def _final(board, black_to_move, neighbours, seen, stack):
     return margin if black_to_move else -margin
 
 
-@njit(cache=True)
-def _allowed(board, free, black_to_move, nec, neighbours, out):
+@njit(cache=True, inline="always")
+def _allowed(black, green, black_to_move, nec, near, outside, out):
     """The indices k of the free cells the mover may lay a stone on, increasing, written to ``out``;
-    returns how many (the rule of :func:`solver.necnon._rules.is_allowed`)."""
+    returns how many (the rule of :func:`solver.necnon._rules.allows`). ``black``, ``green``: the stones
+    on the free cells (bit k for ``free[k]``); ``near[k]``: the free cells beside ``free[k]`` (bit j for
+    ``free[j]``); ``outside[c, k]``: its neighbours outside the free cells that hold Black's (c = 0) or
+    Green's (c = 1) stones."""
     mover_nec = nec[0] if black_to_move else nec[1]
-    enemy = _rules.GREEN if black_to_move else _rules.BLACK
+    enemy, side = (green, 1) if black_to_move else (black, 0)
+    taken = black | green
     count = 0
-    for k in range(len(free)):
-        cell = free[k]
-        if board[cell] == _rules.EMPTY and _rules.is_allowed(board, cell, enemy, mover_nec, neighbours):
+    for k in range(len(near)):
+        if taken >> np.uint64(k) & np.uint64(1) == 0 and \
+                _rules.allows(outside[side, k] + np.int64(_stones_of(enemy & near[k])), mover_nec):
             out[count] = k
             count += 1
     return count
@@ -137,8 +141,8 @@ def _stones(allowed, ply, count, laid, t):
 
 
 @njit(cache=True, inline="always")
-def _enter(frames, masks, ply, board, free, black_to_move, passed, empty, black, green, alpha, beta, nec,
-           neighbours, allowed, history, symmetries, keys, bounds, moves, state):
+def _enter(frames, masks, ply, cells, free, black_to_move, passed, empty, black, green, alpha, beta, nec, near,
+           outside, allowed, history, symmetries, keys, bounds, moves, state):
     """Open frame ``ply`` for a position that is not finished, searched in the window (alpha, beta);
     return True if instead the table's bounds give its value there (then in ``frames[ply, _VALUE]``).
     The root (ply 0) is always opened."""
@@ -156,9 +160,9 @@ def _enter(frames, masks, ply, board, free, black_to_move, passed, empty, black,
                 frames[ply, _VALUE] = lower if lower >= beta or lower == upper else upper
                 return True
             alpha, beta = max(alpha, lower), min(beta, upper)
-    count = _allowed(board, free, black_to_move, nec, neighbours, allowed[ply])
+    count = _allowed(black, green, black_to_move, nec, near, outside, allowed[ply])
     _by_history(allowed[ply], count, history[0 if black_to_move else 1])
-    laid = 0 if count == 0 else 1 if count == 1 or empty == len(board) else 2
+    laid = 0 if count == 0 else 1 if count == 1 or empty == cells else 2
     turns = 1 if laid == 0 else count if laid == 1 else count * (count - 1) // 2
     if ply > 0 and laid > 0 and empty - laid >= TRANSPOSED_EMPTY:
         # Enhanced transposition cutoff: a turn whose position the table already shows bad enough for
@@ -256,6 +260,21 @@ def solve(board, free, black_to_move, passed, nec, neighbours, keys, bounds, mov
             green |= one << np.uint64(k)
         else:
             empty += 1
+    # Each free cell's neighbours: those among the free cells as bits, and the others' stones counted.
+    index = np.full(cells, -1, dtype=np.int64)
+    for k in range(size):
+        index[free[k]] = k
+    near = np.zeros(size, dtype=np.uint64)
+    outside = np.zeros((2, size), dtype=np.int64)
+    for k in range(size):
+        for n in range(neighbours.shape[1]):
+            cell = neighbours[free[k], n]
+            if cell < 0:
+                break
+            if index[cell] >= 0:
+                near[k] |= one << np.uint64(index[cell])
+            elif board[cell] != _rules.EMPTY:
+                outside[board[cell] - 1, k] += 1
     plies = 2 * empty + 4  # every ply lays a stone but for passes, never two in a row
     frames = np.empty((plies, _COLUMNS), dtype=np.int64)
     masks = np.empty((plies, 3), dtype=np.uint64)
@@ -263,9 +282,8 @@ def solve(board, free, black_to_move, passed, nec, neighbours, keys, bounds, mov
     seen = np.empty(cells, dtype=np.bool_)
     stack = np.empty(cells, dtype=np.int64)
     state[_STOPPED] = 0
-    _enter(frames, masks, 0, board, free, black_to_move, passed, empty, black, green,
-           state[_ROOT_ALPHA], state[_ROOT_BETA], nec, neighbours, allowed, history, symmetries, keys, bounds,
-           moves, state)
+    _enter(frames, masks, 0, cells, free, black_to_move, passed, empty, black, green, state[_ROOT_ALPHA],
+           state[_ROOT_BETA], nec, near, outside, allowed, history, symmetries, keys, bounds, moves, state)
     ply = 0
     child = False  # does frames[ply + 1, _VALUE] hold the value of the turn being tried at ply?
     while True:
@@ -328,8 +346,8 @@ def solve(board, free, black_to_move, passed, nec, neighbours, keys, bounds, mov
             if frames[ply, _PASSED]:  # the second in a row: the game ends
                 frames[ply + 1, _VALUE] = -_final(board, mover, neighbours, seen, stack)
                 child = True
-            elif not _enter(frames, masks, ply + 1, board, free, not mover, True, empty, black, green, -beta, -alpha,
-                            nec, neighbours, allowed, history, symmetries, keys, bounds, moves, state):
+            elif not _enter(frames, masks, ply + 1, cells, free, not mover, True, empty, black, green, -beta, -alpha,
+                            nec, near, outside, allowed, history, symmetries, keys, bounds, moves, state):
                 ply += 1
             else:
                 child = True
@@ -344,8 +362,8 @@ def solve(board, free, black_to_move, passed, nec, neighbours, keys, bounds, mov
         if empty == laid:  # the board is full: the game ends
             frames[ply + 1, _VALUE] = -_final(board, mover, neighbours, seen, stack)
             child = True
-        elif not _enter(frames, masks, ply + 1, board, free, not mover, False, empty - laid, black, green, -beta,
-                        -alpha, nec, neighbours, allowed, history, symmetries, keys, bounds, moves, state):
+        elif not _enter(frames, masks, ply + 1, cells, free, not mover, False, empty - laid, black, green, -beta,
+                        -alpha, nec, near, outside, allowed, history, symmetries, keys, bounds, moves, state):
             ply += 1
         else:
             child = True

@@ -22,6 +22,13 @@ def is_allowed(board, cell, enemy, mover_nec, neighbours):
             break
         if board[near] == enemy:
             enemies += 1
+    return allows(enemies, mover_nec)
+
+
+@njit(cache=True, inline="always")
+def allows(enemies, mover_nec):
+    """Does the protocol (NEC if ``mover_nec``, else NON) allow a stone beside ``enemies`` enemy stones?
+    Yes with none, or under NEC an odd number, or under NON an even one."""
     return (enemies == 0 or enemies % 2 == 1) if mover_nec else enemies % 2 == 0
 
 

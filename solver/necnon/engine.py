@@ -120,20 +120,27 @@ class _Endgame:
 
     def __init__(self, solver: EndgameSolver, position: Position, nodes: int | None, deadline: float) -> None:
         self.solved: Solved | None = None
+        self._failure: BaseException | None = None
         self._solver, self._position, self._nodes, self._deadline = solver, position, nodes, deadline
         self._thread = threading.Thread(target=self._run, name="necnon-endgame", daemon=True)
         self._thread.start()
 
     def _run(self) -> None:
-        if self._nodes is not None:
-            self.solved = self._solver.solve(self._position, self._nodes)
-            return
-        while self.solved is None and time.perf_counter() < self._deadline:
-            self.solved = self._solver.solve(self._position, ENDGAME_CHUNK)
+        try:
+            if self._nodes is not None:
+                self.solved = self._solver.solve(self._position, self._nodes)
+                return
+            while self.solved is None and time.perf_counter() < self._deadline:
+                self.solved = self._solver.solve(self._position, ENDGAME_CHUNK)
+        except BaseException as failure:  # handed to the thread that asks for the result
+            self._failure = failure
 
     def result(self) -> Solved | None:
-        """The solution, once the search has ended (by its budget or its deadline), or None."""
+        """The solution, once the search has ended (by its budget or its deadline), or None. Raises
+        what the search raised, if it failed."""
         self._thread.join()
+        if self._failure is not None:
+            raise self._failure
         return self.solved
 
 
