@@ -180,7 +180,6 @@ class SearchEngine:
         self.game = game
         self.seconds, self.iterations = seconds, iterations
         self.rng = random.Random(seed)
-        self._shuffle = np.random.default_rng(self.rng.randrange(2**63))  # the order of a node's decisions
         grid = game.grid
         self._neighbours, self._nec = grid.neighbour_table, game.nec
         self._scratch = np.empty(grid.cells, dtype=np.int64)
@@ -194,6 +193,8 @@ class SearchEngine:
             raise ValueError("the game is over: there is nothing to search")
         began = time.perf_counter()
         self._playout.seed(self.rng.randrange(2**31))
+        # The order of a node's decisions, drawn anew each search: what a search chooses does not depend
+        # on how many nodes the last one made, which the endgame's thread may cut short.
         self._shuffle = np.random.default_rng(self.rng.randrange(2**63))
         endgame = self._endgame(position, began)
         board = board_bytes(position)
