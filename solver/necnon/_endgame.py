@@ -23,18 +23,14 @@ of it, then its pairs (i, j), i < j, of allowed cells (or its single stones), th
 order of the mover's ``history``: the cuts each cell's turns made so far, a cut with ``e`` cells empty
 weighing ``2 ** e`` (the cuts near the root save the most).
 
-**Table**: ``entries[slot]`` packs a position's bounds (lower, upper) and the best turn found there
-(:func:`_entry`), ``keys[slot]`` holds its key XOR its entry (:data:`EMPTY` when free). Searches on
-several threads share one table without a lock: a slot read while another thread writes it shows a key
-and an entry of different writes, which fail the check ``keys[slot] ^ entries[slot] == key``, so that
-it reads as a miss (Hyatt and Mann's lockless hashing). A slot is found by linear probing over
-:data:`_PROBES` slots; when all are taken, the entry of most stones is overwritten (the table is a
-cache: a lost entry costs time, never exactness).
+**Table**: ``keys[slot]`` (:data:`EMPTY` when free), ``bounds[slot]`` (lower, upper) and
+``moves[slot]``, the best turn found there. A slot is found by linear probing over :data:`_PROBES`
+slots; when all are taken, the entry of most stones is overwritten (the table is a cache: a lost entry costs time,
+never exactness).
 
 **Budget and window**: ``state`` = [nodes searched, the budget of nodes, stopped (1 when the budget ran
 out), the root's best turn: on entry the turn to try first there (-1 for none) unless the table has
-one, the root's window (alpha, beta), 1 to try the root's other turns in reverse order (a helper
-searching beside another search of the same root begins where the other ends)]. When the budget runs out the search stops with nothing half-done
+one, the root's window (alpha, beta)]. When the budget runs out the search stops with nothing half-done
 stored, so that what the table holds stays exact. The caller drives the root's window: with a null
 window (beta - 1, beta) a search only tells whether the value reaches beta, which takes far fewer nodes
 than the value itself (:class:`solver.necnon.endgame.EndgameSolver` bisects the value so).
@@ -51,32 +47,13 @@ EMPTY = np.uint64(0xFFFFFFFFFFFFFFFF)
 PASS = 1023
 _MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
 _PROBES = 4
-_NODES, _BUDGET, _STOPPED, _BEST, _ROOT_ALPHA, _ROOT_BETA, _REVERSED = range(7)
+_NODES, _BUDGET, _STOPPED, _BEST, _ROOT_ALPHA, _ROOT_BETA = range(6)
 
 
 @njit(cache=True)
-def clear(keys, entries):
+def clear(keys):
     """Empty the table."""
     keys[:] = EMPTY
-    entries[:] = 0
-
-
-@njit(cache=True, inline="always")
-def _entry(lower, upper, turn):
-    """An entry of the table: bounds in [-127, 127] and a turn's code (-1 for none), in 32 bits."""
-    return np.uint64(lower + 128) | np.uint64(upper + 128) << np.uint64(8) | np.uint64(turn + 1) << np.uint64(16)
-
-
-@njit(cache=True, inline="always")
-def _bounds(entry):
-    """The (lower, upper) bounds of an entry."""
-    return np.int64(entry & np.uint64(0xFF)) - 128, np.int64(entry >> np.uint64(8) & np.uint64(0xFF)) - 128
-
-
-@njit(cache=True, inline="always")
-def _turn_of(entry):
-    """The best turn's code of an entry (-1 for none)."""
-    return np.int64(entry >> np.uint64(16) & np.uint64(0xFFFF)) - 1
 
 
 @njit(cache=True, inline="always")
@@ -89,25 +66,21 @@ def _stones_of(key):
 
 
 @njit(cache=True, inline="always")
-def _find(keys, entries, key):
-    """The slot holding ``key`` (and its entry, else 0), else a free slot near it, else the slot it may
-    take: the one of the position with the most stones, whose search is the cheapest to redo."""
+def _find(keys, key):
+    """The slot holding ``key``, else a free slot near it, else the slot it may take: the one of the
+    position with the most stones, whose search is the cheapest to redo."""
     mask = np.uint64(len(keys) - 1)
     mixed = key * _MULTIPLIER
     home = (mixed ^ mixed >> np.uint64(32)) & mask
     victim, most = home, np.uint64(0)
     for probe in range(_PROBES):
         slot = (home + np.uint64(probe)) & mask
-        entry = entries[slot]
-        held = keys[slot] ^ entry
-        if held == key:
-            return slot, entry
-        if keys[slot] == EMPTY:
-            return slot, np.uint64(0)
-        stones = _stones_of(held)
+        if keys[slot] == key or keys[slot] == EMPTY:
+            return slot
+        stones = _stones_of(keys[slot])
         if stones > most:
             victim, most = slot, stones
-    return victim, np.uint64(0)
+    return victim
 
 
 @njit(cache=True, inline="always")
@@ -169,7 +142,7 @@ def _stones(allowed, ply, count, laid, t):
 
 @njit(cache=True, inline="always")
 def _enter(frames, masks, ply, cells, free, black_to_move, passed, empty, black, green, alpha, beta, nec, near,
-           outside, allowed, history, symmetries, keys, entries, state):
+           outside, allowed, history, symmetries, keys, bounds, moves, state):
     """Open frame ``ply`` for a position that is not finished, searched in the window (alpha, beta);
     return True if instead the table's bounds give its value there (then in ``frames[ply, _VALUE]``).
     The root (ply 0) is always opened."""
@@ -177,12 +150,12 @@ def _enter(frames, masks, ply, cells, free, black_to_move, passed, empty, black,
     e = np.uint64(len(free))
     key = (black | green << e | np.uint64(1 if black_to_move else 0) << (e + e)
            | np.uint64(1 if passed else 0) << (e + e + np.uint64(1)))
-    slot, entry = _find(keys, entries, key)
+    slot = _find(keys, key)
     lower, upper, first = -127, 127, state[_BEST] if ply == 0 else -1
-    if entry:
-        first = _turn_of(entry)
+    if keys[slot] == key:
+        first = moves[slot]
         if ply > 0:
-            lower, upper = _bounds(entry)
+            lower, upper = bounds[slot, 0], bounds[slot, 1]
             if lower == upper or lower >= beta or upper <= alpha:
                 frames[ply, _VALUE] = lower if lower >= beta or lower == upper else upper
                 return True
@@ -199,9 +172,9 @@ def _enter(frames, masks, ply, cells, free, black_to_move, passed, empty, black,
             a, b = _stones(allowed, ply, count, laid, t)
             bits = one << np.uint64(a) | one << np.uint64(b)
             child = ((black | bits) | green << e if black_to_move else black | (green | bits) << e) | child_mover
-            known = _find(keys, entries, child)[1]
-            if known and -_bounds(known)[1] >= beta:
-                frames[ply, _VALUE] = -_bounds(known)[1]
+            near = _find(keys, child)
+            if keys[near] == child and -bounds[near, 1] >= beta:
+                frames[ply, _VALUE] = -bounds[near, 1]
                 return True
     frames[ply, _ALPHA], frames[ply, _BETA], frames[ply, _WINDOW] = alpha, beta, alpha
     frames[ply, _VALUE], frames[ply, _TURN], frames[ply, _TRIED] = -127, -1, -1
@@ -263,7 +236,7 @@ def _code(a, b):
 
 
 @njit(cache=True, nogil=True)
-def solve(board, free, black_to_move, passed, nec, neighbours, keys, entries, history, symmetries, state):
+def solve(board, free, black_to_move, passed, nec, neighbours, keys, bounds, moves, history, symmetries, state):
     """The value (the mover's margin) of a position that is not finished, its empty cells ``free``, in
     the window ``(state[4], state[5])`` (fail-soft: exact inside it, else a bound); its best turn goes to
     ``state[3]``. Stops when the budget of ``state[1]`` nodes runs out
@@ -310,7 +283,7 @@ def solve(board, free, black_to_move, passed, nec, neighbours, keys, entries, hi
     stack = np.empty(cells, dtype=np.int64)
     state[_STOPPED] = 0
     _enter(frames, masks, 0, cells, free, black_to_move, passed, empty, black, green, state[_ROOT_ALPHA],
-           state[_ROOT_BETA], nec, near, outside, allowed, history, symmetries, keys, entries, state)
+           state[_ROOT_BETA], nec, near, outside, allowed, history, symmetries, keys, bounds, moves, state)
     ply = 0
     child = False  # does frames[ply + 1, _VALUE] hold the value of the turn being tried at ply?
     while True:
@@ -340,8 +313,7 @@ def solve(board, free, black_to_move, passed, nec, neighbours, keys, entries, hi
                     a, b, found = first // 32, first % 32, True  # a single stone's code is a * 33
                     break
                 continue
-            order = turns - 1 - tried if ply == 0 and state[_REVERSED] else tried
-            a, b = _stones(allowed, ply, frames[ply, _COUNT], laid, order)
+            a, b = _stones(allowed, ply, frames[ply, _COUNT], laid, tried)
             tried += 1
             if laid == 0 or (_code(a, b) != first and not (frames[ply, _FIXED] and
                                                            _mirrored(symmetries, frames[ply, _FIXED], a, b))):
@@ -356,9 +328,8 @@ def solve(board, free, black_to_move, passed, nec, neighbours, keys, entries, hi
             else:
                 lower = upper = best
             slot = frames[ply, _SLOT]
-            entry = _entry(lower, upper, frames[ply, _TURN])
-            entries[slot] = entry
-            keys[slot] = masks[ply, 2] ^ entry
+            keys[slot], bounds[slot, 0], bounds[slot, 1] = masks[ply, 2], lower, upper
+            moves[slot] = frames[ply, _TURN]
             if ply == 0:
                 state[_BEST] = frames[0, _TURN]
                 return best
@@ -376,7 +347,7 @@ def solve(board, free, black_to_move, passed, nec, neighbours, keys, entries, hi
                 frames[ply + 1, _VALUE] = -_final(board, mover, neighbours, seen, stack)
                 child = True
             elif not _enter(frames, masks, ply + 1, cells, free, not mover, True, empty, black, green, -beta, -alpha,
-                            nec, near, outside, allowed, history, symmetries, keys, entries, state):
+                            nec, near, outside, allowed, history, symmetries, keys, bounds, moves, state):
                 ply += 1
             else:
                 child = True
@@ -392,7 +363,7 @@ def solve(board, free, black_to_move, passed, nec, neighbours, keys, entries, hi
             frames[ply + 1, _VALUE] = -_final(board, mover, neighbours, seen, stack)
             child = True
         elif not _enter(frames, masks, ply + 1, cells, free, not mover, False, empty - laid, black, green, -beta,
-                        -alpha, nec, near, outside, allowed, history, symmetries, keys, entries, state):
+                        -alpha, nec, near, outside, allowed, history, symmetries, keys, bounds, moves, state):
             ply += 1
         else:
             child = True

@@ -33,6 +33,16 @@ def allows(enemies, mover_nec):
 
 
 @njit(cache=True)
+def empty_cells(board):
+    """How many cells of ``board`` are empty."""
+    count = 0
+    for cell in range(len(board)):
+        if board[cell] == EMPTY:
+            count += 1
+    return count
+
+
+@njit(cache=True)
 def allowed_cells(board, black_to_move, nec, neighbours, out):
     """The empty cells the mover may lay a stone on (:func:`is_allowed`), in increasing order, written
     to ``out``; returns how many."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 from numba import njit
 
 COUNT, REWARD, MARGIN, WON, AMAF_COUNT, AMAF_REWARD = range(6)
@@ -54,3 +55,40 @@ def update(stats, k, decisions, final, stone, reward, margin, won):
         if final[decisions[j]] == stone:
             stats[AMAF_COUNT, j] += 1
             stats[AMAF_REWARD, j] += reward
+
+
+@njit(cache=True)
+def shuffled(cells):
+    """``cells`` in a random order (numba's generator, which :func:`solver.necnon._playout.seed` seeds)."""
+    order = cells.copy()
+    for i in range(len(order) - 1, 0, -1):
+        j = np.random.randint(i + 1)
+        order[i], order[j] = order[j], order[i]
+    return order
+
+
+@njit(cache=True)
+def second_stones(allowed, first, decisions, stats):
+    """The decisions of a second stone after the first stone ``first`` (a decision of a node of
+    ``decisions`` and figures ``stats``): the ``allowed`` cells after it, shuffled; and their figures,
+    zero but for the AMAF rows, copied from the first stone's node for the same cells (the same player
+    laying a stone there)."""
+    count = 0
+    for cell in allowed:
+        if cell > first:
+            count += 1
+    seconds = np.empty(count, dtype=np.int64)
+    count = 0
+    for cell in allowed:
+        if cell > first:
+            seconds[count] = cell
+            count += 1
+    seconds = shuffled(seconds)
+    figures = np.zeros((ROWS, count))
+    for k in range(count):
+        for j in range(len(decisions)):  # the last allowed cell is a second stone only: not found
+            if decisions[j] == seconds[k]:
+                figures[AMAF_COUNT, k] = stats[AMAF_COUNT, j]
+                figures[AMAF_REWARD, k] = stats[AMAF_REWARD, j]
+                break
+    return seconds, figures

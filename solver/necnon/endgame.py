@@ -17,7 +17,6 @@ Green's, under perfect play: the same as the table's, on any board, tabled or no
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass
 
 import numpy as np
@@ -28,10 +27,8 @@ from solver.necnon.rules import Game
 
 #: The most empty cells a position may have: the kernel's keys give each two bits, and fit 64.
 MAX_EMPTY = 31
-#: The table holds ``2 ** TABLE_BITS`` positions (16 bytes each).
+#: The table holds ``2 ** TABLE_BITS`` positions (12 bytes each).
 TABLE_BITS = 22
-#: Nodes a helper searches between two looks at whether the search it helps has ended.
-HELPER_CHUNK = 20_000
 
 
 def board_bytes(position: Position) -> npt.NDArray[np.int8]:
@@ -73,22 +70,19 @@ class Solved:
 
 class EndgameSolver:
     """The exact solver of the rest of a game of ``game``, for positions with at most :data:`MAX_EMPTY`
-    empty cells. With ``helpers`` > 0, that many more threads search each test beside the first, on the
-    same table, the root's turns in reverse order (the kernel holds no lock, so that each has a core):
-    the value is the same, the nodes fewer by the clock, but how many a call takes varies from run to
-    run."""
+    empty cells."""
 
-    def __init__(self, game: Game, table_bits: int = TABLE_BITS, helpers: int = 0) -> None:
+    def __init__(self, game: Game, table_bits: int = TABLE_BITS) -> None:
         from solver.necnon import _endgame  # numba is imported only when the engine is used
 
         self._kernel = _endgame
         self.game = game
-        self.helpers = helpers
         self._neighbours, self._nec = game.grid.neighbour_table, game.nec
         self._keys = np.empty(1 << table_bits, dtype=np.uint64)
-        self._entries = np.empty(1 << table_bits, dtype=np.uint64)
+        self._bounds = np.empty((1 << table_bits, 2), dtype=np.int8)
+        self._moves = np.empty(1 << table_bits, dtype=np.int16)
         self._history = np.zeros((2, MAX_EMPTY), dtype=np.int64)
-        self._state = np.zeros(7, dtype=np.int64)
+        self._state = np.zeros(6, dtype=np.int64)
         self._root: Position | None = None
         # The cells the table's keys are made of (the empty cells of the first position it served) and
         # the stones of that position: the table serves the positions that keep those stones.
@@ -117,7 +111,7 @@ class EndgameSolver:
             raise ValueError(f"{first.name(position.game.grid)} is not a turn of {position.notation()}")
         if position != self._root:
             if not self._serves(board):
-                self._kernel.clear(self._keys, self._entries)
+                self._kernel.clear(self._keys)
                 self._history[:] = 0
                 self._free, self._basis = np.flatnonzero(board == 0).astype(np.int64), board
                 self._value = 0
@@ -135,7 +129,9 @@ class EndgameSolver:
         while self._lower < self._upper:
             beta = max(self._guess, self._lower + 1)
             self._state[1], self._state[3], self._state[4], self._state[5] = budget, first_code, beta - 1, beta
-            value = self._test(position, board, self._state)
+            value = int(self._kernel.solve(board, free, position.black_to_move, position.passes == 1, self._nec,
+                                           self._neighbours, self._keys, self._bounds, self._moves,
+                                           self._history, self._symmetries, self._state))
             if self._state[2]:
                 return None
             if value >= beta:
@@ -151,37 +147,6 @@ class EndgameSolver:
             turn = Turn(tuple(sorted({int(free[one]), int(free[other])})))
         self._value = self._lower if position.black_to_move else -self._lower
         return Solved(turn, self._value, int(self._state[0]))
-
-    def _test(self, position: Position, board: npt.NDArray[np.int8], state: npt.NDArray[np.int64]) -> int:
-        """One search of the root in the window and budget of ``state`` (the kernel's), with the helpers
-        beside it until it ends."""
-        finished = threading.Event()
-        helpers = [threading.Thread(target=self._help, args=(position, board.copy(), state[4:6].copy(), finished),
-                                    name="necnon-endgame-helper", daemon=True) for _ in range(self.helpers)]
-        for helper in helpers:
-            helper.start()
-        try:
-            return int(self._kernel.solve(board, self._free, position.black_to_move, position.passes == 1, self._nec,
-                                          self._neighbours, self._keys, self._entries, self._history,
-                                          self._symmetries, state))
-        finally:
-            finished.set()
-            for helper in helpers:
-                helper.join()
-
-    def _help(self, position: Position, board: npt.NDArray[np.int8], window: npt.NDArray[np.int64],
-              finished: threading.Event) -> None:
-        """Search the root in ``window``, the root's turns in reverse order, with a history of its own,
-        in pieces of :data:`HELPER_CHUNK` nodes until it has searched it or ``finished`` is set: what it
-        stores in the shared table spares the first search those nodes."""
-        state = np.array([0, 0, 0, -1, window[0], window[1], 1], dtype=np.int64)
-        history = self._history.copy()
-        while not finished.is_set():
-            state[1] = state[0] + HELPER_CHUNK
-            self._kernel.solve(board, self._free, position.black_to_move, position.passes == 1, self._nec,
-                               self._neighbours, self._keys, self._entries, history, self._symmetries, state)
-            if not state[2]:
-                return
 
     def _serves(self, board: npt.NDArray[np.int8]) -> bool:
         """Do the table's keys describe the position of stones ``board``: does it keep every stone of

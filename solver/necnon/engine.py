@@ -153,12 +153,12 @@ class _Node:
                  "stats")
 
     def __init__(self, board: np.ndarray, black_to_move: bool, passes: int, kind: int, allowed: np.ndarray,
-                 decisions: np.ndarray, rows: int) -> None:
+                 decisions: np.ndarray, stats: np.ndarray) -> None:
         self.board, self.black_to_move, self.passes = board, black_to_move, passes
         self.kind, self.allowed, self.decisions = kind, allowed, decisions
         self.children: list[_Node | None] = [None] * len(decisions)
         self.visits = 0
-        self.stats = np.zeros((rows, len(decisions)))
+        self.stats = stats
 
 
 class SearchEngine:
@@ -192,10 +192,10 @@ class SearchEngine:
         if position.over:
             raise ValueError("the game is over: there is nothing to search")
         began = time.perf_counter()
+        # numba's generator (the playouts' and the order of a node's decisions) seeded anew each search:
+        # what a search chooses does not depend on how many playouts the last one ran, which the
+        # endgame's thread may cut short.
         self._playout.seed(self.rng.randrange(2**31))
-        # The order of a node's decisions, drawn anew each search: what a search chooses does not depend
-        # on how many nodes the last one made, which the endgame's thread may cut short.
-        self._shuffle = np.random.default_rng(self.rng.randrange(2**63))
         endgame = self._endgame(position, began)
         board = board_bytes(position)
         root = self._reused(position, board) or self._position_node(board, position.black_to_move, position.passes)
@@ -267,18 +267,20 @@ class SearchEngine:
     def _position_node(self, board: np.ndarray, black_to_move: bool, passes: int) -> _Node:
         """The node of a position: what its turn is, and its decisions in a shuffled order."""
         rows = self._tree.ROWS
-        if passes == 2 or board.all():
+        empty = self._rules.empty_cells(board)
+        if passes == 2 or not empty:
             nothing = np.empty(0, dtype=np.int64)
-            return _Node(board, black_to_move, passes, _OVER, nothing, nothing, rows)
+            return _Node(board, black_to_move, passes, _OVER, nothing, nothing, np.zeros((rows, 0)))
         count = self._rules.allowed_cells(board, black_to_move, self._nec, self._neighbours, self._scratch)
         allowed = self._scratch[:count].copy()
         if not count:
-            return _Node(board, black_to_move, passes, _PASS, allowed, np.array([-1]), rows)
-        if count == 1 or not board.any():
+            return _Node(board, black_to_move, passes, _PASS, allowed, np.array([-1]), np.zeros((rows, 1)))
+        if count == 1 or empty == len(board):
             kind, decisions = _SINGLE, allowed
         else:
             kind, decisions = _FIRST, allowed[:-1]  # a first stone leaves a later cell for the second
-        return _Node(board, black_to_move, passes, kind, allowed, self._shuffle.permutation(decisions), rows)
+        return _Node(board, black_to_move, passes, kind, allowed, self._tree.shuffled(decisions),
+                     np.zeros((rows, len(decisions))))
 
     def _child(self, node: _Node, index: int) -> _Node:
         """The node decision ``index`` of ``node`` leads to. A second stone's node starts from the AMAF
@@ -289,15 +291,8 @@ class SearchEngine:
         board = node.board.copy()
         board[decision] = 1 if node.black_to_move else 2
         if node.kind == _FIRST:
-            seconds = self._shuffle.permutation(node.allowed[node.allowed > decision])
-            child = _Node(board, node.black_to_move, 0, _SECOND, node.allowed, seconds, self._tree.ROWS)
-            rank = np.full(len(board), -1)
-            rank[node.decisions] = np.arange(len(node.decisions))
-            ranks = rank[seconds]
-            known = ranks >= 0  # the last allowed cell is a second stone only
-            for row in (self._tree.AMAF_COUNT, self._tree.AMAF_REWARD):
-                child.stats[row, known] = node.stats[row, ranks[known]]
-            return child
+            seconds, stats = self._tree.second_stones(node.allowed, decision, node.decisions, node.stats)
+            return _Node(board, node.black_to_move, 0, _SECOND, node.allowed, seconds, stats)
         return self._position_node(board, not node.black_to_move, 0)
 
     def _iterate(self, root: _Node) -> None:
