@@ -25,8 +25,8 @@ weighing ``2 ** e`` (the cuts near the root save the most).
 
 **Table**: ``keys[slot]`` (:data:`EMPTY` when free), ``bounds[slot]`` (lower, upper) and
 ``moves[slot]``, the best turn found there. A slot is found by linear probing over :data:`_PROBES`
-slots; when all are taken, the entry of most stones is overwritten (the table is a cache: a lost entry costs time,
-never exactness).
+slots from a hash of the whole key; when all are taken, the entry of most stones is overwritten (the
+table is a cache: a lost entry costs time, never exactness).
 
 **Budget and window**: ``state`` = [nodes searched, the budget of nodes, stopped (1 when the budget ran
 out), the root's best turn: on entry the turn to try first there (-1 for none) unless the table has
@@ -172,9 +172,9 @@ def _enter(frames, masks, ply, cells, free, black_to_move, passed, empty, black,
             a, b = _stones(allowed, ply, count, laid, t)
             bits = one << np.uint64(a) | one << np.uint64(b)
             child = ((black | bits) | green << e if black_to_move else black | (green | bits) << e) | child_mover
-            near = _find(keys, child)
-            if keys[near] == child and -bounds[near, 1] >= beta:
-                frames[ply, _VALUE] = -bounds[near, 1]
+            known = _find(keys, child)
+            if keys[known] == child and -bounds[known, 1] >= beta:
+                frames[ply, _VALUE] = -bounds[known, 1]
                 return True
     frames[ply, _ALPHA], frames[ply, _BETA], frames[ply, _WINDOW] = alpha, beta, alpha
     frames[ply, _VALUE], frames[ply, _TURN], frames[ply, _TRIED] = -127, -1, -1
@@ -237,16 +237,17 @@ def _code(a, b):
 
 @njit(cache=True, nogil=True)
 def solve(board, free, black_to_move, passed, nec, neighbours, keys, bounds, moves, history, symmetries, state):
-    """The value (the mover's margin) of a position that is not finished, its empty cells ``free``, in
-    the window ``(state[4], state[5])`` (fail-soft: exact inside it, else a bound); its best turn goes to
-    ``state[3]``. Stops when the budget of ``state[1]`` nodes runs out
-    (``state[2]`` then 1, the value meaningless). ``symmetries[g, k]``: the image of free cell k
-    under each symmetry of the board that maps the root to itself, but the identity: within
+    """The value (the mover's margin) of a position that is not finished, every empty cell of it among
+    ``free``, in the window ``(state[4], state[5])`` (fail-soft: exact inside it, else a bound); its best
+    turn goes to ``state[3]``. Stops when the budget of ``state[1]`` nodes runs out (``state[2]`` then 1,
+    the value meaningless). ``symmetries[g, k]``: the image of free cell k under each symmetry of the
+    board that maps the root to itself and the free cells onto themselves, but the identity: within
     :data:`SYMMETRIC_PLIES` of the root, a turn that one of them maps onto a turn of smaller code while
     mapping the position to itself is worth that turn, and is not searched. ``history[0]``,
     ``history[1]``: Black's and Green's cuts by free cell (at least ``len(free)`` columns). The table's
-    entries and the history of an earlier call of the same root stay valid, so that a stopped search
-    resumes the work it stored.
+    entries and the history stay valid for any later root with the same ``free`` and the same stones
+    outside them, so that a stopped search resumes the work it stored, and a game's later positions
+    find what its earlier searches stored.
 
     The search is a stack of frames (one a ply, see the columns above) rather than recursion, which
     numba cannot cache. ``board`` is changed during the search and restored at its end."""
