@@ -5,6 +5,7 @@ peak memory, and the first solve of a process with a cold and a warm compile cac
     python scripts/bench_necnon.py --board hex3 --protocol non --runs 3
     python scripts/bench_necnon.py --board 5x4 --runs 1 --no-cold   # large: about 3 GB
     python scripts/bench_necnon.py --engine --board hex6            # the search engine's playouts a second
+    python scripts/bench_necnon.py --endgame --board hex3 --runs 3  # its exact endgame on the empty board
 
 Only the public API is used (:class:`solver.necnon.rules.Game`, :func:`solver.necnon.solve.solve`). Each
 measurement that must start from nothing runs in a fresh interpreter:
@@ -17,6 +18,9 @@ measurement that must start from nothing runs in a fresh interpreter:
   numpy reports its arrays to it);
 * **engine** (``--engine``): the search engine's playouts a second from the empty board, median of
   ``--runs`` searches of 5,000 playouts each after one to load its kernels;
+* **endgame** (``--endgame``): the engine's exact endgame solver
+  (:class:`solver.necnon.endgame.EndgameSolver`) solving the empty board, a new solver each time: its
+  nodes, and the median and min of ``--runs`` wall-clock times after a 3x3 solve that loads its kernel;
 * **cold first run**: the first solve of a process whose numba cache is an empty directory
   (``NUMBA_CACHE_DIR``): numba's import and the compilation included; **warm-cache first run**: the
   same again once that directory holds the compiled kernels.
@@ -79,6 +83,21 @@ for seed in range(int(sys.argv[3])):
 print(json.dumps({"rates": rates}))
 """
 
+_ENDGAME = """
+import json, sys, time
+from solver.necnon.endgame import EndgameSolver
+from solver.necnon.position import Position
+from solver.necnon.rules import Game
+EndgameSolver(Game.of("3x3")).solve(Position.empty(Game.of("3x3")), 10**6)
+game = Game.of(sys.argv[1], sys.argv[2])
+wall = []
+for _ in range(int(sys.argv[3])):
+    began = time.perf_counter()
+    solved = EndgameSolver(game).solve(Position.empty(game), 10**10)
+    wall.append(time.perf_counter() - began)
+print(json.dumps({"wall": wall, "nodes": solved.nodes, "margin": solved.margin}))
+"""
+
 _FIRST = """
 import json, sys, time
 began = time.perf_counter()
@@ -108,8 +127,17 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--no-cold", action="store_true", help="Leave out the first-run measurements.")
     parser.add_argument("--engine", action="store_true", help="Measure the search engine instead of the solver.")
+    parser.add_argument("--endgame", action="store_true",
+                        help="Measure the engine's exact endgame on the empty board instead of the solver.")
     options = parser.parse_args()
     game = Game.of(options.board, options.protocol)
+    if options.endgame:
+        endgame = _run(_ENDGAME, options.board, options.protocol, str(options.runs))
+        median = statistics.median(endgame["wall"])
+        print(f"exact endgame on necnon {game}, empty board {endgame['margin']:+d}: {endgame['nodes']:,} nodes, "
+              f"median {median:.2f} s (min {min(endgame['wall']):.2f} s, {options.runs} runs), "
+              f"{endgame['nodes'] / median:,.0f} nodes/s")
+        return
     if options.engine:
         rates = _run(_ENGINE, options.board, options.protocol, str(options.runs))["rates"]
         print(f"search engine on necnon {game}, empty board: median {statistics.median(rates):,.0f} playouts/s "
