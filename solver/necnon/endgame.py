@@ -5,8 +5,8 @@ searches it exactly (the kernel is :mod:`solver.necnon._endgame`) and returns th
 turn that keeps it, or None when its budget of nodes runs out first. A later call on the same position
 resumes the work the first stored, so that a budget can be spent in pieces (the engine does so when it
 thinks for a time rather than a number of playouts), and what the search of one position of a game
-stored serves the search of the positions that follow it in the game. The value is the margin, Black's points minus
-Green's, under perfect play: the same as the table's, on any board, tabled or not.
+stored serves the search of the positions that follow it in the game. The value is the margin, Black's
+points minus Green's, under perfect play: the same as the table's, on any board, tabled or not.
 
 >>> from solver.necnon.rules import Game
 >>> position = Position.empty(Game.of("3x3", "non")).play_line("b2 a1,c3 a3,c1")
