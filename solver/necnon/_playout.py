@@ -30,10 +30,7 @@ def playouts(board, black_to_move, passes, nec, neighbours, count, margins, fina
     for game in range(count):
         play[:] = board
         black, run = black_to_move, passes
-        stones = 0
-        for cell in range(cells):
-            if play[cell] != _rules.EMPTY:
-                stones += 1
+        stones = cells - _rules.empty_cells(play)
         while run < 2 and stones < cells:
             found = _rules.allowed_cells(play, black, nec, neighbours, allowed)
             stone = _rules.BLACK if black else _rules.GREEN

@@ -73,19 +73,9 @@ def second_stones(allowed, first, decisions, stats):
     ``decisions`` and figures ``stats``): the ``allowed`` cells after it, shuffled; and their figures,
     zero but for the AMAF rows, copied from the first stone's node for the same cells (the same player
     laying a stone there)."""
-    count = 0
-    for cell in allowed:
-        if cell > first:
-            count += 1
-    seconds = np.empty(count, dtype=np.int64)
-    count = 0
-    for cell in allowed:
-        if cell > first:
-            seconds[count] = cell
-            count += 1
-    seconds = shuffled(seconds)
-    figures = np.zeros((ROWS, count))
-    for k in range(count):
+    seconds = shuffled(allowed[allowed > first])
+    figures = np.zeros((ROWS, len(seconds)))
+    for k in range(len(seconds)):
         for j in range(len(decisions)):  # the last allowed cell is a second stone only: not found
             if decisions[j] == seconds[k]:
                 figures[AMAF_COUNT, k] = stats[AMAF_COUNT, j]
