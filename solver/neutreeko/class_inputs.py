@@ -26,13 +26,14 @@ triple there; the others that do are ``compose[s, to_canonical[rank]]`` for ``s`
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
 from solver.neutreeko import index
-from solver.neutreeko.folding import Classes
+from solver.neutreeko.folding import Classes, listed_block
 from solver.neutreeko.game import Game
 from solver.neutreeko.symmetry import symmetries, triple_images
 
@@ -79,34 +80,44 @@ class ClassInputs:
 
     @classmethod
     def of(cls, game: Game) -> ClassInputs:
-        """The inputs for solving ``game`` on its symmetry classes."""
-        classes = Classes.of(game)
-        other_count = index.other_count(game.board.size)
-        table = triple_images(game.board)
-        group = len(table)
-        rows = np.flatnonzero(classes.block_start >= 0).astype(np.int32)
-        row_start = np.append(classes.block_start[rows], classes.count).astype(np.int64)
-        stab = np.full((len(rows), group), -1, dtype=np.int32)
-        stab_count = np.zeros(len(rows), dtype=np.int32)
-        for block, row in enumerate(rows):
-            fixing = np.flatnonzero(table[:, row] == row)  # the identity, g = 0, first
-            stab[block, :len(fixing)] = fixing
-            stab_count[block] = len(fixing)
-        # The symmetric blocks' classes are listed in block order in classes.symmetric_indices.
-        sizes = np.where(stab_count > 1, np.diff(row_start), 0)
-        sym_first = np.where(stab_count > 1, np.cumsum(sizes) - sizes, -1).astype(np.int64)
-        block_number = np.full(table.shape[1], -1, dtype=np.int32)
-        block_number[rows] = np.arange(len(rows), dtype=np.int32)
-        canonical = table.min(axis=0)
-        permutations = symmetries(game.board)
-        # compose[s, g]: the symmetry h with h(square) = s(g(square)).
-        where = {tuple(permutation): h for h, permutation in enumerate(permutations.tolist())}
-        compose = np.array([[where[tuple(permutations[s][permutations[g]].tolist())] for g in range(group)]
-                            for s in range(group)], dtype=np.int32)
-        return cls(
-            game=game, rows=rows, row_start=row_start, sym_first=sym_first,
-            sym_within=(classes.symmetric_indices % other_count).astype(np.int32),
-            stab=stab, stab_count=stab_count, block_of=block_number[canonical],
-            to_canonical=np.argmax(table == canonical, axis=0).astype(np.int32),
-            symmetries=np.ascontiguousarray(permutations), compose=compose, count=classes.count,
-        )
+        """The inputs for solving ``game`` on its symmetry classes; the last game's are kept, so that a
+        solve and the summary of its table share them (64 MB on 9 x 9)."""
+        return _class_inputs(game)
+
+
+@lru_cache(maxsize=1)
+def _class_inputs(game: Game) -> ClassInputs:
+    classes = Classes.of(game)
+    other_count = index.other_count(game.board.size)
+    table = triple_images(game.board)
+    group = len(table)
+    rows = np.flatnonzero(classes.block_start >= 0).astype(np.int32)
+    row_start = np.append(classes.block_start[rows], classes.count).astype(np.int64)
+    stab = np.full((len(rows), group), -1, dtype=np.int32)
+    stab_count = np.zeros(len(rows), dtype=np.int32)
+    for block, row in enumerate(rows):
+        fixing = np.flatnonzero(table[:, row] == row)  # the identity, g = 0, first
+        stab[block, :len(fixing)] = fixing
+        stab_count[block] = len(fixing)
+    sizes = np.where(stab_count > 1, np.diff(row_start), 0)
+    sym_first = np.where(stab_count > 1, np.cumsum(sizes) - sizes, -1).astype(np.int64)
+    # Filled a block at a time, rather than from the int64 list of them all that Classes caches: that
+    # one would stay for the solve's life (110 MB on 9 x 9), and its pieces would spread the heap.
+    sym_within = np.empty(int(sizes.sum()), dtype=np.int32)
+    for block in np.flatnonzero(stab_count > 1):
+        first = sym_first[block]
+        sym_within[first:first + sizes[block]] = listed_block(game, int(rows[block])) % other_count
+    block_number = np.full(table.shape[1], -1, dtype=np.int32)
+    block_number[rows] = np.arange(len(rows), dtype=np.int32)
+    canonical = table.min(axis=0)
+    permutations = symmetries(game.board)
+    # compose[s, g]: the symmetry h with h(square) = s(g(square)).
+    where = {tuple(permutation): h for h, permutation in enumerate(permutations.tolist())}
+    compose = np.array([[where[tuple(permutations[s][permutations[g]].tolist())] for g in range(group)]
+                        for s in range(group)], dtype=np.int32)
+    return ClassInputs(
+        game=game, rows=rows, row_start=row_start, sym_first=sym_first, sym_within=sym_within, stab=stab,
+        stab_count=stab_count, block_of=block_number[canonical],
+        to_canonical=np.argmax(table == canonical, axis=0).astype(np.int32),
+        symmetries=np.ascontiguousarray(permutations), compose=compose, count=classes.count,
+    )

@@ -67,7 +67,7 @@ class Classes:
     def symmetric_indices(self) -> np.ndarray:
         """Sorted canonical indices of the classes in the blocks of symmetric triples (the kernels'
         form; 4 s on 10 x 10, where a probe lists only the blocks it meets)."""
-        lists = [_listed(self.game, int(mover)) for mover in np.flatnonzero(self.symmetric)]
+        lists = [listed_block(self.game, int(mover)) for mover in np.flatnonzero(self.symmetric)]
         return np.concatenate(lists) if lists else np.empty(0, dtype=np.int64)
 
     def block_indices(self, mover: int) -> np.ndarray:
@@ -108,7 +108,7 @@ class Classes:
         parts = []
         for mover in np.flatnonzero(self.block_start >= 0):
             if self.symmetric[mover]:
-                parts.append(_listed(self.game, int(mover)))
+                parts.append(listed_block(self.game, int(mover)))
             else:
                 parts.append(mover * np.int64(other_count) + np.arange(other_count, dtype=np.int64))
         return np.concatenate(parts) if parts else np.empty(0, dtype=np.int64)
@@ -141,7 +141,7 @@ def _orbits(game: Game, table: np.ndarray, mover: int) -> int:
     return sum(fixed_triples) // len(fixed_triples)
 
 
-def _listed(game: Game, mover: int) -> np.ndarray:
+def listed_block(game: Game, mover: int) -> np.ndarray:
     """The sorted canonical indices of the block of the symmetric triple of rank ``mover``."""
     other_count = index.other_count(game.board.size)
     block = mover * np.int64(other_count) + np.arange(other_count, dtype=np.int64)
@@ -151,7 +151,7 @@ def _listed(game: Game, mover: int) -> np.ndarray:
 
 
 # A probe meets few blocks (10 x 10's lists are up to 1.2 MB each): the last ones met are kept.
-_block_indices = lru_cache(maxsize=32)(_listed)
+_block_indices = lru_cache(maxsize=32)(listed_block)
 
 
 def fold(game: Game, result: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:

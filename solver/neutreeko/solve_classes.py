@@ -68,6 +68,20 @@ def solve_classes(game: Game, progress: Progress | None = None,
         state = new
         _class_kernel._classify(rays, triples, inputs.wins, other_count, arrays, _ROW, state.result(rows * _ROW),
                                 state.decided, state.fresh)
+    _solve_levels(game, inputs, classes, state, rows, progress, checkpoints)
+    result = state.result(rows * _ROW)
+    _kernel._undecided_are_drawn(result, state.decided)
+    folded = result[:classes.count]
+    return FoldedSolution(game, folded, summarize_folded(game, folded), state.seconds)
+
+
+def _solve_levels(game: Game, inputs: KernelInputs, classes: ClassInputs, state: State, rows: int,
+                  progress: Progress | None, checkpoints: Checkpoints | None) -> None:
+    """Decide the classes of ``state`` (``rows`` rows of classes) level by level, as far as they go; the
+    levels' buffers (some 130 MB on 9 x 9) live only while the levels run."""
+    from solver.neutreeko import _class_kernel, _kernel
+
+    arrays, triples, other_count, rays = classes.arrays, inputs.triples, inputs.other_count, inputs.rays
     words, decided, result = state.words, state.decided, state.result(rows * _ROW)
     part_of = (np.arange(rows) % inputs.parts).astype(np.int32)
     class_type = np.int32 if rows * _ROW <= _INT32_CLASSES else np.int64
@@ -78,11 +92,12 @@ def solve_classes(game: Game, progress: Progress | None = None,
     slab = positions._SLAB
     level = np.empty(slab + _ROW, dtype=inputs.index_type)
     grouped = np.empty_like(level)
-    sizes = np.empty(len(level), dtype=np.int64)
+    sizes = np.empty(len(level), dtype=np.uint8)
     grouping = game.positions >= positions._GROUP_FROM
     ranks = np.zeros(len(level), dtype=np.min_scalar_type(len(triples)))
     keys = len(triples) if grouping else 1
     group = symmetry_count(game.board)
+    key = np.empty(len(level), dtype=np.min_scalar_type((group + 1) * keys))
     block, chunk = positions._BLOCK, positions._CHUNK
     blocks = -(-chunk // block)
     out = np.empty((inputs.parts, blocks * block * inputs.max_unmoves), dtype=class_type)
@@ -97,8 +112,10 @@ def solve_classes(game: Game, progress: Progress | None = None,
             _class_kernel._canonical_positions(level, size, triples, other_count, arrays, sizes)
             if grouping:
                 _kernel._other_ranks(level, size, triples, other_count, ranks)
-            key = sizes[:size] * keys + ranks[:size]
-            firsts = np.cumsum(np.bincount(key, minlength=(group + 1) * keys))
+            # In place: the slab's keys and its temporaries would be another 64 MB on 9 x 9.
+            np.multiply(sizes[:size], keys, out=key[:size], dtype=key.dtype)
+            key[:size] += ranks[:size]
+            firsts = np.cumsum(np.bincount(key[:size], minlength=(group + 1) * keys))
             firsts = np.concatenate([[0], firsts[:-1]])
             bounds = firsts[::keys].tolist() + [size]  # where the classes of each size begin
             _kernel._group(level, size, key, firsts, grouped)
@@ -111,6 +128,3 @@ def solve_classes(game: Game, progress: Progress | None = None,
                                     decided, fresh, _ROW)
 
     run_levels(state, "classes", classes.count, step, progress, checkpoints)
-    _kernel._undecided_are_drawn(result, decided)
-    folded = result[:classes.count]
-    return FoldedSolution(game, folded, summarize_folded(game, folded), state.seconds)

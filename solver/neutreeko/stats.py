@@ -70,7 +70,7 @@ def summarize_folded(game: Game, folded: np.ndarray) -> Summary:
     def positions_holding(byte: int) -> np.ndarray:
         found = indices_of(folded, byte).astype(inputs.index_type)
         _class_kernel._canonical_positions(found, len(found), inputs.triples, inputs.other_count, classes.arrays,
-                                           np.empty(len(found), dtype=np.int64))
+                                           np.empty(len(found), dtype=np.uint8))
         return np.unique(images(found, game.board))
 
     return summary_from(histogram.sum(axis=0), int(no_move.sum()), positions_holding)
