@@ -121,8 +121,10 @@ _COLUMNS = 19
 #: within a few turns, and looking costs a pass over the stones for each symmetry.
 SYMMETRIC_PLIES = 4
 #: The fewest empty cells after a turn for which the search looks up every turn's position in the table
-#: before searching any (a cut found so saves a search; looking costs a probe a turn).
-TRANSPOSED_EMPTY = 3
+#: before searching any (a cut found so saves a search; looking costs a probe a turn). Nearer the end a
+#: search is cheaper than the probes: from 6 rather than 3, six positions of 5 x 4 and 7 x 3 after one
+#: or no stone were solved in the same nodes (49.2 M against 48.9 M) and 7 % less time.
+TRANSPOSED_EMPTY = 6
 
 
 @njit(cache=True, inline="always")
