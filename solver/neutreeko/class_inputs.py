@@ -105,8 +105,8 @@ def _class_inputs(game: Game) -> ClassInputs:
     # one would stay for the solve's life (110 MB on 9 x 9), and its pieces would spread the heap.
     sym_within = np.empty(int(sizes.sum()), dtype=np.int32)
     for block in np.flatnonzero(stab_count > 1):
-        first = sym_first[block]
-        sym_within[first:first + sizes[block]] = listed_block(game, int(rows[block])) % other_count
+        start, size = int(sym_first[block]), int(sizes[block])
+        sym_within[start:start + size] = listed_block(game, int(rows[block])) % other_count
     block_number = np.full(table.shape[1], -1, dtype=np.int32)
     block_number[rows] = np.arange(len(rows), dtype=np.int32)
     canonical = table.min(axis=0)
