@@ -104,9 +104,9 @@ def _class_inputs(game: Game) -> ClassInputs:
     # Filled a block at a time, rather than from the int64 list of them all that Classes caches: that
     # one would stay for the solve's life (110 MB on 9 x 9), and its pieces would spread the heap.
     sym_within = np.empty(int(sizes.sum()), dtype=np.int32)
-    for block in np.flatnonzero(stab_count > 1):
-        start, size = int(sym_first[block]), int(sizes[block])
-        sym_within[start:start + size] = listed_block(game, int(rows[block])) % other_count
+    for symmetric in np.flatnonzero(stab_count > 1).tolist():
+        start, size = int(sym_first[symmetric]), int(sizes[symmetric])
+        sym_within[start:start + size] = listed_block(game, int(rows[symmetric])) % other_count
     block_number = np.full(table.shape[1], -1, dtype=np.int32)
     block_number[rows] = np.arange(len(rows), dtype=np.int32)
     canonical = table.min(axis=0)
