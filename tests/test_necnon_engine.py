@@ -10,12 +10,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from solver.necnon import _tree
+from solver.necnon import _playout, _tree
 from solver.necnon.build import build_table
-from solver.necnon.endgame import MAX_EMPTY, EndgameSolver
+from solver.necnon.endgame import MAX_EMPTY, EndgameSolver, board_bytes
 from solver.necnon.engine import SearchEngine
-from solver.necnon.position import Position
+from solver.necnon.position import Position, Turn
 from solver.necnon.probe import Tablebase
 from solver.necnon.report import search_object
 from solver.necnon.rules import SETTINGS, Game
@@ -195,6 +197,31 @@ def test_a_search_reuses_the_tree_of_the_last_one():
     engine = SearchEngine(game, seed=2, iterations=300)
     engine.search(position)
     assert sum(entry.visits for entry in engine.search(elsewhere).turns) <= 300
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["3x3", "hex3", "6x6", "hex5", "2x7"]), st.sampled_from(list(SETTINGS)), st.integers(0, 2**31 - 1))
+def test_a_playout_plays_by_the_rules_to_the_end(board, setting, seed):
+    """Every turn of a random playout, replayed from the turn number it gives each stone, is a turn of
+    the position it was played in (a pass exactly when nothing is allowed), and the game it plays ends
+    (after the passes that lay no stone) with the margin it returns."""
+    game = Game.of(board, setting)
+    position = sampled(game, 1, seed)[0]
+    final, laid = np.empty(game.grid.cells, dtype=np.int8), np.empty(game.grid.cells, dtype=np.int64)
+    _playout.seed(seed)
+    margin = _playout.playout(board_bytes(position), position.black_to_move, position.passes, game.nec,
+                              game.grid.neighbour_table, final, laid)
+    assert set(np.flatnonzero(laid == 0)) == {cell for cell in range(game.grid.cells) if position.stone(cell)}
+    for turn in range(1, int(laid.max()) + 1):
+        played = Turn(tuple(int(cell) for cell in np.flatnonzero(laid == turn)))
+        assert played in position.turns(), (position.notation(), played)
+        position = position.play(played)
+    for _ in range(2):  # the passes that end the game lay no stone
+        if not position.over:
+            assert position.turns() == (Turn(()),), position.notation()
+            position = position.play(Turn(()))
+    assert position.over and position.margin() == margin
+    assert all(final[cell] == {None: 0, "black": 1, "green": 2}[position.stone(cell)] for cell in range(len(final)))
 
 
 def test_the_amaf_figures_count_the_mover_s_later_stones_and_guide_the_choice():

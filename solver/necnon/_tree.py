@@ -1,12 +1,22 @@
-"""The numba kernels of the search engine's tree: the choice of a decision at a node and the update of
-its figures after a playout.
+"""The numba kernels of the search engine's tree (:mod:`solver.necnon.tree`): its iterations (selection,
+expansion, playout, update), and the copy of a subtree that a later search reuses.
 
-A node's figures are one array ``stats[row, k]`` (float64), a column for each of its decisions k (see
-:class:`solver.necnon.engine.SearchEngine`): the rows :data:`COUNT` (playouts through the decision),
-:data:`REWARD` (their reward summed, for the node's mover), :data:`MARGIN` (their final margins summed,
-Black minus Green), :data:`WON` (how many the mover won), :data:`AMAF_COUNT` and :data:`AMAF_REWARD`
-(the same for the playouts through the node in which the mover laid a stone on the decision's cell
-later: "all moves as first").
+The tree lives in a few arrays that :class:`solver.necnon.tree.SearchTree` owns and grows:
+
+* ``nodes[n, field]`` (int64), a row per node: its mover (:data:`MOVER`, 1 for Black), the passes just
+  made (:data:`PASSES`), its kind (:data:`KIND`: a pass, a one-stone turn, the first or the second
+  stone of a two-stone turn, a finished game), its playouts (:data:`VISITS`), its decisions (where they
+  begin in the decision arrays, :data:`START`, and how many, :data:`SIZE`), and for a first stone the
+  cells allowed at its position (:data:`ALLOWED` in ``allowed``, :data:`ALLOWED_SIZE` of them).
+* by decision d: its cell ``cells[d]`` (-1 for a pass), its child ``children[d]`` (-1 until added) and
+  its figures ``stats[row, d]`` (float64), the rows :data:`COUNT` (playouts through the decision),
+  :data:`REWARD` (their reward summed, for the node's mover), :data:`MARGIN` (their final margins
+  summed, Black minus Green), :data:`WON` (how many the mover won), :data:`AMAF_COUNT` and
+  :data:`AMAF_REWARD` (the same for the playouts through the node in which the mover laid a stone on
+  the decision's cell later: "all moves as first").
+* ``used``: the nodes, decisions and allowed cells taken so far.
+
+No node holds its board: an iteration lays the stones of its path on a copy of the root's board.
 """
 
 from __future__ import annotations
@@ -16,15 +26,26 @@ import math
 import numpy as np
 from numba import njit
 
+from solver.necnon import _playout, _rules
+
 COUNT, REWARD, MARGIN, WON, AMAF_COUNT, AMAF_REWARD = range(6)
 ROWS = 6
+#: Kinds of node: a pass, a one-stone turn, the first stone of a two-stone turn, its second stone; and a
+#: finished game (no decision).
+PASS, SINGLE, FIRST, SECOND, OVER = range(5)
+MOVER, PASSES, KIND, VISITS, START, SIZE, ALLOWED, ALLOWED_SIZE = range(8)
+FIELDS = 8
+#: The most nodes, decisions and allowed cells an iteration adds on a board of ``cells`` cells: two
+#: nodes (a first stone enters the tree with its second), each with a decision a cell at most.
+NODES_AN_ITERATION = 2
 
 
 @njit(cache=True)
 def select(stats, visits, exploration, bias):
-    """The decision of greatest value at a node of ``visits`` playouts: the mean reward of its n
-    playouts blended with the mean of its m AMAF ones, the AMAF weighing ``m / (n + m + 4 bias**2 n m)``
-    (Gelly and Silver's), plus ``exploration * sqrt(ln(visits + 1) / (n + 1))``. The first among equals."""
+    """The decision of greatest value at a node of ``visits`` playouts (its figures ``stats[row, k]``):
+    the mean reward of its n playouts blended with the mean of its m AMAF ones, the AMAF weighing
+    ``m / (n + m + 4 bias**2 n m)`` (Gelly and Silver's), plus ``exploration * sqrt(ln(visits + 1) /
+    (n + 1))``. The first among equals."""
     logarithm = math.log(visits + 1)
     best, best_value = 0, -math.inf
     for k in range(stats.shape[1]):
@@ -42,9 +63,10 @@ def select(stats, visits, exploration, bias):
 
 @njit(cache=True)
 def update(stats, k, decisions, final, stone, reward, margin, won):
-    """Count a playout through decision ``k`` of a node: its ``reward`` for the mover, its ``margin``,
-    whether the mover ``won``; and in the AMAF rows every decision whose cell holds the mover's
-    ``stone`` on the playout's ``final`` board (no decision for a pass: ``stone`` 0)."""
+    """Count a playout through decision ``k`` of a node (its figures ``stats``, its cells ``decisions``):
+    its ``reward`` for the mover, its ``margin``, whether the mover ``won``; and in the AMAF rows every
+    decision whose cell holds the mover's ``stone`` on the playout's ``final`` board (no decision for a
+    pass: ``stone`` 0)."""
     stats[COUNT, k] += 1
     stats[REWARD, k] += reward
     stats[MARGIN, k] += margin
@@ -58,27 +80,167 @@ def update(stats, k, decisions, final, stone, reward, margin, won):
 
 
 @njit(cache=True)
-def shuffled(cells):
-    """``cells`` in a random order (numba's generator, which :func:`solver.necnon._playout.seed` seeds)."""
-    order = cells.copy()
-    for i in range(len(order) - 1, 0, -1):
+def _shuffle(cells):
+    """Shuffle ``cells`` in place (numba's generator, which :func:`solver.necnon._playout.seed` seeds)."""
+    for i in range(len(cells) - 1, 0, -1):
         j = np.random.randint(i + 1)
-        order[i], order[j] = order[j], order[i]
-    return order
+        cells[i], cells[j] = cells[j], cells[i]
 
 
 @njit(cache=True)
-def second_stones(allowed, first, decisions, stats):
-    """The decisions of a second stone after the first stone ``first`` (a decision of a node of
-    ``decisions`` and figures ``stats``): the ``allowed`` cells after it, shuffled; and their figures,
-    zero but for the AMAF rows, copied from the first stone's node for the same cells (the same player
-    laying a stone there)."""
-    seconds = shuffled(allowed[allowed > first])
-    figures = np.zeros((ROWS, len(seconds)))
-    for k in range(len(seconds)):
-        for j in range(len(decisions)):  # the last allowed cell is a second stone only: not found
-            if decisions[j] == seconds[k]:
-                figures[AMAF_COUNT, k] = stats[AMAF_COUNT, j]
-                figures[AMAF_REWARD, k] = stats[AMAF_REWARD, j]
+def _add_node(nodes, used, mover, passes, kind):
+    """A new node with no decisions yet: its number."""
+    n = used[0]
+    used[0] += 1
+    nodes[n, MOVER], nodes[n, PASSES], nodes[n, KIND], nodes[n, VISITS] = mover, passes, kind, 0
+    nodes[n, START], nodes[n, SIZE], nodes[n, ALLOWED], nodes[n, ALLOWED_SIZE] = used[1], 0, 0, 0
+    return n
+
+
+@njit(cache=True)
+def _add_decision(nodes, n, cells, children, stats, used, cell):
+    """Give node ``n`` (the last added) one more decision, on ``cell``, with no child and no figures."""
+    d = used[1]
+    used[1] += 1
+    cells[d], children[d] = cell, -1
+    stats[:, d] = 0.0
+    nodes[n, SIZE] += 1
+    return d
+
+
+@njit(cache=True)
+def add_position(nodes, cells, children, stats, allowed, used, board, black_to_move, passes, nec, neighbours,
+                 scratch):
+    """Add the node of the position (``board``, the mover, the passes just made): what its turn is, and
+    its decisions in a random order. Returns its number."""
+    if passes == 2 or _rules.empty_cells(board) == 0:
+        return _add_node(nodes, used, black_to_move, passes, OVER)
+    count = _rules.allowed_cells(board, black_to_move, nec, neighbours, scratch)
+    if count == 0:
+        n = _add_node(nodes, used, black_to_move, passes, PASS)
+        _add_decision(nodes, n, cells, children, stats, used, -1)
+        return n
+    single = count == 1 or _rules.empty_cells(board) == len(board)
+    n = _add_node(nodes, used, black_to_move, passes, SINGLE if single else FIRST)
+    order = scratch[:count].copy()
+    if not single:  # a first stone leaves a later cell for the second; its node keeps the allowed cells
+        nodes[n, ALLOWED], nodes[n, ALLOWED_SIZE] = used[2], count
+        allowed[used[2]:used[2] + count] = order
+        used[2] += count
+        order = order[:-1]
+    _shuffle(order)
+    for cell in order:
+        _add_decision(nodes, n, cells, children, stats, used, cell)
+    return n
+
+
+@njit(cache=True)
+def _add_second(nodes, cells, children, stats, allowed, used, parent, k):
+    """Add the node of the second stone after decision ``k`` (a first stone) of node ``parent``: the
+    cells allowed after it, in a random order, with the AMAF figures of the first stone's node for the
+    same cells (the same player laying a stone there). Returns its number."""
+    start, size = nodes[parent, START], nodes[parent, SIZE]
+    first = cells[start + k]
+    later = allowed[nodes[parent, ALLOWED]:nodes[parent, ALLOWED] + nodes[parent, ALLOWED_SIZE]]
+    order = later[later > first].copy()
+    _shuffle(order)
+    n = _add_node(nodes, used, nodes[parent, MOVER], 0, SECOND)
+    for cell in order:
+        d = _add_decision(nodes, n, cells, children, stats, used, cell)
+        for j in range(start, start + size):  # the last allowed cell is a second stone only: not found
+            if cells[j] == cell:
+                stats[AMAF_COUNT, d], stats[AMAF_REWARD, d] = stats[AMAF_COUNT, j], stats[AMAF_REWARD, j]
                 break
-    return seconds, figures
+    return n
+
+
+@njit(cache=True, nogil=True)
+def iterate(nodes, cells, children, stats, allowed, used, root, root_board, count, nec, neighbours, exploration,
+            bias):
+    """Run ``count`` iterations from node ``root`` (its board ``root_board``): each selects decisions down
+    the tree (:func:`select`) to the first without a child, adds that child (a first stone's with its
+    second stone chosen at once, so that every playout goes through a whole turn), plays the game out
+    at random from there and counts the playout along its path. Its reward for Black is
+    ``0.9 * sign(margin) + 0.1 * margin / cells``; Green's is its opposite. The arrays must have room
+    for :data:`NODES_AN_ITERATION` nodes an iteration, with a decision and an allowed cell a cell each."""
+    size = len(root_board)
+    board = np.empty(size, dtype=np.int8)
+    final = np.empty(size, dtype=np.int8)
+    laid = np.empty(size, dtype=np.int64)
+    scratch = np.empty(size, dtype=np.int64)
+    path_nodes = np.empty(3 * size + 4, dtype=np.int64)  # a turn is at most two levels, a pass one
+    path_decisions = np.empty(3 * size + 4, dtype=np.int64)
+    for _ in range(count):
+        board[:] = root_board
+        node, depth = root, 0
+        while nodes[node, KIND] != OVER:
+            start, width = nodes[node, START], nodes[node, SIZE]
+            k = select(stats[:, start:start + width], nodes[node, VISITS], exploration, bias)
+            path_nodes[depth], path_decisions[depth] = node, k
+            depth += 1
+            cell = cells[start + k]
+            black = nodes[node, MOVER] == 1
+            if cell >= 0:
+                board[cell] = _rules.BLACK if black else _rules.GREEN
+            child = children[start + k]
+            if child < 0:
+                kind = nodes[node, KIND]
+                if kind == FIRST:
+                    child = _add_second(nodes, cells, children, stats, allowed, used, node, k)
+                else:
+                    passes = nodes[node, PASSES] + 1 if kind == PASS else 0
+                    child = add_position(nodes, cells, children, stats, allowed, used, board, not black, passes,
+                                         nec, neighbours, scratch)
+                children[start + k] = child
+                if kind != FIRST:
+                    node = child
+                    break
+            node = child
+        margin = _playout.playout(board, nodes[node, MOVER] == 1, nodes[node, PASSES], nec, neighbours, final, laid)
+        reward = 0.9 * ((margin > 0) - (margin < 0)) + 0.1 * margin / size
+        for level in range(depth):
+            node, k = path_nodes[level], path_decisions[level]
+            black = nodes[node, MOVER] == 1
+            nodes[node, VISITS] += 1
+            stone = 0 if nodes[node, KIND] == PASS else _rules.BLACK if black else _rules.GREEN
+            start, width = nodes[node, START], nodes[node, SIZE]
+            update(stats[:, start:start + width], k, cells[start:start + width], final, stone,
+                   reward if black else -reward, margin, (margin > 0) if black else (margin < 0))
+
+
+@njit(cache=True)
+def copy_subtree(nodes, cells, children, stats, allowed, root, new_nodes, new_cells, new_children, new_stats,
+                 new_allowed, new_used):
+    """Copy the subtree of node ``root`` into the empty arrays ``new_*`` (its root becomes node 0), so
+    that a later search keeps it and drops the rest."""
+    stack = np.empty(nodes.shape[0], dtype=np.int64)
+    number = np.empty(nodes.shape[0], dtype=np.int64)  # the new number of each old node copied
+    stack[0], top = root, 1
+    number[root] = 0
+    new_used[0] = 1
+    while top > 0:
+        top -= 1
+        old = stack[top]
+        n = number[old]
+        new_nodes[n] = nodes[old]
+        start, width = nodes[old, START], nodes[old, SIZE]
+        new_start = new_used[1]
+        new_used[1] += width
+        new_nodes[n, START] = new_start
+        new_cells[new_start:new_start + width] = cells[start:start + width]
+        new_stats[:, new_start:new_start + width] = stats[:, start:start + width]
+        if nodes[old, KIND] == FIRST:
+            first, count = nodes[old, ALLOWED], nodes[old, ALLOWED_SIZE]
+            new_nodes[n, ALLOWED] = new_used[2]
+            new_allowed[new_used[2]:new_used[2] + count] = allowed[first:first + count]
+            new_used[2] += count
+        for k in range(width):
+            child = children[start + k]
+            if child < 0:
+                new_children[new_start + k] = -1
+            else:
+                number[child] = new_used[0]
+                new_used[0] += 1
+                new_children[new_start + k] = number[child]
+                stack[top] = child
+                top += 1

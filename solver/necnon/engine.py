@@ -14,7 +14,8 @@ than one per pair. One-stone turns and passes are one decision. Each node keeps,
 decisions, the playouts through it and their reward for its player, and the same "all moves as first"
 (AMAF): the playouts through the node in which its player laid a stone on the decision's cell at any
 later point, as if it had been first. No stone is ever removed, so a playout's final board tells
-which cells each player laid (:mod:`solver.necnon._tree`).
+which cells each player laid. The tree is a few arrays (:class:`~solver.necnon.tree.SearchTree`) and
+its iterations a numba kernel (:mod:`solver.necnon._tree`), a batch of them at a time.
 
 **Selection.** From the root, the decision of greatest value: its mean reward blended with its AMAF
 mean (RAVE: the AMAF weighs much while the decision has few playouts of its own, little after, by
@@ -31,8 +32,8 @@ wider margins a little; Green's reward is its opposite. A finished position is s
 
 **Reuse.** A search starts from the node of its position in the tree of the engine's last search, if
 the position is there within two turns of that search's root (the engine's turn and the reply to it):
-the playouts through it count again, and the visits of a verdict's turns may add up to more than its
-playouts.
+the playouts through it count again (the rest of the tree is dropped), and the visits of a verdict's
+turns may add up to more than its playouts.
 
 **Choice.** The most visited first decision, then the most visited second stone under it. With the
 same seed and a number of iterations (``--iterations``) the engine plays the same turns when asked for
@@ -47,11 +48,10 @@ import threading
 import time
 from dataclasses import dataclass
 
-import numpy as np
-
-from solver.necnon.endgame import MAX_EMPTY, EndgameSolver, Solved, board_bytes
+from solver.necnon.endgame import MAX_EMPTY, EndgameSolver, Solved
 from solver.necnon.position import Position, Turn
 from solver.necnon.rules import Game
+from solver.necnon.tree import SearchTree
 
 #: The exploration constant (rewards lie in [-1, 1]).
 EXPLORATION = 0.1
@@ -63,7 +63,9 @@ RAVE_BIAS = 0.1
 ENDGAME_NODES = 200
 #: Nodes of the exact endgame between two looks at the clock (some hundredths of a second).
 ENDGAME_CHUNK = 100_000
-_CHECK_CLOCK = 32
+#: Iterations of the tree search a call of its kernel: the engine looks at the clock and the endgame
+#: between two (a batch takes about a millisecond).
+BATCH = 32
 
 
 @dataclass(frozen=True)
@@ -107,11 +109,6 @@ class Verdict:
         return lines
 
 
-# Kinds of decision: a pass, a one-stone turn, the first stone of a two-stone turn, its second stone;
-# and a finished game (no decision).
-_PASS, _SINGLE, _FIRST, _SECOND, _OVER = range(5)
-
-
 class _Endgame:
     """The exact solution of ``position`` by ``solver``, searched on a thread of its own while the tree
     search runs: within ``nodes`` nodes, or (None) in pieces of :data:`ENDGAME_CHUNK` nodes until the
@@ -144,23 +141,6 @@ class _Endgame:
         return self.solved
 
 
-class _Node:
-    """A decision point: a position, and for a second stone the first one (already on ``board``). Its
-    ``decisions`` (cells, or -1 for a pass) in the engine's shuffled order; by decision, its child (None
-    until added to the tree) and its figures (:mod:`solver.necnon._tree`)."""
-
-    __slots__ = ("board", "black_to_move", "passes", "kind", "allowed", "decisions", "children", "visits",
-                 "stats")
-
-    def __init__(self, board: np.ndarray, black_to_move: bool, passes: int, kind: int, allowed: np.ndarray,
-                 decisions: np.ndarray, stats: np.ndarray) -> None:
-        self.board, self.black_to_move, self.passes = board, black_to_move, passes
-        self.kind, self.allowed, self.decisions = kind, allowed, decisions
-        self.children: list[_Node | None] = [None] * len(decisions)
-        self.visits = 0
-        self.stats = stats
-
-
 class SearchEngine:
     """The search engine of ``game`` (see the module docstring): ``seconds`` per turn (at least one
     playout however short, unless the endgame is solved first), or exactly ``iterations`` playouts if
@@ -172,19 +152,15 @@ class SearchEngine:
         if seconds <= 0 or (iterations is not None and iterations < 1):
             raise ValueError(f"the engine needs a positive time and number of playouts, not {seconds} s "
                              f"and {iterations}")
-        from solver.necnon import _playout, _rules, _tree  # numba is imported only when the engine is used
+        from solver.necnon import _playout  # numba is imported only when the engine is used
 
-        self._playout, self._rules, self._tree = _playout, _rules, _tree
+        self._playout = _playout
         self._solver: EndgameSolver | None = None
-        self._last: _Node | None = None  # the root of the last search, whose tree the next may reuse
+        self._tree = SearchTree(game, EXPLORATION, RAVE_BIAS)
+        self._reusable = False  # does the tree hold the last search, which the next may reuse?
         self.game = game
         self.seconds, self.iterations = seconds, iterations
         self.rng = random.Random(seed)
-        grid = game.grid
-        self._neighbours, self._nec = grid.neighbour_table, game.nec
-        self._scratch = np.empty(grid.cells, dtype=np.int64)
-        self._margin = np.empty(1, dtype=np.int64)
-        self._final = np.empty(grid.cells, dtype=np.int8)
 
     def search(self, position: Position) -> Verdict:
         """Search from ``position`` and return the engine's view: at least one turn, the first its choice.
@@ -197,21 +173,20 @@ class SearchEngine:
         # endgame's thread may cut short.
         self._playout.seed(self.rng.randrange(2**31))
         endgame = self._endgame(position, began)
-        board = board_bytes(position)
-        root = self._reused(position, board) or self._position_node(board, position.black_to_move, position.passes)
+        tree = self._tree
+        tree.start(position, reuse=self._reusable)
         done = 0
         while self.iterations is None or done < self.iterations:
-            if done and done % _CHECK_CLOCK == 0 and ((endgame is not None and endgame.solved is not None) or
-                                                      (self.iterations is None and
-                                                       time.perf_counter() - began >= self.seconds)):
+            if done and ((endgame is not None and endgame.solved is not None) or
+                         (self.iterations is None and time.perf_counter() - began >= self.seconds)):
                 break
-            self._iterate(root)
-            done += 1
+            batch = BATCH if self.iterations is None else min(BATCH, self.iterations - done)
+            tree.run(batch)
+            done += batch
         solved = endgame.result() if endgame is not None else None
+        self._reusable = solved is None
         if solved is None:
-            self._last = root
-            return Verdict(self._ranked(root), done, time.perf_counter() - began)
-        self._last = None
+            return Verdict(self._ranked(), done, time.perf_counter() - began)
         black = position.black_to_move
         won = float(solved.margin > 0 if black else solved.margin < 0)
         entry = EngineTurn(solved.turn, solved.turn.name(self.game.grid), 0, float(solved.margin), won)
@@ -231,117 +206,10 @@ class SearchEngine:
         nodes = None if self.iterations is None else ENDGAME_NODES * self.iterations
         return _Endgame(self._solver, position, nodes, began + self.seconds)
 
-    # -- the tree -----------------------------------------------------------------------------------------
-
-    def _reused(self, position: Position, board: np.ndarray) -> _Node | None:
-        """The node of ``position`` (its stones ``board``) in the tree of the engine's last search, if
-        it is there within two turns of that search's root (the engine's turn and the reply to it)."""
-        node = self._last
-        for _ in range(3):  # the root, after one turn, after two
-            if node is None:
-                return None
-            if node.black_to_move == position.black_to_move and node.passes == position.passes and \
-                    np.array_equal(node.board, board):
-                return node
-            node = self._after_turn(node, board)
-        return None
-
-    def _after_turn(self, node: _Node, board: np.ndarray) -> _Node | None:
-        """The position node after the turn at ``node`` (a position's) that lays the stones of its mover
-        that ``board`` has and ``node`` has not, if the tree holds it."""
-        laid = np.flatnonzero((board == (1 if node.black_to_move else 2)) & (node.board == 0))
-        stones = {_PASS: 0, _SINGLE: 1, _FIRST: 2}.get(node.kind)
-        if stones != len(laid):
-            return None
-        if node.kind == _PASS:
-            return node.children[0]
-        child = self._child_at(node, int(laid[0]))
-        return self._child_at(child, int(laid[1])) if child is not None and node.kind == _FIRST else child
-
-    @staticmethod
-    def _child_at(node: _Node, cell: int) -> _Node | None:
-        """The child of decision ``cell`` at ``node``, if in the tree."""
-        index = np.flatnonzero(node.decisions == cell)
-        return node.children[int(index[0])] if len(index) else None
-
-    def _position_node(self, board: np.ndarray, black_to_move: bool, passes: int) -> _Node:
-        """The node of a position: what its turn is, and its decisions in a shuffled order."""
-        rows = self._tree.ROWS
-        empty = self._rules.empty_cells(board)
-        if passes == 2 or not empty:
-            nothing = np.empty(0, dtype=np.int64)
-            return _Node(board, black_to_move, passes, _OVER, nothing, nothing, np.zeros((rows, 0)))
-        count = self._rules.allowed_cells(board, black_to_move, self._nec, self._neighbours, self._scratch)
-        allowed = self._scratch[:count].copy()
-        if not count:
-            return _Node(board, black_to_move, passes, _PASS, allowed, np.array([-1]), np.zeros((rows, 1)))
-        if count == 1 or empty == len(board):
-            kind, decisions = _SINGLE, allowed
-        else:
-            kind, decisions = _FIRST, allowed[:-1]  # a first stone leaves a later cell for the second
-        return _Node(board, black_to_move, passes, kind, allowed, self._tree.shuffled(decisions),
-                     np.zeros((rows, len(decisions))))
-
-    def _child(self, node: _Node, index: int) -> _Node:
-        """The node decision ``index`` of ``node`` leads to. A second stone's node starts from the AMAF
-        figures of its first stone's node for the same cells: the same player laying a stone there."""
-        if node.kind == _PASS:
-            return self._position_node(node.board, not node.black_to_move, node.passes + 1)
-        decision = int(node.decisions[index])
-        board = node.board.copy()
-        board[decision] = 1 if node.black_to_move else 2
-        if node.kind == _FIRST:
-            seconds, stats = self._tree.second_stones(node.allowed, decision, node.decisions, node.stats)
-            return _Node(board, node.black_to_move, 0, _SECOND, node.allowed, seconds, stats)
-        return self._position_node(board, not node.black_to_move, 0)
-
-    def _iterate(self, root: _Node) -> None:
-        """One selection, expansion, playout and update."""
-        path: list[tuple[_Node, int]] = []
-        node = root
-        while node.kind != _OVER:
-            index = self._tree.select(node.stats, node.visits, EXPLORATION, RAVE_BIAS)
-            path.append((node, index))
-            child = node.children[index]
-            if child is None:
-                node.children[index] = child = self._child(node, index)
-                if child.kind != _SECOND:  # a first stone enters the tree with a second: a whole turn
-                    node = child
-                    break
-            node = child
-        margin = self._playout_margin(node)
-        reward = 0.9 * ((margin > 0) - (margin < 0)) + 0.1 * margin / len(root.board)
-        for parent, index in path:
-            black = parent.black_to_move  # the player whose decision it is
-            parent.visits += 1
-            stone = 0 if parent.kind == _PASS else 1 if black else 2
-            self._tree.update(parent.stats, index, parent.decisions, self._final, stone,
-                              reward if black else -reward, margin, (margin > 0) if black else (margin < 0))
-
-    def _playout_margin(self, node: _Node) -> int:
-        """The final margin of one random game from ``node``, a position's node (never a second stone's);
-        its final board goes to ``self._final``."""
-        self._playout.playouts(node.board, node.black_to_move, node.passes, self._nec, self._neighbours, 1,
-                               self._margin, self._final)
-        return int(self._margin[0])
-
     # -- the verdict --------------------------------------------------------------------------------------
 
-    def _ranked(self, root: _Node) -> tuple[EngineTurn, ...]:
-        """Every turn the tree holds, most visited first; a two-stone turn is a first stone with its
-        most visited second, counted with the first stone's visits (every second stone's included)."""
-        grid, tree = self.game.grid, self._tree
-        entries = []
-        for index, child in enumerate(root.children):
-            if child is None:
-                continue
-            decision = int(root.decisions[index])
-            if root.kind == _FIRST:
-                second = -max((count, -int(cell)) for count, cell in zip(child.stats[tree.COUNT], child.decisions))[1]
-                turn = Turn(tuple(sorted((decision, second))))
-            else:
-                turn = Turn(() if decision == -1 else (decision,))
-            visits = root.stats[tree.COUNT, index]
-            entries.append(EngineTurn(turn, turn.name(grid), int(visits), root.stats[tree.MARGIN, index] / visits,
-                                      root.stats[tree.WON, index] / visits))
-        return tuple(sorted(entries, key=lambda entry: (-entry.visits, entry.turn)))
+    def _ranked(self) -> tuple[EngineTurn, ...]:
+        """The tree's turns of the root as the engine reports them, most visited first."""
+        grid = self.game.grid
+        return tuple(EngineTurn(entry.turn, entry.turn.name(grid), entry.visits, entry.margins / entry.visits,
+                                entry.won / entry.visits) for entry in self._tree.ranked())
