@@ -43,15 +43,18 @@ the choice, depends on the machine's speed.
 
 from __future__ import annotations
 
+import functools
 import random
 import threading
 import time
+import typing
 from dataclasses import dataclass
+from typing import Callable, Generic, TypeVar
 
 from solver.necnon.endgame import MAX_EMPTY, EndgameSolver, Solved
 from solver.necnon.position import Position, Turn
 from solver.necnon.rules import Game
-from solver.necnon.tree import SearchTree
+from solver.necnon.tree import SearchTree, ranked
 
 #: The exploration constant (rewards lie in [-1, 1]).
 EXPLORATION = 0.1
@@ -63,6 +66,10 @@ RAVE_BIAS = 0.1
 ENDGAME_NODES = 200
 #: Nodes of the exact endgame between two looks at the clock (some hundredths of a second).
 ENDGAME_CHUNK = 100_000
+#: Trees searched at once while the exact endgame does not run, each on a thread of its own (root
+#: parallelism: their figures of the root's turns are added; their share of ``iterations`` is even);
+#: beside the endgame's thread, one.
+TREES = 2
 #: Iterations of the tree search a call of its kernel: the engine looks at the clock and the endgame
 #: between two (a batch takes about a millisecond).
 BATCH = 32
@@ -109,6 +116,32 @@ class Verdict:
         return lines
 
 
+T = TypeVar("T")
+
+
+class _Background(Generic[T]):
+    """A call run on a thread of its own: :meth:`result` waits for it and returns what it returned, or
+    raises what it raised."""
+
+    def __init__(self, name: str, call: Callable[[], T]) -> None:
+        self._value: T | None = None
+        self._failure: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, args=(call,), name=name, daemon=True)
+        self._thread.start()
+
+    def _run(self, call: Callable[[], T]) -> None:
+        try:
+            self._value = call()
+        except BaseException as failure:  # handed to the thread that asks for the result
+            self._failure = failure
+
+    def result(self) -> T:
+        self._thread.join()
+        if self._failure is not None:
+            raise self._failure
+        return typing.cast(T, self._value)
+
+
 class _Endgame:
     """The exact solution of ``position`` by ``solver``, searched on a thread of its own while the tree
     search runs: within ``nodes`` nodes, or (None) in pieces of :data:`ENDGAME_CHUNK` nodes until the
@@ -117,27 +150,20 @@ class _Endgame:
 
     def __init__(self, solver: EndgameSolver, position: Position, nodes: int | None, deadline: float) -> None:
         self.solved: Solved | None = None
-        self._failure: BaseException | None = None
         self._solver, self._position, self._nodes, self._deadline = solver, position, nodes, deadline
-        self._thread = threading.Thread(target=self._run, name="necnon-endgame", daemon=True)
-        self._thread.start()
+        self._search = _Background("necnon-endgame", self._run)
 
     def _run(self) -> None:
-        try:
-            if self._nodes is not None:
-                self.solved = self._solver.solve(self._position, self._nodes)
-                return
-            while self.solved is None and time.perf_counter() < self._deadline:
-                self.solved = self._solver.solve(self._position, ENDGAME_CHUNK)
-        except BaseException as failure:  # handed to the thread that asks for the result
-            self._failure = failure
+        if self._nodes is not None:
+            self.solved = self._solver.solve(self._position, self._nodes)
+            return
+        while self.solved is None and time.perf_counter() < self._deadline:
+            self.solved = self._solver.solve(self._position, ENDGAME_CHUNK)
 
     def result(self) -> Solved | None:
         """The solution, once the search has ended (by its budget or its deadline), or None. Raises
         what the search raised, if it failed."""
-        self._thread.join()
-        if self._failure is not None:
-            raise self._failure
+        self._search.result()
         return self.solved
 
 
@@ -156,8 +182,8 @@ class SearchEngine:
 
         self._playout = _playout
         self._solver: EndgameSolver | None = None
-        self._tree = SearchTree(game, EXPLORATION, RAVE_BIAS)
-        self._reusable = False  # does the tree hold the last search, which the next may reuse?
+        self._trees = [SearchTree(game, EXPLORATION, RAVE_BIAS) for _ in range(TREES)]
+        self._reusable = [False] * TREES  # does each tree hold the last search, which the next may reuse?
         self.game = game
         self.seconds, self.iterations = seconds, iterations
         self.rng = random.Random(seed)
@@ -168,29 +194,45 @@ class SearchEngine:
         if position.over:
             raise ValueError("the game is over: there is nothing to search")
         began = time.perf_counter()
-        # numba's generator (the playouts' and the order of a node's decisions) seeded anew each search:
-        # what a search chooses does not depend on how many playouts the last one ran, which the
-        # endgame's thread may cut short.
-        self._playout.seed(self.rng.randrange(2**31))
+        # numba's generator (the playouts' and the order of a node's decisions; one a thread) seeded anew
+        # each search: what a search chooses does not depend on how many playouts the last one ran,
+        # which the endgame's thread may cut short.
+        seeds = [self.rng.randrange(2**31) for _ in self._trees]
         endgame = self._endgame(position, began)
-        tree = self._tree
-        tree.start(position, reuse=self._reusable)
-        done = 0
-        while self.iterations is None or done < self.iterations:
-            if done and ((endgame is not None and endgame.solved is not None) or
-                         (self.iterations is None and time.perf_counter() - began >= self.seconds)):
-                break
-            batch = BATCH if self.iterations is None else min(BATCH, self.iterations - done)
-            tree.run(batch)
-            done += batch
+        trees = self._trees[:1] if endgame is not None else self._trees
+        quotas = [None if self.iterations is None else (self.iterations + k) // len(trees) for k in range(len(trees))]
+
+        def grown(k: int) -> int:
+            return self._grow(k, seeds[k], position, quotas[k], began + self.seconds, endgame)
+
+        helpers = [_Background(f"necnon-tree-{k}", functools.partial(grown, k)) for k in range(1, len(trees))]
+        done = grown(0) + sum(helper.result() for helper in helpers)
         solved = endgame.result() if endgame is not None else None
-        self._reusable = solved is None
+        self._reusable = [solved is None and k < len(trees) for k in range(len(self._trees))]
         if solved is None:
-            return Verdict(self._ranked(), done, time.perf_counter() - began)
+            return Verdict(self._ranked(trees), done, time.perf_counter() - began)
         black = position.black_to_move
         won = float(solved.margin > 0 if black else solved.margin < 0)
         entry = EngineTurn(solved.turn, solved.turn.name(self.game.grid), 0, float(solved.margin), won)
         return Verdict((entry,), done, time.perf_counter() - began, True, solved.nodes)
+
+    def _grow(self, k: int, seed: int, position: Position, quota: int | None, deadline: float,
+              endgame: _Endgame | None) -> int:
+        """Search tree ``k`` from ``position`` (the generator of the calling thread seeded with ``seed``):
+        ``quota`` iterations, or (None) until the clock reaches ``deadline``; stop early once
+        ``endgame`` is solved. Returns the iterations run."""
+        self._playout.seed(seed)
+        tree = self._trees[k]
+        tree.start(position, reuse=self._reusable[k])
+        done = 0
+        while quota is None or done < quota:
+            if done and ((endgame is not None and endgame.solved is not None) or
+                         (quota is None and time.perf_counter() >= deadline)):
+                break
+            batch = BATCH if quota is None else min(BATCH, quota - done)
+            tree.run(batch)
+            done += batch
+        return done
 
     def choose(self, position: Position) -> tuple[Turn, Verdict]:
         """The engine's turn in ``position`` and its view."""
@@ -208,8 +250,8 @@ class SearchEngine:
 
     # -- the verdict --------------------------------------------------------------------------------------
 
-    def _ranked(self) -> tuple[EngineTurn, ...]:
-        """The tree's turns of the root as the engine reports them, most visited first."""
+    def _ranked(self, trees: list[SearchTree]) -> tuple[EngineTurn, ...]:
+        """The turns of the root as the ``trees`` saw them, as the engine reports them, most visited first."""
         grid = self.game.grid
         return tuple(EngineTurn(entry.turn, entry.turn.name(grid), entry.visits, entry.margins / entry.visits,
-                                entry.won / entry.visits) for entry in self._tree.ranked())
+                                entry.won / entry.visits) for entry in ranked(trees))

@@ -6,7 +6,7 @@ a subtree by the next search, and the turns it ranks. The iterations themselves 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Iterator, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -150,21 +150,44 @@ class SearchTree:
         index = np.flatnonzero(cells == cell)
         return int(children[index[0]]) if len(index) else -1
 
-    def ranked(self) -> list[RankedTurn]:
-        """Every turn of the root the tree holds, most visited first (then in the order of turns); a
-        two-stone turn is a first stone with its most visited second (the lowest cell among equals),
-        counted with the first stone's playouts (every second stone's included)."""
+    def root_decisions(self) -> Iterator[tuple[int, float, float, float, dict[int, float]]]:
+        """The root's decisions in the tree: each one's cell (-1 for a pass), its playouts and the sums of
+        their margins and of the games its player won, and for a first stone the playouts through each
+        second stone after it (else empty)."""
         kernel = self._kernel
         first = self._arrays[0][self._root, kernel.KIND] == kernel.FIRST
         cells, children, stats = self._decisions(self._root)
-        entries = []
         for k in np.flatnonzero(children >= 0):
-            cell, visits = int(cells[k]), int(stats[kernel.COUNT, k])
+            after: dict[int, float] = {}
             if first:
                 seconds, _, figures = self._decisions(int(children[k]))
-                second = -max(zip(figures[kernel.COUNT], -seconds))[1]
-                turn = Turn(tuple(sorted((cell, int(second)))))
-            else:
-                turn = Turn(() if cell == -1 else (cell,))
-            entries.append(RankedTurn(turn, visits, float(stats[kernel.MARGIN, k]), float(stats[kernel.WON, k])))
-        return sorted(entries, key=lambda entry: (-entry.visits, entry.turn))
+                after = dict(zip(seconds.tolist(), figures[kernel.COUNT].tolist()))
+            yield (int(cells[k]), float(stats[kernel.COUNT, k]), float(stats[kernel.MARGIN, k]),
+                   float(stats[kernel.WON, k]), after)
+
+
+def ranked(trees: Sequence[SearchTree]) -> list[RankedTurn]:
+    """Every turn of the root the ``trees`` hold (one root, searched apart by each), their figures added,
+    most visited first (then in the order of turns); a two-stone turn is a first stone with its most
+    visited second (the lowest cell among equals), counted with the first stone's playouts (every second
+    stone's included)."""
+    figures: dict[int, list[float]] = {}
+    seconds: dict[int, dict[int, float]] = {}
+    for tree in trees:
+        for cell, visits, margins, won, after in tree.root_decisions():
+            total = figures.setdefault(cell, [0.0, 0.0, 0.0])
+            total[0] += visits
+            total[1] += margins
+            total[2] += won
+            counts = seconds.setdefault(cell, {})
+            for other, count in after.items():
+                counts[other] = counts.get(other, 0.0) + count
+    entries = []
+    for cell, (visits, margins, won) in figures.items():
+        if seconds[cell]:
+            second = -max((count, -other) for other, count in seconds[cell].items())[1]
+            turn = Turn(tuple(sorted((cell, second))))
+        else:
+            turn = Turn(() if cell == -1 else (cell,))
+        entries.append(RankedTurn(turn, int(visits), margins, won))
+    return sorted(entries, key=lambda entry: (-entry.visits, entry.turn))
