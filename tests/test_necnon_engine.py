@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver.necnon import _playout, _tree
+from solver.necnon import tree as tree_module
 from solver.necnon.build import build_table
 from solver.necnon.endgame import MAX_EMPTY, EndgameSolver, board_bytes
 from solver.necnon.engine import SearchEngine
@@ -22,6 +23,7 @@ from solver.necnon.probe import Tablebase
 from solver.necnon.report import search_object
 from solver.necnon.rules import SETTINGS, Game
 from solver.necnon.table import table_path
+from solver.necnon.tree import SearchTree, ranked
 
 #: Every protocol setting of the boards sampled: small enough to solve in a moment.
 GAMES = tuple(Game.of(board, setting) for board in ("3x3", "hex2", "4x3") for setting in SETTINGS)
@@ -222,6 +224,32 @@ def test_a_playout_plays_by_the_rules_to_the_end(board, setting, seed):
             position = position.play(Turn(()))
     assert position.over and position.margin() == margin
     assert all(final[cell] == {None: 0, "black": 1, "green": 2}[position.stone(cell)] for cell in range(len(final)))
+
+
+def test_a_full_tree_searches_on_without_growing(monkeypatch):
+    """Once its arrays hold as many decisions as it may, a tree adds no node, yet every iteration still
+    plays out and counts at the root; with room, the same search adds a node or two each time (and
+    ranks the turns it went through)."""
+    game = Game.of("hex4", "nec")
+    position = Position.empty(game).play_line("d4 a1,a2")
+
+    def searched() -> tuple[int, int]:
+        tree = SearchTree(game, 0.1, 0.1)
+        _playout.seed(5)
+        tree.start(position, reuse=False)
+        tree.run(400)
+        return tree.nodes, tree.visits
+
+    nodes, visits = searched()
+    assert visits == 400 and nodes > 400
+    tree = SearchTree(game, 0.1, 0.1)
+    tree.start(position, reuse=False)
+    tree.run(400)
+    assert sum(entry.visits for entry in ranked([tree])) == 400
+    monkeypatch.setattr(tree_module, "FIRST_NODES", 4)
+    monkeypatch.setattr(tree_module, "MAX_DECISIONS", 4 * game.grid.cells)
+    nodes, visits = searched()
+    assert visits == 400 and nodes <= 4
 
 
 def test_the_amaf_figures_count_the_mover_s_later_stones_and_guide_the_choice():

@@ -5,7 +5,7 @@ The tree lives in a few arrays that :class:`solver.necnon.tree.SearchTree` owns 
 
 * ``nodes[n, field]`` (int64), a row per node: its mover (:data:`MOVER`, 1 for Black), the passes just
   made (:data:`PASSES`), its kind (:data:`KIND`: a pass, a one-stone turn, the first or the second
-  stone of a two-stone turn, a finished game), its playouts (:data:`VISITS`), its decisions (where they
+  stone of a two-stone turn, a finished game, a position whose decisions are not listed yet), its playouts (:data:`VISITS`), its decisions (where they
   begin in the decision arrays, :data:`START`, and how many, :data:`SIZE`), and for a first stone the
   cells allowed at its position (:data:`ALLOWED` in ``allowed``, :data:`ALLOWED_SIZE` of them).
 * by decision d: its cell ``cells[d]`` (-1 for a pass), its child ``children[d]`` (-1 until added) and
@@ -30,9 +30,10 @@ from solver.necnon import _playout, _rules
 
 COUNT, REWARD, MARGIN, WON, AMAF_COUNT, AMAF_REWARD = range(6)
 ROWS = 6
-#: Kinds of node: a pass, a one-stone turn, the first stone of a two-stone turn, its second stone; and a
-#: finished game (no decision).
-PASS, SINGLE, FIRST, SECOND, OVER = range(5)
+#: Kinds of node: a pass, a one-stone turn, the first stone of a two-stone turn, its second stone; a
+#: finished game (no decision); a position whose decisions are not listed yet (most nodes are reached
+#: by one playout only, and their decisions would hold most of the tree's memory).
+PASS, SINGLE, FIRST, SECOND, OVER, LEAF = range(6)
 MOVER, PASSES, KIND, VISITS, START, SIZE, ALLOWED, ALLOWED_SIZE = range(8)
 FIELDS = 8
 #: The most nodes, decisions and allowed cells an iteration adds on a board of ``cells`` cells: two
@@ -109,19 +110,27 @@ def _add_decision(nodes, n, cells, children, stats, used, cell):
 
 
 @njit(cache=True)
-def add_position(nodes, cells, children, stats, allowed, used, board, black_to_move, passes, nec, neighbours,
-                 scratch):
-    """Add the node of the position (``board``, the mover, the passes just made): what its turn is, and
-    its decisions in a random order. Returns its number."""
-    if passes == 2 or _rules.empty_cells(board) == 0:
-        return _add_node(nodes, used, black_to_move, passes, OVER)
+def add_position(nodes, used, board, black_to_move, passes):
+    """Add the node of the position (``board``, the mover, the passes just made), its decisions not yet
+    listed (:data:`LEAF`; :func:`_expand` lists them when an iteration comes back to it), or
+    :data:`OVER` if the game is over. Returns its number."""
+    over = passes == 2 or _rules.empty_cells(board) == 0
+    return _add_node(nodes, used, black_to_move, passes, OVER if over else LEAF)
+
+
+@njit(cache=True)
+def _expand(nodes, n, cells, children, stats, allowed, used, board, nec, neighbours, scratch):
+    """List the decisions of node ``n`` (a :data:`LEAF` whose position is ``board``) in a random order,
+    and give it its kind."""
+    black_to_move = nodes[n, MOVER] == 1
     count = _rules.allowed_cells(board, black_to_move, nec, neighbours, scratch)
+    nodes[n, START] = used[1]
     if count == 0:
-        n = _add_node(nodes, used, black_to_move, passes, PASS)
+        nodes[n, KIND] = PASS
         _add_decision(nodes, n, cells, children, stats, used, -1)
-        return n
+        return
     single = count == 1 or _rules.empty_cells(board) == len(board)
-    n = _add_node(nodes, used, black_to_move, passes, SINGLE if single else FIRST)
+    nodes[n, KIND] = SINGLE if single else FIRST
     order = scratch[:count].copy()
     if not single:  # a first stone leaves a later cell for the second; its node keeps the allowed cells
         nodes[n, ALLOWED], nodes[n, ALLOWED_SIZE] = used[2], count
@@ -131,7 +140,6 @@ def add_position(nodes, cells, children, stats, allowed, used, board, black_to_m
     _shuffle(order)
     for cell in order:
         _add_decision(nodes, n, cells, children, stats, used, cell)
-    return n
 
 
 @njit(cache=True)
@@ -158,11 +166,14 @@ def _add_second(nodes, cells, children, stats, allowed, used, parent, k):
 def iterate(nodes, cells, children, stats, allowed, used, root, root_board, count, nec, neighbours, exploration,
             bias):
     """Run ``count`` iterations from node ``root`` (its board ``root_board``): each selects decisions down
-    the tree (:func:`select`) to the first without a child, adds that child (a first stone's with its
-    second stone chosen at once, so that every playout goes through a whole turn), plays the game out
-    at random from there and counts the playout along its path. Its reward for Black is
-    ``0.9 * sign(margin) + 0.1 * margin / cells``; Green's is its opposite. The arrays must have room
-    for :data:`NODES_AN_ITERATION` nodes an iteration, with a decision and an allowed cell a cell each."""
+    the tree (:func:`select`; a :data:`LEAF` reached gets its decisions first) to the first without a
+    child, adds that child (a first stone's with its second stone chosen at once, so that every playout
+    goes through a whole turn), plays the game out at random from there and counts the playout along
+    its path. Its reward for Black is
+    ``0.9 * sign(margin) + 0.1 * margin / cells``; Green's is its opposite. An iteration adds to the tree
+    only if the arrays have room for what it may add (:data:`NODES_AN_ITERATION` nodes, with a decision
+    and an allowed cell a cell each); else it plays out from the first decision without a child (a first
+    stone with a second drawn at random) or from a position whose decisions are not listed."""
     size = len(root_board)
     board = np.empty(size, dtype=np.int8)
     final = np.empty(size, dtype=np.int8)
@@ -173,30 +184,46 @@ def iterate(nodes, cells, children, stats, allowed, used, root, root_board, coun
     for _ in range(count):
         board[:] = root_board
         node, depth = root, 0
-        while nodes[node, KIND] != OVER:
+        # Room for what an iteration may add: else it adds nothing, and plays out from where it stops.
+        grow = used[0] + 2 <= len(nodes) and used[1] + 2 * size <= len(cells) and used[2] + size <= len(allowed)
+        black, passes = nodes[node, MOVER] == 1, nodes[node, PASSES]  # the mover and passes of the playout
+        while True:
+            kind = nodes[node, KIND]
+            if kind == LEAF and grow:
+                _expand(nodes, node, cells, children, stats, allowed, used, board, nec, neighbours, scratch)
+                kind = nodes[node, KIND]
+            if kind == OVER or kind == LEAF:
+                break
             start, width = nodes[node, START], nodes[node, SIZE]
             k = select(stats[:, start:start + width], nodes[node, VISITS], exploration, bias)
             path_nodes[depth], path_decisions[depth] = node, k
             depth += 1
             cell = cells[start + k]
             black = nodes[node, MOVER] == 1
+            stone = _rules.BLACK if black else _rules.GREEN
             if cell >= 0:
-                board[cell] = _rules.BLACK if black else _rules.GREEN
+                board[cell] = stone
             child = children[start + k]
+            if child < 0 and not grow:
+                if kind == FIRST:  # a second stone at random completes the turn
+                    later = allowed[nodes[node, ALLOWED]:nodes[node, ALLOWED] + nodes[node, ALLOWED_SIZE]]
+                    later = later[later > cell]
+                    board[later[np.random.randint(len(later))]] = stone
+                black, passes = not black, passes + 1 if kind == PASS else 0
+                break
             if child < 0:
-                kind = nodes[node, KIND]
                 if kind == FIRST:
                     child = _add_second(nodes, cells, children, stats, allowed, used, node, k)
                 else:
-                    passes = nodes[node, PASSES] + 1 if kind == PASS else 0
-                    child = add_position(nodes, cells, children, stats, allowed, used, board, not black, passes,
-                                         nec, neighbours, scratch)
+                    child = add_position(nodes, used, board, not black, passes + 1 if kind == PASS else 0)
                 children[start + k] = child
                 if kind != FIRST:
                     node = child
+                    black, passes = nodes[node, MOVER] == 1, nodes[node, PASSES]
                     break
             node = child
-        margin = _playout.playout(board, nodes[node, MOVER] == 1, nodes[node, PASSES], nec, neighbours, final, laid)
+            black, passes = nodes[node, MOVER] == 1, nodes[node, PASSES]
+        margin = _playout.playout(board, black, passes, nec, neighbours, final, laid)
         reward = 0.9 * ((margin > 0) - (margin < 0)) + 0.1 * margin / size
         for level in range(depth):
             node, k = path_nodes[level], path_decisions[level]
@@ -206,6 +233,26 @@ def iterate(nodes, cells, children, stats, allowed, used, root, root_board, coun
             start, width = nodes[node, START], nodes[node, SIZE]
             update(stats[:, start:start + width], k, cells[start:start + width], final, stone,
                    reward if black else -reward, margin, (margin > 0) if black else (margin < 0))
+
+
+@njit(cache=True)
+def subtree_sizes(nodes, children, root):
+    """The nodes, decisions and allowed cells of the subtree of node ``root``."""
+    sizes = np.zeros(3, dtype=np.int64)
+    stack = np.empty(nodes.shape[0], dtype=np.int64)
+    stack[0], top = root, 1
+    while top > 0:
+        top -= 1
+        node = stack[top]
+        sizes[0] += 1
+        sizes[1] += nodes[node, SIZE]
+        if nodes[node, KIND] == FIRST:
+            sizes[2] += nodes[node, ALLOWED_SIZE]
+        for d in range(nodes[node, START], nodes[node, START] + nodes[node, SIZE]):
+            if children[d] >= 0:
+                stack[top] = children[d]
+                top += 1
+    return sizes
 
 
 @njit(cache=True)

@@ -17,6 +17,9 @@ from solver.necnon.rules import Game
 
 #: The nodes the arrays first have room for (they double when an iteration may need more).
 FIRST_NODES = 1 << 12
+#: The most decisions a tree holds (32 bytes each: 128 MB); once they are taken, iterations add no
+#: more nodes (a search of 2 s on hex5 adds some 2 to 3 million).
+MAX_DECISIONS = 1 << 22
 
 
 @dataclass(frozen=True)
@@ -58,6 +61,11 @@ class SearchTree:
         """The nodes the tree holds."""
         return int(self._used[0])
 
+    @property
+    def visits(self) -> int:
+        """The playouts through the root."""
+        return int(self._arrays[0][self._root, self._kernel.VISITS])
+
     def start(self, position: Position, reuse: bool = True) -> bool:
         """Make ``position`` the root: with ``reuse``, its node in the tree as it is, if it is there
         within two turns of the root (the engine's turn and the reply to it); else a new tree. True if
@@ -67,11 +75,17 @@ class SearchTree:
         self._board = board
         if node is None:
             self._used[:] = 0
-            self._root = self._kernel.add_position(*self._arrays, self._used, board, position.black_to_move,
-                                                   position.passes, self._nec, self._neighbours,
-                                                   np.empty(len(board), dtype=np.int64))
+            self._root = self._kernel.add_position(self._arrays[0], self._used, board, position.black_to_move,
+                                                   position.passes)
             return False
-        fresh, used = self._empty(*self._capacities()), np.zeros(3, dtype=np.int64)
+        # Room for the subtree kept and as much again (the decisions within MAX_DECISIONS).
+        kept = [int(count) for count in self._kernel.subtree_sizes(self._arrays[0], self._arrays[2], node)]
+        cells = self.game.grid.cells
+        room = [max(2 * count, first) for count, first in zip(kept, (FIRST_NODES, FIRST_NODES * cells,
+                                                                       FIRST_NODES * cells))]
+        room[1] = max(kept[1], min(room[1], MAX_DECISIONS))
+        fresh = self._empty(*room)
+        used = np.zeros(3, dtype=np.int64)
         self._kernel.copy_subtree(*self._arrays, node, *fresh, used)
         self._arrays, self._used, self._root = fresh, used, 0
         return True
@@ -81,7 +95,8 @@ class SearchTree:
         cells = self.game.grid.cells
         nodes = self._kernel.NODES_AN_ITERATION * iterations
         needed = (self._used[0] + nodes, self._used[1] + nodes * cells, self._used[2] + iterations * cells)
-        if any(need > capacity for need, capacity in zip(needed, self._capacities())):
+        capacities = self._capacities()
+        if any(need > capacity for need, capacity in zip(needed, capacities)) and capacities[1] < MAX_DECISIONS:
             self._grow(needed)
         self._kernel.iterate(*self._arrays, self._used, self._root, self._board, iterations, self._nec,
                              self._neighbours, self.exploration, self.bias)
@@ -92,13 +107,14 @@ class SearchTree:
         return len(nodes), len(cells), len(allowed)
 
     def _grow(self, needed: tuple[int, int, int]) -> None:
-        """Room for at least ``needed`` nodes, decisions and allowed cells (each doubled until there is),
-        the tree kept."""
+        """Room for at least ``needed`` nodes, decisions and allowed cells (each doubled until there is;
+        decisions at most :data:`MAX_DECISIONS`), the tree kept."""
         room = []
         for need, capacity in zip(needed, self._capacities()):
             while capacity < need:
                 capacity *= 2
             room.append(capacity)
+        room[1] = min(room[1], MAX_DECISIONS)
         grown = self._empty(*room)
         used_nodes, used_decisions, used_allowed = (int(count) for count in self._used)
         nodes, cells, children, stats, allowed = self._arrays
