@@ -15,7 +15,9 @@ decisions, the playouts through it and their reward for its player, and the same
 (AMAF): the playouts through the node in which its player laid a stone on the decision's cell at any
 later point, as if it had been first. No stone is ever removed, so a playout's final board tells
 which cells each player laid. The tree is a few arrays (:class:`~solver.necnon.tree.SearchTree`) and
-its iterations a numba kernel (:mod:`solver.necnon._tree`), a batch of them at a time.
+its iterations a numba kernel (:mod:`solver.necnon._tree`), a batch of them at a time. While the
+endgame does not run, :data:`TREES` trees are searched at once, each on a thread of its own with a seed
+of its own, and their figures of the root's turns added (root parallelism); beside the endgame, one.
 
 **Selection.** From the root, the decision of greatest value: its mean reward blended with its AMAF
 mean (RAVE: the AMAF weighs much while the decision has few playouts of its own, little after, by
@@ -35,10 +37,10 @@ the position is there within two turns of that search's root (the engine's turn 
 the playouts through it count again (the rest of the tree is dropped), and the visits of a verdict's
 turns may add up to more than its playouts.
 
-**Choice.** The most visited first decision, then the most visited second stone under it. With the
-same seed and a number of iterations (``--iterations``) the engine plays the same turns when asked for
-the same positions in the same order; with a time budget (``--time``) the number of iterations, and so
-the choice, depends on the machine's speed.
+**Choice.** The most visited first decision, then the most visited second stone under it (their
+playouts in every tree added). With the same seed and a number of iterations (``--iterations``) the
+engine plays the same turns when asked for the same positions in the same order; with a time budget
+(``--time``) the number of iterations, and so the choice, depends on the machine's speed.
 """
 
 from __future__ import annotations
@@ -47,9 +49,8 @@ import functools
 import random
 import threading
 import time
-import typing
 from dataclasses import dataclass
-from typing import Callable, Generic, TypeVar
+from typing import Callable, Generic, TypeVar, cast
 
 from solver.necnon.endgame import MAX_EMPTY, EndgameSolver, Solved
 from solver.necnon.position import Position, Turn
@@ -116,30 +117,30 @@ class Verdict:
         return lines
 
 
-T = TypeVar("T")
+_T = TypeVar("_T")
 
 
-class _Background(Generic[T]):
+class _Background(Generic[_T]):
     """A call run on a thread of its own: :meth:`result` waits for it and returns what it returned, or
     raises what it raised."""
 
-    def __init__(self, name: str, call: Callable[[], T]) -> None:
-        self._value: T | None = None
+    def __init__(self, name: str, call: Callable[[], _T]) -> None:
+        self._value: _T | None = None
         self._failure: BaseException | None = None
         self._thread = threading.Thread(target=self._run, args=(call,), name=name, daemon=True)
         self._thread.start()
 
-    def _run(self, call: Callable[[], T]) -> None:
+    def _run(self, call: Callable[[], _T]) -> None:
         try:
             self._value = call()
         except BaseException as failure:  # handed to the thread that asks for the result
             self._failure = failure
 
-    def result(self) -> T:
+    def result(self) -> _T:
         self._thread.join()
         if self._failure is not None:
             raise self._failure
-        return typing.cast(T, self._value)
+        return cast(_T, self._value)
 
 
 class _Endgame:
