@@ -17,7 +17,8 @@ measurement that must start from nothing runs in a fresh interpreter:
   the resident set before that solve, and the peak of the allocations traced during it (``tracemalloc``;
   numpy reports its arrays to it);
 * **engine** (``--engine``): the search engine's playouts a second from the empty board, median of
-  ``--runs`` searches of 5,000 playouts each after one to load its kernels;
+  ``--runs`` searches of ``--playouts`` playouts each (default 20,000), a new engine each time, after
+  one to load its kernels; and the peak resident set of that process;
 * **endgame** (``--endgame``): the engine's exact endgame solver
   (:class:`solver.necnon.endgame.EndgameSolver`) solving the empty board, a new solver each time: its
   nodes, and the median and min of ``--runs`` wall-clock times after a 3x3 solve that loads its kernel;
@@ -70,7 +71,7 @@ print(json.dumps({"loaded": loaded, "peak_rss": resource.getrusage(resource.RUSA
 """
 
 _ENGINE = """
-import json, sys
+import json, resource, sys
 from solver.necnon.engine import SearchEngine
 from solver.necnon.position import Position
 from solver.necnon.rules import Game
@@ -78,9 +79,9 @@ game = Game.of(sys.argv[1], sys.argv[2])
 SearchEngine(game, seed=0, iterations=50).search(Position.empty(game))
 rates = []
 for seed in range(int(sys.argv[3])):
-    verdict = SearchEngine(game, seed=seed, iterations=5000).search(Position.empty(game))
+    verdict = SearchEngine(game, seed=seed, iterations=int(sys.argv[4])).search(Position.empty(game))
     rates.append(verdict.iterations / verdict.seconds)
-print(json.dumps({"rates": rates}))
+print(json.dumps({"rates": rates, "peak_rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024}))
 """
 
 _ENDGAME = """
@@ -127,6 +128,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--no-cold", action="store_true", help="Leave out the first-run measurements.")
     parser.add_argument("--engine", action="store_true", help="Measure the search engine instead of the solver.")
+    parser.add_argument("--playouts", type=int, default=20_000, help="Playouts a search of --engine (default 20,000).")
     parser.add_argument("--endgame", action="store_true",
                         help="Measure the engine's exact endgame on the empty board instead of the solver.")
     options = parser.parse_args()
@@ -139,9 +141,11 @@ def main() -> None:
               f"{endgame['nodes'] / median:,.0f} nodes/s")
         return
     if options.engine:
-        rates = _run(_ENGINE, options.board, options.protocol, str(options.runs))["rates"]
+        engine = _run(_ENGINE, options.board, options.protocol, str(options.runs), str(options.playouts))
+        rates = engine["rates"]
         print(f"search engine on necnon {game}, empty board: median {statistics.median(rates):,.0f} playouts/s "
-              f"({options.runs} searches of 5,000 playouts; min {min(rates):,.0f}, max {max(rates):,.0f})")
+              f"({options.runs} searches of {options.playouts:,} playouts; min {min(rates):,.0f}, "
+              f"max {max(rates):,.0f}); peak RSS {_megabytes(engine['peak_rss'])}")
         return
 
     warm = _run(_WARM, options.board, options.protocol, str(options.runs))
