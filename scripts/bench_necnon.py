@@ -144,8 +144,8 @@ def main() -> None:
         engine = _run(_ENGINE, options.board, options.protocol, str(options.runs), str(options.playouts))
         rates = engine["rates"]
         print(f"search engine on necnon {game}, empty board: median {statistics.median(rates):,.0f} playouts/s "
-              f"({options.runs} searches of {options.playouts:,} playouts; min {min(rates):,.0f}, "
-              f"max {max(rates):,.0f}); peak RSS {_megabytes(engine['peak_rss'])}")
+              f"({options.runs} search{'es' * (options.runs != 1)} of {options.playouts:,} playouts; "
+              f"min {min(rates):,.0f}, max {max(rates):,.0f}); peak RSS {_megabytes(engine['peak_rss'])}")
         return
 
     warm = _run(_WARM, options.board, options.protocol, str(options.runs))
