@@ -202,7 +202,8 @@ def test_a_search_reuses_the_tree_of_the_last_one():
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.sampled_from(["3x3", "hex3", "6x6", "hex5", "2x7"]), st.sampled_from(list(SETTINGS)), st.integers(0, 2**31 - 1))
+@given(st.sampled_from(["3x3", "hex3", "6x6", "hex5", "2x7"]), st.sampled_from(list(SETTINGS)),
+       st.integers(0, 2**31 - 1))
 def test_a_playout_plays_by_the_rules_to_the_end(board, setting, seed):
     """Every turn of a random playout, replayed from the turn number it gives each stone, is a turn of
     the position it was played in (a pass exactly when nothing is allowed), and the game it plays ends

@@ -5,11 +5,12 @@ The tree lives in a few arrays that :class:`solver.necnon.tree.SearchTree` owns 
 
 * ``nodes[n, field]`` (int64), a row per node: its mover (:data:`MOVER`, 1 for Black), the passes just
   made (:data:`PASSES`), its kind (:data:`KIND`: a pass, a one-stone turn, the first or the second
-  stone of a two-stone turn, a finished game, a position whose decisions are not listed yet), its playouts (:data:`VISITS`), its decisions (where they
-  begin in the decision arrays, :data:`START`, and how many, :data:`SIZE`), and for a first stone the
-  cells allowed at its position (:data:`ALLOWED` in ``allowed``, :data:`ALLOWED_SIZE` of them).
+  stone of a two-stone turn, a finished game, a position whose decisions are not listed yet), its
+  playouts (:data:`VISITS`), its decisions (where they begin in the decision arrays, :data:`START`, and
+  how many, :data:`SIZE`), and for a first stone the cells allowed at its position (:data:`ALLOWED` in
+  ``allowed``, :data:`ALLOWED_SIZE` of them).
 * by decision d: its cell ``cells[d]`` (-1 for a pass), its child ``children[d]`` (-1 until added) and
-  its figures ``stats[row, d]`` (float64), the rows :data:`COUNT` (playouts through the decision),
+  its figures ``stats[row, d]`` (float32), the rows :data:`COUNT` (playouts through the decision),
   :data:`REWARD` (their reward summed, for the node's mover), :data:`MARGIN` (their final margins
   summed, Black minus Green), :data:`WON` (how many the mover won), :data:`AMAF_COUNT` and
   :data:`AMAF_REWARD` (the same for the playouts through the node in which the mover laid a stone on
@@ -169,11 +170,11 @@ def iterate(nodes, cells, children, stats, allowed, used, root, root_board, coun
     the tree (:func:`select`; a :data:`LEAF` reached gets its decisions first) to the first without a
     child, adds that child (a first stone's with its second stone chosen at once, so that every playout
     goes through a whole turn), plays the game out at random from there and counts the playout along
-    its path. Its reward for Black is
-    ``0.9 * sign(margin) + 0.1 * margin / cells``; Green's is its opposite. An iteration adds to the tree
-    only if the arrays have room for what it may add (:data:`NODES_AN_ITERATION` nodes, with a decision
-    and an allowed cell a cell each); else it plays out from the first decision without a child (a first
-    stone with a second drawn at random) or from a position whose decisions are not listed."""
+    its path. Its reward for Black is ``0.9 * sign(margin) + 0.1 * margin / cells``; Green's is its
+    opposite. An iteration adds to the tree only if the arrays have room for what it may add
+    (:data:`NODES_AN_ITERATION` nodes, with a decision and an allowed cell a cell each); else it plays
+    out from the first decision without a child (a first stone with a second drawn at random) or from a
+    position whose decisions are not listed."""
     size = len(root_board)
     board = np.empty(size, dtype=np.int8)
     final = np.empty(size, dtype=np.int8)
@@ -185,7 +186,8 @@ def iterate(nodes, cells, children, stats, allowed, used, root, root_board, coun
         board[:] = root_board
         node, depth = root, 0
         # Room for what an iteration may add: else it adds nothing, and plays out from where it stops.
-        grow = used[0] + 2 <= len(nodes) and used[1] + 2 * size <= len(cells) and used[2] + size <= len(allowed)
+        grow = (used[0] + NODES_AN_ITERATION <= len(nodes) and used[1] + NODES_AN_ITERATION * size <= len(cells)
+                and used[2] + size <= len(allowed))
         black, passes = nodes[node, MOVER] == 1, nodes[node, PASSES]  # the mover and passes of the playout
         while True:
             kind = nodes[node, KIND]

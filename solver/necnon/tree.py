@@ -66,10 +66,9 @@ class SearchTree:
         """The playouts through the root."""
         return int(self._arrays[0][self._root, self._kernel.VISITS])
 
-    def start(self, position: Position, reuse: bool = True) -> bool:
+    def start(self, position: Position, reuse: bool = True) -> None:
         """Make ``position`` the root: with ``reuse``, its node in the tree as it is, if it is there
-        within two turns of the root (the engine's turn and the reply to it); else a new tree. True if
-        a node was reused."""
+        within two turns of the root (the engine's turn and the reply to it); else a new tree."""
         board = board_bytes(position)
         node = self._reused(position, board) if reuse else None
         self._board = board
@@ -77,7 +76,7 @@ class SearchTree:
             self._used[:] = 0
             self._root = self._kernel.add_position(self._arrays[0], self._used, board, position.black_to_move,
                                                    position.passes)
-            return False
+            return
         # Room for the subtree kept and as much again (the decisions within MAX_DECISIONS).
         kept = [int(count) for count in self._kernel.subtree_sizes(self._arrays[0], self._arrays[2], node)]
         cells = self.game.grid.cells
@@ -88,7 +87,6 @@ class SearchTree:
         used = np.zeros(3, dtype=np.int64)
         self._kernel.copy_subtree(*self._arrays, node, *fresh, used)
         self._arrays, self._used, self._root = fresh, used, 0
-        return True
 
     def run(self, iterations: int) -> None:
         """``iterations`` more iterations from the root."""
