@@ -1,5 +1,5 @@
 """The forward consistency check (``neutreeko check``): it passes every real table from 3 x 3 to 5 x 5
-and finds a deliberately corrupted entry of each kind; and the board ceiling (10 x 10 in, 11 x 11 out)."""
+and finds a deliberately corrupted entry of each kind; and the board ceiling (11 x 11 in, 12 x 12 out)."""
 
 from __future__ import annotations
 
@@ -121,15 +121,15 @@ def test_check_needs_a_table(tmp_path):
 
 
 def test_the_largest_board_is_accepted_and_one_larger_refused(tmp_path):
-    assert MAX_SIDE == 10
-    game = Game.of("10x10")
-    assert game.positions == 23_841_048_000 and game.board.name(99) == "J10"
-    assert game.board.parse_square("j10") == 99
-    # Accepted up to the table lookup: there is no 10 x 10 table at that path.
-    assert_one_line_error(invoke("check", "--board", "10x10", "--table", str(tmp_path / "none.h5")),
-                          "no table for 10x10 connected", code=1)
-    assert_one_line_error(invoke("check", "--board", "11x11"), "board 11x11 is not supported", code=2)
-    assert_one_line_error(invoke("solve", "--board", "10x11"), "from 3 to 10", code=2)
+    assert MAX_SIDE == 11
+    game = Game.of("11x11")
+    assert game.positions == 76_866_469_680 and game.board.name(120) == "K11"
+    assert game.board.parse_square("k11") == 120
+    # Accepted up to the table lookup: there is no 11 x 11 table at that path.
+    assert_one_line_error(invoke("check", "--board", "11x11", "--table", str(tmp_path / "none.h5")),
+                          "no table for 11x11 connected", code=1)
+    assert_one_line_error(invoke("check", "--board", "12x12"), "board 12x12 is not supported", code=2)
+    assert_one_line_error(invoke("solve", "--board", "11x12"), "from 3 to 11", code=2)
 
 
 def test_check_help_and_readme_say_how_many_are_listed():

@@ -13,8 +13,8 @@ from solver.neutreeko import index
 from solver.neutreeko.game import Game
 from solver.neutreeko.position import Position
 
-#: Every board size from 3 x 3 to 10 x 10, in squares.
-SIZES = sorted({width * height for width in range(3, 11) for height in range(3, 11)})
+#: Every board size from 3 x 3 to 11 x 11, in squares.
+SIZES = sorted({width * height for width in range(3, 12) for height in range(3, 12)})
 
 
 def _encode(mover: np.ndarray, other: np.ndarray, squares: int) -> np.ndarray:

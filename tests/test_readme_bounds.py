@@ -25,11 +25,11 @@ def _number(pattern: str) -> int:
 
 def test_neutreeko_bounds():
     assert _number(r"a position longer than ([\d,]+) characters \(twice") == position.MAX_POSITION_LENGTH
-    assert _number(r"twice the longest position on a (\d+) x \d+ board") == board.MAX_SIDE
+    assert _number(r"twice the longest position on an? (\d+) x \d+ board") == board.MAX_SIDE
     assert _number(r"an error object's `\"input\"` is the line cut after ([\d,]+) characters") \
         == position.MAX_POSITION_LENGTH
     assert _number(r"A number of empty squares is 1 up to the widest board \((\d+)\)") == board.MAX_SIDE
-    assert _number(r"characters \(twice the longest position on a \d+ x \d+ board, (\d+)\)") \
+    assert _number(r"characters \(twice the longest position on an? \d+ x \d+ board, (\d+)\)") \
         == position.MAX_POSITION_LENGTH // 2
     assert _number(r"a move longer than (\d+), move text") == position.MAX_MOVE_LENGTH
     assert _number(r"move text longer than ([\d,]+) \(a thousand") == record.MAX_MOVE_TEXT_LENGTH

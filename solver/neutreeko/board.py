@@ -24,14 +24,14 @@ from solver.core.notation import checked, quote
 
 Square = int
 
-#: The sides a board may have. The ceiling is this one number (10 x 10: 23.8 billion indices, a solve
-#: of about 27 GB over positions, 3.4 GB over symmetry classes); :class:`~solver.neutreeko.game.Game` checks that a game fits what the solver's arrays
+#: The sides a board may have. The ceiling is this one number (11 x 11: 76.9 billion indices, a solve
+#: of about 86 GB over positions, about 11 GB over symmetry classes); :class:`~solver.neutreeko.game.Game` checks that a game fits what the solver's arrays
 #: can hold (:data:`MAX_RAY_SQUARES`, :data:`MAX_INDICES`).
 MIN_SIDE = 3
-MAX_SIDE = 10
+MAX_SIDE = 11
 #: The kernels see the squares along a square's eight rays, with one guard bit after each ray, and eight
 #: bits more, as one 64-bit word (see :mod:`solver.neutreeko.kernel_inputs`): at most 48 squares on the
-#: rays of any square (a 13 x 13 board; 10 x 10 has at most 36).
+#: rays of any square (a 13 x 13 board; 11 x 11 has at most 40).
 MAX_RAY_SQUARES = 48
 #: The kernels hold position indices as int64 (as int32 on boards where they fit).
 MAX_INDICES = 2**63 - 1
@@ -53,7 +53,7 @@ _SQUARE_PATTERN = re.compile(r"([A-Za-z])([1-9][0-9]{0,2})")
 @dataclass(frozen=True)
 class Board:
     """A rectangular board ``width`` files by ``height`` ranks, each side from :data:`MIN_SIDE` to
-    :data:`MAX_SIDE` (3 to 10)."""
+    :data:`MAX_SIDE` (3 to 11)."""
 
     width: int
     height: int

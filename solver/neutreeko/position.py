@@ -34,7 +34,7 @@ BLACK: Colour = "black"
 WHITE: Colour = "white"
 
 #: The longest position on the largest board: its ranks, each at most as long as the board is wide,
-#: the slashes between them, a space and the side to move (111 characters on 10 x 10).
+#: the slashes between them, a space and the side to move (133 characters on 11 x 11).
 _LONGEST_POSITION = MAX_SIDE * (MAX_SIDE + 1) + 1
 #: :meth:`Position.parse` refuses longer text: twice the longest position, so that spacing never matters.
 MAX_POSITION_LENGTH = 2 * _LONGEST_POSITION
