@@ -65,17 +65,21 @@ def test_the_solver_agrees_with_the_table_and_its_turn_keeps_the_value(tablebase
         assert (after.margin() if after.over else tablebase.probe(after).margin) == value, position.notation()
 
 
-def test_a_budget_too_small_returns_none_and_a_later_call_goes_on(tablebase):
+@pytest.mark.parametrize("share", [4, 300, 20_000])
+def test_a_budget_too_small_returns_none_and_a_later_call_goes_on(tablebase, share):
+    """A search cut into pieces of 1/``share`` of its nodes (down to a few nodes a piece, stopping at
+    every depth) visits the nodes of one search at once, and finds the same value and turn."""
     game = Game.of("4x3", "non-nec")
     position = Position.empty(game)
     whole = EndgameSolver(game).solve(position, 10**8)
     assert whole is not None and whole.margin == tablebase.probe(position).margin == -1
     solver = EndgameSolver(game)
-    pieces = [solver.solve(position, whole.nodes // 4) for _ in range(12)]
-    assert pieces[0] is None  # a quarter of the nodes does not suffice
+    piece = max(1, whole.nodes // share)
+    pieces = [solver.solve(position, piece) for _ in range(share + 2)]
+    assert pieces[0] is None  # a piece does not suffice
     solved = [piece for piece in pieces if piece is not None]
-    assert solved and solved[0].margin == whole.margin  # the pieces went on from each other: they solved it
-    assert solved[0].nodes < 2 * whole.nodes  # redoing only the unfinished frames of each piece
+    assert solved and solved[0].margin == whole.margin and solved[0].turn == whole.turn
+    assert solved[0].nodes == whole.nodes  # each piece went on where the last stopped: the same search
 
 
 def test_a_turn_to_try_first_leaves_the_value_as_it_is(tablebase):

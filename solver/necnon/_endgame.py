@@ -23,15 +23,20 @@ of it, then its pairs (i, j), i < j, of allowed cells (or its single stones), th
 order of the mover's ``history``: the cuts each cell's turns made so far, a cut with ``e`` cells empty
 weighing ``2 ** e`` (the cuts near the root save the most).
 
-**Table**: ``keys[slot]`` (:data:`EMPTY` when free), ``bounds[slot]`` (lower, upper) and
-``moves[slot]``, the best turn found there. A slot is found by linear probing over :data:`_PROBES`
-slots from a hash of the whole key; when all are taken, the entry of most stones is overwritten (the
-table is a cache: a lost entry costs time, never exactness).
+**Table**: a slot is two words, ``table[slot] = (key ^ mixed(data), data)``, ``data`` holding the bounds
+(lower, upper) and the best turn found there (:func:`_packed`); a free slot holds (:data:`EMPTY`, 0). A
+key is looked for in the bucket of :data:`_PROBES` slots (one cache line of 64 bytes: a probe costs
+one read of memory) that a hash of it picks; when all are taken, the entry of most stones is
+overwritten (the table is a cache: a lost entry costs time, never exactness). Stored so, a slot whose
+two words were written by two different stores (another thread's, say) does not give its key back:
+a slot's entry is the one its key belongs to.
 
 **Budget and window**: ``state`` = [nodes searched, the budget of nodes, stopped (1 when the budget ran
 out), the root's best turn: on entry the turn to try first there (-1 for none) unless the table has
-one, the root's window (alpha, beta)]. When the budget runs out the search stops with nothing half-done
-stored, so that what the table holds stays exact. The caller drives the root's window: with a null
+one, the root's window (alpha, beta), the ply at which a stopped search stopped (-1 for none)]. When
+the budget runs out the search stops where it is: its stack of frames, and the board with the stones of
+the line it was searching, are kept by the caller, and the next call with the budget raised goes on
+from there (so that a search in pieces visits the same nodes as one search at once). The caller drives the root's window: with a null
 window (beta - 1, beta) a search only tells whether the value reaches beta, which takes far fewer nodes
 than the value itself (:class:`solver.necnon.endgame.EndgameSolver` bisects the value so).
 """
@@ -47,13 +52,34 @@ EMPTY = np.uint64(0xFFFFFFFFFFFFFFFF)
 PASS = 1023
 _MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
 _PROBES = 4
-_NODES, _BUDGET, _STOPPED, _BEST, _ROOT_ALPHA, _ROOT_BETA = range(6)
+_NODES, _BUDGET, _STOPPED, _BEST, _ROOT_ALPHA, _ROOT_BETA, _STOPPED_AT = range(7)
 
 
 @njit(cache=True)
-def clear(keys):
+def clear(table):
     """Empty the table."""
-    keys[:] = EMPTY
+    table[:, 0] = EMPTY
+    table[:, 1] = 0
+
+
+@njit(cache=True, inline="always")
+def _mixed(data):
+    """``data`` spread over the 64 bits, so that a torn slot's words match no key."""
+    return data * _MULTIPLIER
+
+
+@njit(cache=True, inline="always")
+def _packed(lower, upper, turn):
+    """A slot's data: the bounds (lower, upper) in bits 0-7 and 8-15, the turn in bits 16-31."""
+    return (np.uint64(lower & 0xFF) | np.uint64(upper & 0xFF) << np.uint64(8)
+            | np.uint64(turn & 0xFFFF) << np.uint64(16))
+
+
+@njit(cache=True, inline="always")
+def _signed(data, shift, bits):
+    """The signed field of ``bits`` bits at ``shift`` of a slot's data."""
+    value = np.int64(data >> np.uint64(shift) & np.uint64((1 << bits) - 1))
+    return value - (1 << bits) if value >= 1 << (bits - 1) else value
 
 
 @njit(cache=True, inline="always")
@@ -66,21 +92,24 @@ def _stones_of(key):
 
 
 @njit(cache=True, inline="always")
-def _find(keys, key):
-    """The slot holding ``key``, else a free slot near it, else the slot it may take: the one of the
-    position with the most stones, whose search is the cheapest to redo."""
-    mask = np.uint64(len(keys) - 1)
+def _find(table, key):
+    """(slot, found): the slot holding ``key`` (found True), else a free slot of its bucket, else the
+    slot it may take: the one of the position with the most stones, whose search is the cheapest to
+    redo."""
     mixed = key * _MULTIPLIER
-    home = (mixed ^ mixed >> np.uint64(32)) & mask
+    home = (mixed ^ mixed >> np.uint64(32)) & np.uint64(len(table) - _PROBES)  # a multiple of _PROBES
     victim, most = home, np.uint64(0)
     for probe in range(_PROBES):
-        slot = (home + np.uint64(probe)) & mask
-        if keys[slot] == key or keys[slot] == EMPTY:
-            return slot
-        stones = _stones_of(keys[slot])
+        slot = home + np.uint64(probe)
+        stored = table[slot, 0] ^ _mixed(table[slot, 1])
+        if stored == key:
+            return slot, True
+        if stored == EMPTY:
+            return slot, False
+        stones = _stones_of(stored)
         if stones > most:
             victim, most = slot, stones
-    return victim
+    return victim, False
 
 
 @njit(cache=True, inline="always")
@@ -117,6 +146,13 @@ def _allowed(black, green, black_to_move, nec, near, outside, out):
 (_ALPHA, _BETA, _WINDOW, _VALUE, _TURN, _TRIED, _COUNT, _TURNS, _LAID, _FIRST, _LOWER, _UPPER, _SLOT, _A, _B,
  _MOVER, _PASSED, _EMPTY, _FIXED) = range(19)
 _COLUMNS = 19
+
+
+def stack_shape(cells: int) -> tuple[int, int]:
+    """The rows and columns of the frames a search of at most ``cells`` empty cells needs: a ply lays a
+    stone but for passes, never two in a row."""
+    return 2 * cells + 4, _COLUMNS
+
 #: The plies from the root at which the search looks for symmetries of the position: they are broken
 #: within a few turns, and looking costs a pass over the stones for each symmetry.
 SYMMETRIC_PLIES = 4
@@ -144,7 +180,7 @@ def _stones(allowed, ply, count, laid, t):
 
 @njit(cache=True, inline="always")
 def _enter(frames, masks, ply, cells, free, black_to_move, passed, empty, black, green, alpha, beta, nec, near,
-           outside, allowed, history, symmetries, keys, bounds, moves, state):
+           outside, allowed, history, symmetries, table, state):
     """Open frame ``ply`` for a position that is not finished, searched in the window (alpha, beta);
     return True if instead the table's bounds give its value there (then in ``frames[ply, _VALUE]``).
     The root (ply 0) is always opened."""
@@ -152,12 +188,13 @@ def _enter(frames, masks, ply, cells, free, black_to_move, passed, empty, black,
     e = np.uint64(len(free))
     key = (black | green << e | np.uint64(1 if black_to_move else 0) << (e + e)
            | np.uint64(1 if passed else 0) << (e + e + np.uint64(1)))
-    slot = _find(keys, key)
+    slot, found = _find(table, key)
     lower, upper, first = -127, 127, state[_BEST] if ply == 0 else -1
-    if keys[slot] == key:
-        first = moves[slot]
+    if found:
+        data = table[slot, 1]
+        first = _signed(data, 16, 16)
         if ply > 0:
-            lower, upper = bounds[slot, 0], bounds[slot, 1]
+            lower, upper = _signed(data, 0, 8), _signed(data, 8, 8)
             if lower == upper or lower >= beta or upper <= alpha:
                 frames[ply, _VALUE] = lower if lower >= beta or lower == upper else upper
                 return True
@@ -174,9 +211,9 @@ def _enter(frames, masks, ply, cells, free, black_to_move, passed, empty, black,
             a, b = _stones(allowed, ply, count, laid, t)
             bits = one << np.uint64(a) | one << np.uint64(b)
             child = ((black | bits) | green << e if black_to_move else black | (green | bits) << e) | child_mover
-            known = _find(keys, child)
-            if keys[known] == child and -bounds[known, 1] >= beta:
-                frames[ply, _VALUE] = -bounds[known, 1]
+            known, found = _find(table, child)
+            if found and -_signed(table[known, 1], 8, 8) >= beta:
+                frames[ply, _VALUE] = -_signed(table[known, 1], 8, 8)
                 return True
     frames[ply, _ALPHA], frames[ply, _BETA], frames[ply, _WINDOW] = alpha, beta, alpha
     frames[ply, _VALUE], frames[ply, _TURN], frames[ply, _TRIED] = -127, -1, -1
@@ -238,7 +275,8 @@ def _code(a, b):
 
 
 @njit(cache=True, nogil=True)
-def solve(board, free, black_to_move, passed, nec, neighbours, keys, bounds, moves, history, symmetries, state):
+def solve(board, free, black_to_move, passed, nec, neighbours, table, history, symmetries, frames,
+          masks, allowed, state):
     """The value (the mover's margin) of a position that is not finished, every empty cell of it among
     ``free``, in the window ``(state[4], state[5])`` (fail-soft: exact inside it, else a bound); its best
     turn goes to ``state[3]``. Stops when the budget of ``state[1]`` nodes runs out (``state[2]`` then 1,
@@ -252,11 +290,15 @@ def solve(board, free, black_to_move, passed, nec, neighbours, keys, bounds, mov
     find what its earlier searches stored.
 
     The search is a stack of frames (one a ply, see the columns above) rather than recursion, which
-    numba cannot cache. ``board`` is changed during the search and restored at its end."""
+    numba cannot cache: ``frames`` (:func:`stack_shape` for ``len(free)`` cells), ``masks`` (as many rows,
+    3 columns) and ``allowed`` (as many rows, ``len(free)`` columns). ``board`` is changed during the
+    search and restored at its end. When the budget runs out, the stack, ``board`` and ``state[6]`` (the
+    ply reached) are left as they are, and a call with all of them unchanged but the budget resumes the
+    search; ``state[6]`` = -1 begins a new one."""
     cells, size = len(board), len(free)
     one = np.uint64(1)
     black, green, empty = np.uint64(0), np.uint64(0), 0  # the root's stones on the free cells
-    for k in range(size):
+    for k in range(size):  # (when resuming, these are not used: the board holds the line's stones too)
         if board[free[k]] == _rules.BLACK:
             black |= one << np.uint64(k)
         elif board[free[k]] == _rules.GREEN:
@@ -278,16 +320,15 @@ def solve(board, free, black_to_move, passed, nec, neighbours, keys, bounds, mov
                 near[k] |= one << np.uint64(index[cell])
             elif board[cell] != _rules.EMPTY:
                 outside[board[cell] - 1, k] += 1
-    plies = 2 * empty + 4  # every ply lays a stone but for passes, never two in a row
-    frames = np.empty((plies, _COLUMNS), dtype=np.int64)
-    masks = np.empty((plies, 3), dtype=np.uint64)
-    allowed = np.empty((plies, max(size, 1)), dtype=np.int64)
     seen = np.empty(cells, dtype=np.bool_)
     stack = np.empty(cells, dtype=np.int64)
     state[_STOPPED] = 0
-    _enter(frames, masks, 0, cells, free, black_to_move, passed, empty, black, green, state[_ROOT_ALPHA],
-           state[_ROOT_BETA], nec, near, outside, allowed, history, symmetries, keys, bounds, moves, state)
-    ply = 0
+    ply = state[_STOPPED_AT]
+    if ply < 0:
+        ply = 0
+        _enter(frames, masks, 0, cells, free, black_to_move, passed, empty, black, green, state[_ROOT_ALPHA],
+               state[_ROOT_BETA], nec, near, outside, allowed, history, symmetries, table, state)
+    state[_STOPPED_AT] = -1
     child = False  # does frames[ply + 1, _VALUE] hold the value of the turn being tried at ply?
     while True:
         laid, a, b = frames[ply, _LAID], frames[ply, _A], frames[ply, _B]
@@ -331,16 +372,17 @@ def solve(board, free, black_to_move, passed, nec, neighbours, keys, bounds, mov
             else:
                 lower = upper = best
             slot = frames[ply, _SLOT]
-            keys[slot], bounds[slot, 0], bounds[slot, 1] = masks[ply, 2], lower, upper
-            moves[slot] = frames[ply, _TURN]
+            data = _packed(lower, upper, frames[ply, _TURN])
+            table[slot, 1] = data
+            table[slot, 0] = masks[ply, 2] ^ _mixed(data)
             if ply == 0:
                 state[_BEST] = frames[0, _TURN]
                 return best
             ply -= 1
             child = True
             continue
-        if state[_NODES] >= state[_BUDGET]:
-            state[_STOPPED] = 1
+        if state[_NODES] >= state[_BUDGET]:  # stop before trying the turn: the next call tries it
+            state[_STOPPED], state[_STOPPED_AT] = 1, ply
             return 0
         frames[ply, _TRIED], frames[ply, _A], frames[ply, _B] = tried, a, b
         black, green, empty = masks[ply, 0], masks[ply, 1], frames[ply, _EMPTY]
@@ -350,7 +392,7 @@ def solve(board, free, black_to_move, passed, nec, neighbours, keys, bounds, mov
                 frames[ply + 1, _VALUE] = -_final(board, mover, neighbours, seen, stack)
                 child = True
             elif not _enter(frames, masks, ply + 1, cells, free, not mover, True, empty, black, green, -beta, -alpha,
-                            nec, near, outside, allowed, history, symmetries, keys, bounds, moves, state):
+                            nec, near, outside, allowed, history, symmetries, table, state):
                 ply += 1
             else:
                 child = True
@@ -366,7 +408,7 @@ def solve(board, free, black_to_move, passed, nec, neighbours, keys, bounds, mov
             frames[ply + 1, _VALUE] = -_final(board, mover, neighbours, seen, stack)
             child = True
         elif not _enter(frames, masks, ply + 1, cells, free, not mover, False, empty - laid, black, green, -beta,
-                        -alpha, nec, near, outside, allowed, history, symmetries, keys, bounds, moves, state):
+                        -alpha, nec, near, outside, allowed, history, symmetries, table, state):
             ply += 1
         else:
             child = True

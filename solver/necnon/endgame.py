@@ -27,7 +27,7 @@ from solver.necnon.rules import Game
 
 #: The most empty cells a position may have: the kernel's keys give each two bits, and fit 64.
 MAX_EMPTY = 31
-#: The table holds ``2 ** TABLE_BITS`` positions (12 bytes each).
+#: The table holds ``2 ** TABLE_BITS`` positions (16 bytes each).
 TABLE_BITS = 22
 #: The first guess of the mover's margin when no position of the game has been solved yet. A guess
 #: below the value costs tests that each need one good turn; one above it, tests that must refute
@@ -40,6 +40,15 @@ def board_bytes(position: Position) -> npt.NDArray[np.int8]:
     """The stones of ``position`` as the kernels read them: one byte a cell, 0 empty, 1 Black, 2 Green."""
     return np.array([(position.black >> cell & 1) + 2 * (position.green >> cell & 1)
                      for cell in range(position.game.grid.cells)], dtype=np.int8)
+
+
+def _cache_lines(shape: tuple[int, int]) -> npt.NDArray[np.uint64]:
+    """An array of 64-bit words of ``shape`` that begins on a cache line (64 bytes), so that each bucket
+    of the kernel's table is one line."""
+    words = shape[0] * shape[1]
+    memory = np.empty(words + 8, dtype=np.uint64)
+    start = -memory.ctypes.data % 64 // 8
+    return memory[start:start + words].reshape(shape)
 
 
 def _symmetries(position: Position, free: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
@@ -83,12 +92,17 @@ class EndgameSolver:
         self._kernel = _endgame
         self.game = game
         self._neighbours, self._nec = game.grid.neighbour_table, game.nec
-        self._keys = np.empty(1 << table_bits, dtype=np.uint64)
-        self._bounds = np.empty((1 << table_bits, 2), dtype=np.int8)
-        self._moves = np.empty(1 << table_bits, dtype=np.int16)
+        self._table = _cache_lines((1 << table_bits, 2))
         self._history = np.zeros((2, MAX_EMPTY), dtype=np.int64)
-        self._state = np.zeros(6, dtype=np.int64)
+        # The kernel's stack, and its state: a search stopped by its budget leaves them (and the board
+        # with the stones of the line it was on) for the next call to go on from.
+        rows, columns = _endgame.stack_shape(MAX_EMPTY)
+        self._frames = np.empty((rows, columns), dtype=np.int64)
+        self._masks = np.empty((rows, 3), dtype=np.uint64)
+        self._allowed = np.empty((rows, MAX_EMPTY), dtype=np.int64)
+        self._state = np.zeros(7, dtype=np.int64)
         self._root: Position | None = None
+        self._board = np.empty(0, dtype=np.int8)
         # The cells the table's keys are made of (the empty cells of the first position it served) and
         # the stones of that position: the table serves the positions that keep those stones.
         self._free = np.empty(0, dtype=np.int64)
@@ -116,8 +130,9 @@ class EndgameSolver:
         if first is not None and first not in position.turns():
             raise ValueError(f"{first.name(position.game.grid)} is not a turn of {position.notation()}")
         if position != self._root:
+            self._board, self._state[6] = board.copy(), -1  # the kernel lays its lines on the copy
             if not self._serves(board):
-                self._kernel.clear(self._keys)
+                self._kernel.clear(self._table)
                 self._history[:] = 0
                 self._free, self._basis = np.flatnonzero(board == 0).astype(np.int64), board
                 self._value = None
@@ -138,9 +153,9 @@ class EndgameSolver:
         while self._lower < self._upper:
             beta = max(self._guess, self._lower + 1)
             self._state[1], self._state[3], self._state[4], self._state[5] = budget, first_code, beta - 1, beta
-            value = int(self._kernel.solve(board, free, position.black_to_move, position.passes == 1, self._nec,
-                                           self._neighbours, self._keys, self._bounds, self._moves,
-                                           self._history, self._symmetries, self._state))
+            value = int(self._kernel.solve(self._board, free, position.black_to_move, position.passes == 1,
+                                           self._nec, self._neighbours, self._table, self._history, self._symmetries, self._frames, self._masks,
+                                           self._allowed, self._state))
             if self._state[2]:
                 return None
             if value >= beta:
