@@ -6,6 +6,7 @@ between searches."""
 from __future__ import annotations
 
 import random
+import time
 from pathlib import Path
 
 import numpy as np
@@ -16,7 +17,7 @@ from hypothesis import strategies as st
 from solver.necnon import _playout, _tree
 from solver.necnon import tree as tree_module
 from solver.necnon.build import build_table
-from solver.necnon.endgame import MAX_EMPTY, EndgameSolver, board_bytes
+from solver.necnon.endgame import MAX_EMPTY, EndgameSolver, Proven, board_bytes
 from solver.necnon.engine import SearchEngine
 from solver.necnon.position import Position, Turn
 from solver.necnon.probe import Tablebase
@@ -52,11 +53,13 @@ def sampled(game: Game, count: int, seed: int) -> list[Position]:
     return positions
 
 
+@pytest.mark.parametrize("threads", [1, 2])
 @pytest.mark.parametrize("game", GAMES, ids=str)
-def test_the_solver_agrees_with_the_table_and_its_turn_keeps_the_value(tablebase, game):
-    solver = EndgameSolver(game, table_bits=12)  # a small table: entries are overwritten, values stay exact
+def test_the_solver_agrees_with_the_table_and_its_turn_keeps_the_value(tablebase, game, threads):
+    """Alone, or two searches at once sharing the table (its slots written by both threads)."""
+    solver = EndgameSolver(game, table_bits=12, threads=threads)  # entries are overwritten, values stay exact
     for position in [Position.empty(game), *sampled(game, 25, seed=len(str(game)))]:
-        solved = solver.solve(position, 10**8)
+        solved = solver.solve(position, 10**8, threads=threads)
         assert solved is not None
         value = tablebase.probe(position).margin
         assert solved.margin == value, position.notation()
@@ -82,17 +85,61 @@ def test_a_budget_too_small_returns_none_and_a_later_call_goes_on(tablebase, sha
     assert solved[0].nodes == whole.nodes  # each piece went on where the last stopped: the same search
 
 
+def test_a_search_stopped_by_the_clock_goes_on_where_it_stopped(tablebase):
+    """Stopped by a deadline (a thousandth of a second a piece), the search resumes as from a budget:
+    the same nodes as one search at once."""
+    game = Game.of("4x3", "nec")
+    position = Position.empty(game)
+    whole = EndgameSolver(game).solve(position, None)
+    solver = EndgameSolver(game)
+    assert solver.solve(position, None, deadline=time.perf_counter()) is None  # the time is up at once
+    pieces = 1
+    solved = None
+    while solved is None:
+        solved = solver.solve(position, None, deadline=time.perf_counter() + 0.001)
+        pieces += 1
+    assert whole is not None and pieces > 2
+    assert (solved.margin, solved.turn, solved.nodes) == (whole.margin, whole.turn, whole.nodes)
+
+
+def test_what_a_search_not_finished_has_proven_holds(tablebase):
+    """Between pieces of a search, the turn of the proven floor is worth at least that floor, and no
+    turn is worth more than the ceiling the table proves for it (both from the mover's side)."""
+    game = Game.of("4x3", "non-nec")
+    for position in [Position.empty(game).play_line("b2"), *sampled(game, 4, seed=3)]:
+        solver = EndgameSolver(game)
+        worth = {entry.turn: entry.evaluation.margin for entry in tablebase.turns(position)}  # Black minus Green
+        mover = 1 if position.black_to_move else -1
+        floors = 0
+        while solver.solve(position, 500) is None:
+            proven = solver.proven()
+            if proven is not None:
+                floors += 1
+                assert mover * worth[proven.turn] >= proven.floor, position.notation()
+            for turn, value in worth.items():
+                ceiling = solver.ceiling(turn)
+                assert ceiling is None or mover * value <= ceiling, (position.notation(), turn)
+        assert floors or position != Position.empty(game).play_line("b2")
+
+
 def test_a_turn_to_try_first_leaves_the_value_as_it_is(tablebase):
+    """The value stays; the best turn first shortens the search; the worst first is refuted in every
+    test, so that the table proves it worse than the value."""
     game = Game.of("4x3", "nec-non")
     position = Position.empty(game).play_line("b2")
     value = tablebase.probe(position).margin
-    best, worst = tablebase.turns(position)[0].turn, tablebase.turns(position)[-1].turn
+    ranked = tablebase.turns(position)
+    best, worst = ranked[0].turn, ranked[-1].turn
     plain = EndgameSolver(game).solve(position, 10**8)
     guided = EndgameSolver(game).solve(position, 10**8, first=best)
-    misled = EndgameSolver(game).solve(position, 10**8, first=worst)
+    solver = EndgameSolver(game)
+    misled = solver.solve(position, 10**8, first=worst)
     assert plain is not None and guided is not None and misled is not None
     assert plain.margin == guided.margin == misled.margin == value
     assert guided.nodes < plain.nodes  # the best turn first: the others only need refuting
+    assert -ranked[-1].evaluation.margin < -value  # Green to move: its worst turn loses points
+    ceiling = solver.ceiling(worst)
+    assert ceiling is not None and -ranked[-1].evaluation.margin <= ceiling < -value
 
 
 def test_the_solver_refuses_a_finished_game_or_too_many_empty_cells():
@@ -138,13 +185,32 @@ def test_a_solved_endgame_ends_the_turn_before_its_time():
 
 
 def test_a_failure_of_the_endgame_s_thread_reaches_the_caller(monkeypatch):
-    def broken(*_):
+    def broken(*_, **__):
         raise RuntimeError("the endgame broke")
 
     monkeypatch.setattr(EndgameSolver, "solve", broken)
     game = Game.of("4x3", "nec")
     with pytest.raises(RuntimeError, match="the endgame broke"):
         SearchEngine(game, seed=1, iterations=50).search(Position.empty(game))
+
+
+@pytest.mark.parametrize("ceiling", [0, 1])
+def test_the_tree_s_choice_gives_way_only_to_a_turn_proven_better(monkeypatch, ceiling):
+    """The endgame not finished: a turn it proved worth at least 1 replaces the tree's choice if the
+    table proves that choice worth at most 0, not if at most 1."""
+    game = Game.of("4x3", "nec")
+    position = Position.empty(game).play_line("b2")
+    monkeypatch.setattr(EndgameSolver, "solve", lambda *_, **__: None)
+    choice = SearchEngine(game, seed=1, iterations=300).choose(position)[0]
+    other = next(turn for turn in position.turns() if turn != choice)
+    monkeypatch.setattr(EndgameSolver, "proven", lambda _: Proven(other, 1))
+    monkeypatch.setattr(EndgameSolver, "ceiling", lambda _, turn: ceiling if turn == choice else None)
+    turn, verdict = SearchEngine(game, seed=1, iterations=300).choose(position)
+    if ceiling < 1:
+        assert turn == other and verdict.floor == 1 and verdict.turns[1].turn == choice
+        assert f"proved {other.name(game.grid)} worth at least +1" in "\n".join(verdict.lines())
+    else:
+        assert turn == choice and verdict.floor is None
 
 
 def test_the_endgame_s_table_serves_the_whole_game(tablebase):

@@ -18,8 +18,8 @@ returned from a window (alpha, beta) is exact inside it, an upper bound at or be
 bound at or above beta (fail-soft).
 
 **Turns** are coded ``32 * a + b`` for stones on ``free[a]`` and ``free[b]`` (a < b; a = b for one
-stone) and :data:`PASS` for a pass. A position's turns are tried in this order: the table's best turn
-of it, then its pairs (i, j), i < j, of allowed cells (or its single stones), the cells taken in the
+stone) and :data:`PASS` for a pass. A position's turns are tried in this order: at the root, the
+caller's turn if it gives one; the table's best turn of it, then its pairs (i, j), i < j, of allowed cells (or its single stones), the cells taken in the
 order of the mover's ``history``: the cuts each cell's turns made so far, a cut with ``e`` cells empty
 weighing ``2 ** e`` (the cuts near the root save the most).
 
@@ -32,8 +32,8 @@ two words were written by two different stores (another thread's, say) does not 
 a slot's entry is the one its key belongs to.
 
 **Budget and window**: ``state`` = [nodes searched, the budget of nodes, stopped (1 when the budget ran
-out), the root's best turn: on entry the turn to try first there (-1 for none) unless the table has
-one, the root's window (alpha, beta), the ply at which a stopped search stopped (-1 for none)]. When
+out), the root's best turn: on entry a turn to try first there in every test, before the table's (-1
+for none), the root's window (alpha, beta), the ply at which a stopped search stopped (-1 for none)]. When
 the budget runs out the search stops where it is: its stack of frames, and the board with the stones of
 the line it was searching, are kept by the caller, and the next call with the budget raised goes on
 from there (so that a search in pieces visits the same nodes as one search at once). The caller drives the root's window: with a null
@@ -53,6 +53,8 @@ PASS = 1023
 _MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
 _PROBES = 4
 _NODES, _BUDGET, _STOPPED, _BEST, _ROOT_ALPHA, _ROOT_BETA, _STOPPED_AT = range(7)
+#: The length of ``state``.
+STATE = 7
 
 
 @njit(cache=True)
@@ -112,6 +114,17 @@ def _find(table, key):
     return victim, False
 
 
+@njit(cache=True)
+def bounds_of(table, key):
+    """The bounds (lower, upper) of the mover's margin the table holds for the position of ``key``, or
+    (-127, 127) if it holds none."""
+    slot, found = _find(table, key)
+    if not found:
+        return -127, 127
+    data = table[slot, 1]
+    return _signed(data, 0, 8), _signed(data, 8, 8)
+
+
 @njit(cache=True, inline="always")
 def _final(board, black_to_move, neighbours, seen, stack):
     """The mover's margin when the game ends on ``board``."""
@@ -142,10 +155,10 @@ def _allowed(black, green, black_to_move, nec, near, outside, out):
 # the number of its best turn; the turns tried; its allowed cells, its turns, stones a turn (2, 1, or
 # 0 for a pass); the table's turn (-1 if none), the table's bounds and slot; the stones of the turn
 # being tried; the mover (1 Black); whether the last turn was a pass; the empty cells; the symmetries
-# that map the position to itself (bit g for symmetries[g]).
+# that map the position to itself (bit g for symmetries[g]); the caller's turn (the root's; -1 if none).
 (_ALPHA, _BETA, _WINDOW, _VALUE, _TURN, _TRIED, _COUNT, _TURNS, _LAID, _FIRST, _LOWER, _UPPER, _SLOT, _A, _B,
- _MOVER, _PASSED, _EMPTY, _FIXED) = range(19)
-_COLUMNS = 19
+ _MOVER, _PASSED, _EMPTY, _FIXED, _FORCED) = range(20)
+_COLUMNS = 20
 
 
 def stack_shape(cells: int) -> tuple[int, int]:
@@ -189,7 +202,7 @@ def _enter(frames, masks, ply, cells, free, black_to_move, passed, empty, black,
     key = (black | green << e | np.uint64(1 if black_to_move else 0) << (e + e)
            | np.uint64(1 if passed else 0) << (e + e + np.uint64(1)))
     slot, found = _find(table, key)
-    lower, upper, first = -127, 127, state[_BEST] if ply == 0 else -1
+    lower, upper, first = -127, 127, -1
     if found:
         data = table[slot, 1]
         first = _signed(data, 16, 16)
@@ -216,7 +229,8 @@ def _enter(frames, masks, ply, cells, free, black_to_move, passed, empty, black,
                 frames[ply, _VALUE] = -_signed(table[known, 1], 8, 8)
                 return True
     frames[ply, _ALPHA], frames[ply, _BETA], frames[ply, _WINDOW] = alpha, beta, alpha
-    frames[ply, _VALUE], frames[ply, _TURN], frames[ply, _TRIED] = -127, -1, -1
+    frames[ply, _VALUE], frames[ply, _TURN], frames[ply, _TRIED] = -127, -1, -2
+    frames[ply, _FORCED] = state[_BEST] if ply == 0 else -1
     frames[ply, _COUNT], frames[ply, _LAID] = count, laid
     frames[ply, _TURNS] = turns
     frames[ply, _FIRST], frames[ply, _LOWER], frames[ply, _UPPER], frames[ply, _SLOT] = first, lower, upper, slot
@@ -347,20 +361,24 @@ def solve(board, free, black_to_move, passed, nec, neighbours, table, history, s
                     history[0 if mover else 1, a] += weight
                     if b != a:
                         history[0 if mover else 1, b] += weight
-        # The next turn: the table's (turn -1) first, then the others in order, the table's skipped.
-        tried, turns, first = frames[ply, _TRIED], frames[ply, _TURNS], frames[ply, _FIRST]
+        # The next turn: the caller's (turn -2), the table's (turn -1), then the others in order, those
+        # two skipped.
+        tried, turns = frames[ply, _TRIED], frames[ply, _TURNS]
+        forced, first = frames[ply, _FORCED], frames[ply, _FIRST]
         found = False
         while frames[ply, _ALPHA] < frames[ply, _BETA] and tried < turns:
-            if tried == -1:
-                tried = 0
-                if first >= 0 and laid > 0:
-                    a, b, found = first // 32, first % 32, True  # a single stone's code is a * 33
+            if tried < 0:
+                tried += 1
+                code = forced if tried == -1 else first
+                if code >= 0 and laid > 0 and (tried == -1 or code != forced):
+                    a, b, found = code // 32, code % 32, True  # a single stone's code is a * 33
                     break
                 continue
             a, b = _stones(allowed, ply, frames[ply, _COUNT], laid, tried)
             tried += 1
-            if laid == 0 or (_code(a, b) != first and not (frames[ply, _FIXED] and
-                                                           _mirrored(symmetries, frames[ply, _FIXED], a, b))):
+            code = _code(a, b)
+            if laid == 0 or (code != first and code != forced and
+                             not (frames[ply, _FIXED] and _mirrored(symmetries, frames[ply, _FIXED], a, b))):
                 found = True
                 break
         if not found:  # frame done: store it, hand its value up

@@ -4,9 +4,14 @@ search with random playouts and RAVE.
 **Endgame.** When at most :data:`~solver.necnon.endgame.MAX_EMPTY` cells are empty, the engine solves
 the rest of the game exactly (:class:`~solver.necnon.endgame.EndgameSolver`) on a second thread while
 the tree search runs on the first, so that each has a core: within :data:`ENDGAME_NODES` nodes a
-playout of the ``iterations``, or the turn's time. Solved, the engine plays a turn that keeps the
-perfect value (and the tree search stops); else the tree search's choice. The endgame's table lasts the
-game: what the search of one turn stored serves the next.
+playout of the ``iterations``, or the turn's time. Thinking for a time with at most
+:data:`SOLVING_EMPTY` cells empty, where the exact search may well finish, the engine gives it both
+cores (:data:`ENDGAME_THREADS` searches sharing its table) once the tree search has run for
+:data:`TREE_SHARE` of the time, and it searches the tree's choice first in each of its tests. Solved,
+the engine plays a turn that keeps the perfect value (and the tree search stops); else the tree
+search's choice, unless the endgame has proven another turn worth more than that choice can be (a
+turn worth at least some margin to its player, the choice less). The endgame's table lasts the game:
+what the search of one turn stored serves the next.
 
 **Tree.** A turn of two stones is chosen as two decisions of its player: a first stone, then a second
 stone on a later allowed cell (in board order), so that a node has at most one child per cell rather
@@ -65,8 +70,15 @@ RAVE_BIAS = 0.1
 #: of a playout's time on the boards measured, so that the endgame takes about as long as the playouts,
 #: at most a few times as long).
 ENDGAME_NODES = 200
-#: Nodes of the exact endgame between two looks at the clock (some hundredths of a second).
-ENDGAME_CHUNK = 100_000
+#: The most empty cells for which, thinking for a time, the engine gives both cores to the exact endgame
+#: after a short tree search. With 20, the exact search takes 3.5 to 28 million nodes (1 to 9 s on one
+#: core) on 7 x 3 after Black's first stone, 1.1 to 14 million on the empty 5 x 4 board; with 21, on the
+#: empty 7 x 3 board, 29 to 47 million, which leave the tree search too little time for its choice.
+SOLVING_EMPTY = 20
+#: The share of the turn's time the tree search runs for before the exact endgame takes both cores.
+TREE_SHARE = 0.1
+#: The searches the exact endgame runs at once when it has both cores.
+ENDGAME_THREADS = 2
 #: Trees searched at once while the exact endgame does not run, each on a thread of its own (root
 #: parallelism: their figures of the root's turns are added; their share of ``iterations`` is even);
 #: beside the endgame's thread, one.
@@ -93,13 +105,17 @@ class EngineTurn:
 class Verdict:
     """The engine's view of a position: its turns, most visited first (the first is its choice), and
     the playouts it ran. ``solved``: the rest of the game was solved exactly (in ``nodes`` nodes), and
-    the one turn given keeps the perfect value, its ``mean_margin`` (no playout went through it)."""
+    the one turn given keeps the perfect value, its ``mean_margin`` (no playout went through it).
+    ``floor``: the exact endgame did not finish, but proved that the first turn is worth at least this
+    margin to its player, and the tree search's most visited turn less (the first is then played
+    rather than that one)."""
 
     turns: tuple[EngineTurn, ...]
     iterations: int
     seconds: float
     solved: bool = False
     nodes: int = 0
+    floor: int | None = None
 
     def lines(self, limit: int = 8) -> list[str]:
         """Its view as text: the iterations (or the exact solution), then the first ``limit`` turns."""
@@ -107,8 +123,12 @@ class Verdict:
             best = self.turns[0]
             return [f"the engine's view (solved exactly, {self.nodes:,} nodes in {self.seconds:.1f} s; margin "
                     f"is Black minus Green):", f"  {best.name}  keeps the perfect margin {best.mean_margin:+.0f}"]
-        lines = [f"the engine's view ({self.iterations:,} playouts in {self.seconds:.1f} s; mean margin is "
-                 f"Black minus Green):"]
+        endgame = f" and {self.nodes:,} nodes of the exact endgame" if self.nodes else ""
+        lines = [f"the engine's view ({self.iterations:,} playouts{endgame} in {self.seconds:.1f} s; mean margin "
+                 f"is Black minus Green):"]
+        if self.floor is not None:
+            lines.append(f"  (the exact endgame proved {self.turns[0].name} worth at least {self.floor:+d} to its "
+                         f"player, the most visited turn less)")
         width = max((len(entry.name) for entry in self.turns[:limit]), default=0)
         lines += [f"  {entry.name:<{width}}  {entry.visits:>7,} visits  mean margin {entry.mean_margin:+6.2f}  "
                   f"won {100 * entry.won:5.1f} %" for entry in self.turns[:limit]]
@@ -145,9 +165,9 @@ class _Background(Generic[_T]):
 
 class _Endgame:
     """The exact solution of ``position`` by ``solver``, searched on a thread of its own while the tree
-    search runs: within ``nodes`` nodes, or (None) in pieces of :data:`ENDGAME_CHUNK` nodes until the
-    clock reaches ``deadline``. The kernel holds no lock while it searches, so that the two searches use
-    two cores. ``solved``: the solution once found, else None."""
+    search runs: within ``nodes`` nodes, or (None) until the clock reaches ``deadline``. The kernel holds
+    no lock while it searches, so that the two searches use two cores. ``solved``: the solution once
+    found, else None."""
 
     def __init__(self, solver: EndgameSolver, position: Position, nodes: int | None, deadline: float) -> None:
         self.solved: Solved | None = None
@@ -155,11 +175,8 @@ class _Endgame:
         self._search = _Background("necnon-endgame", self._run)
 
     def _run(self) -> None:
-        if self._nodes is not None:
-            self.solved = self._solver.solve(self._position, self._nodes)
-            return
-        while self.solved is None and time.perf_counter() < self._deadline:
-            self.solved = self._solver.solve(self._position, ENDGAME_CHUNK)
+        deadline = None if self._nodes is not None else self._deadline
+        self.solved = self._solver.solve(self._position, self._nodes, deadline=deadline)
 
     def result(self) -> Solved | None:
         """The solution, once the search has ended (by its budget or its deadline), or None. Raises
@@ -195,27 +212,49 @@ class SearchEngine:
         if position.over:
             raise ValueError("the game is over: there is nothing to search")
         began = time.perf_counter()
+        deadline = began + self.seconds
         # numba's generator (the playouts' and the order of a node's decisions; one a thread) seeded anew
         # each search: what a search chooses does not depend on how many playouts the last one ran,
         # which the endgame's thread may cut short.
         seeds = [self.rng.randrange(2**31) for _ in self._trees]
-        endgame = self._endgame(position, began)
+        empty = self.game.grid.cells - (position.black | position.green).bit_count()
+        solving = self.iterations is None and empty <= SOLVING_EMPTY  # the endgame has both cores at the end
+        trees_end = began + TREE_SHARE * self.seconds if solving else deadline
+        endgame = self._endgame(position, trees_end)
         trees = self._trees[:1] if endgame is not None else self._trees
         quotas = [None if self.iterations is None else (self.iterations + k) // len(trees) for k in range(len(trees))]
 
         def grown(k: int) -> int:
-            return self._grow(k, seeds[k], position, quotas[k], began + self.seconds, endgame)
+            return self._grow(k, seeds[k], position, quotas[k], trees_end, endgame)
 
         helpers = [_Background(f"necnon-tree-{k}", functools.partial(grown, k)) for k in range(1, len(trees))]
         done = grown(0) + sum(helper.result() for helper in helpers)
         solved = endgame.result() if endgame is not None else None
+        turns = self._ranked(trees)
+        if solved is None and solving:  # the tree's choice first: if it is worse, the veto below can tell
+            solved = self._endgame_solver().solve(position, None, first=turns[0].turn, threads=ENDGAME_THREADS,
+                                                  deadline=deadline)
         self._reusable = [solved is None and k < len(trees) for k in range(len(self._trees))]
-        if solved is None:
-            return Verdict(self._ranked(trees), done, time.perf_counter() - began)
-        black = position.black_to_move
-        won = float(solved.margin > 0 if black else solved.margin < 0)
-        entry = EngineTurn(solved.turn, solved.turn.name(self.game.grid), 0, float(solved.margin), won)
-        return Verdict((entry,), done, time.perf_counter() - began, True, solved.nodes)
+        seconds = time.perf_counter() - began
+        if solved is not None:
+            return self._solved_verdict(position, solved, done, seconds)
+        if endgame is None:
+            return Verdict(turns, done, seconds)
+        return self._checked(turns, done, seconds)
+
+    def _checked(self, turns: tuple[EngineTurn, ...], done: int, seconds: float) -> Verdict:
+        """The verdict of the trees' ``turns`` (``done`` playouts in ``seconds``), the exact endgame not
+        finished: its first turn the tree search's choice, unless the endgame proved another turn worth
+        more than that one can be, which then comes first."""
+        solver, choice = self._endgame_solver(), turns[0].turn
+        proven = solver.proven()
+        ceiling = None if proven is None or proven.turn == choice else solver.ceiling(choice)
+        if proven is None or ceiling is None or ceiling >= proven.floor:
+            return Verdict(turns, done, seconds, nodes=solver.nodes)
+        best = next((entry for entry in turns if entry.turn == proven.turn),
+                    EngineTurn(proven.turn, proven.turn.name(self.game.grid), 0, 0.0, 0.0))
+        return Verdict((best, *(entry for entry in turns if entry is not best)), done, seconds,
+                       nodes=solver.nodes, floor=proven.floor)
 
     def _grow(self, k: int, seed: int, position: Position, quota: int | None, deadline: float,
               endgame: _Endgame | None) -> int:
@@ -235,19 +274,31 @@ class SearchEngine:
             done += batch
         return done
 
+    def _solved_verdict(self, position: Position, solved: Solved, done: int, seconds: float) -> Verdict:
+        """The verdict of ``position`` solved exactly, after ``done`` playouts and ``seconds``."""
+        black = position.black_to_move
+        won = float(solved.margin > 0 if black else solved.margin < 0)
+        entry = EngineTurn(solved.turn, solved.turn.name(self.game.grid), 0, float(solved.margin), won)
+        return Verdict((entry,), done, seconds, True, solved.nodes)
+
     def choose(self, position: Position) -> tuple[Turn, Verdict]:
         """The engine's turn in ``position`` and its view."""
         verdict = self.search(position)
         return verdict.turns[0].turn, verdict
 
-    def _endgame(self, position: Position, began: float) -> _Endgame | None:
-        """The exact endgame of ``position`` begun on a thread of its own, if few enough cells are empty."""
+    def _endgame(self, position: Position, deadline: float) -> _Endgame | None:
+        """The exact endgame of ``position`` begun on a thread of its own (until ``deadline`` when thinking
+        for a time), if few enough cells are empty."""
         if self.game.grid.cells - (position.black | position.green).bit_count() > MAX_EMPTY:
             return None
-        if self._solver is None:
-            self._solver = EndgameSolver(self.game)
         nodes = None if self.iterations is None else ENDGAME_NODES * self.iterations
-        return _Endgame(self._solver, position, nodes, began + self.seconds)
+        return _Endgame(self._endgame_solver(), position, nodes, deadline)
+
+    def _endgame_solver(self) -> EndgameSolver:
+        """The exact endgame's solver, made on first use: its table lasts the game."""
+        if self._solver is None:
+            self._solver = EndgameSolver(self.game, threads=ENDGAME_THREADS)
+        return self._solver
 
     # -- the verdict --------------------------------------------------------------------------------------
 
