@@ -6,6 +6,7 @@ peak memory, and the first solve of a process with a cold and a warm compile cac
     python scripts/bench_necnon.py --board 5x4 --runs 1 --no-cold   # large: about 3 GB
     python scripts/bench_necnon.py --engine --board hex6            # the search engine's playouts a second
     python scripts/bench_necnon.py --endgame --board hex3 --runs 3  # its exact endgame on the empty board
+    python scripts/bench_necnon.py --endgame --board 7x3 --line a1 --threads 2  # after a1, two searches
 
 Only the public API is used (:class:`solver.necnon.rules.Game`, :func:`solver.necnon.solve.solve`). Each
 measurement that must start from nothing runs in a fresh interpreter:
@@ -20,8 +21,10 @@ measurement that must start from nothing runs in a fresh interpreter:
   ``--runs`` searches of ``--playouts`` playouts each (default 20,000), a new engine each time, after
   one to load its kernels; and the peak resident set of that process;
 * **endgame** (``--endgame``): the engine's exact endgame solver
-  (:class:`solver.necnon.endgame.EndgameSolver`) solving the empty board, a new solver each time: its
-  nodes, and the median and min of ``--runs`` wall-clock times after a 3x3 solve that loads its kernel;
+  (:class:`solver.necnon.endgame.EndgameSolver`) solving the empty board (or the position after
+  ``--line``), a new solver each time, with ``--threads`` searches at once (default 1): its nodes (their
+  median when two or more searches make them vary), and the median and min of ``--runs`` wall-clock
+  times after a 3x3 solve that loads its kernel;
 * **cold first run**: the first solve of a process whose numba cache is an empty directory
   (``NUMBA_CACHE_DIR``): numba's import and the compilation included; **warm-cache first run**: the
   same again once that directory holds the compiled kernels.
@@ -90,13 +93,16 @@ from solver.necnon.endgame import EndgameSolver
 from solver.necnon.position import Position
 from solver.necnon.rules import Game
 EndgameSolver(Game.of("3x3")).solve(Position.empty(Game.of("3x3")), 10**6)
-game = Game.of(sys.argv[1], sys.argv[2])
-wall = []
+game, threads = Game.of(sys.argv[1], sys.argv[2]), int(sys.argv[5])
+position = Position.empty(game).play_line(sys.argv[4])
+wall, nodes = [], []
 for _ in range(int(sys.argv[3])):
+    solver = EndgameSolver(game, threads=threads)
     began = time.perf_counter()
-    solved = EndgameSolver(game).solve(Position.empty(game), 10**10)
+    solved = solver.solve(position, None, threads=threads)
     wall.append(time.perf_counter() - began)
-print(json.dumps({"wall": wall, "nodes": solved.nodes, "margin": solved.margin}))
+    nodes.append(solved.nodes)
+print(json.dumps({"wall": wall, "nodes": nodes, "margin": solved.margin}))
 """
 
 _FIRST = """
@@ -131,14 +137,18 @@ def main() -> None:
     parser.add_argument("--playouts", type=int, default=20_000, help="Playouts a search of --engine (default 20,000).")
     parser.add_argument("--endgame", action="store_true",
                         help="Measure the engine's exact endgame on the empty board instead of the solver.")
+    parser.add_argument("--line", default="", help="With --endgame: the turns played before (default none).")
+    parser.add_argument("--threads", type=int, default=1, help="With --endgame: searches at once (default 1).")
     options = parser.parse_args()
     game = Game.of(options.board, options.protocol)
     if options.endgame:
-        endgame = _run(_ENDGAME, options.board, options.protocol, str(options.runs))
-        median = statistics.median(endgame["wall"])
-        print(f"exact endgame on necnon {game}, empty board {endgame['margin']:+d}: {endgame['nodes']:,} nodes, "
-              f"median {median:.2f} s (min {min(endgame['wall']):.2f} s, {options.runs} runs), "
-              f"{endgame['nodes'] / median:,.0f} nodes/s")
+        endgame = _run(_ENDGAME, options.board, options.protocol, str(options.runs), options.line,
+                       str(options.threads))
+        median, nodes = statistics.median(endgame["wall"]), statistics.median(endgame["nodes"])
+        where = f"after {options.line}" if options.line else "empty board"
+        print(f"exact endgame on necnon {game}, {where} {endgame['margin']:+d}, {options.threads} "
+              f"search{'es' * (options.threads != 1)}: {nodes:,.0f} nodes (median), median {median:.2f} s "
+              f"(min {min(endgame['wall']):.2f} s, {options.runs} runs), {nodes / median:,.0f} nodes/s")
         return
     if options.engine:
         engine = _run(_ENGINE, options.board, options.protocol, str(options.runs), str(options.playouts))

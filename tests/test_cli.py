@@ -248,11 +248,11 @@ def test_tables_environment_variable(fresh_tables, tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("args, words", [
     (["solve", "--board", "2x5"], ["2x5"]),
-    (["solve", "--board", "11x11"], ["11x11"]),
+    (["solve", "--board", "12x12"], ["12x12"]),
     (["solve", "--board", "five"], ["five", "WIDTHxHEIGHT"]),
     (["solve", "--rule", "nonsense"], ["nonsense", "connected"]),
     (["solve", "--board", "4x4", "--rule", "centre"], ["centre", "4x4"]),
-    (["verify", "--board", "9x11"], ["9x11"]),
+    (["verify", "--board", "9x12"], ["9x12"]),
     (["verify", "--rule", "nonsense"], ["nonsense"]),
     (["stats", "--board", "five"], ["five"]),
     (["stats", "--rule", "nonsense"], ["nonsense"]),

@@ -116,7 +116,7 @@ BAD_INPUT = [
     (["start", "--moves", "C4-Z9"], "Z9"),
     (["start", "--board", "4x4", "--table", "TABLE"], "not 4x4"),            # table of another board
     (["ww1/w1b/bb1 b"], "a 3x3 board, not 5x5"),                               # board not the table's
-    (["start", "--board", "11x11"], "11x11"),
+    (["start", "--board", "12x12"], "12x12"),
     (["-", "--moves", "C4-C3"], "--moves"),
     (["start", "--with-moves"], "--with-moves"),
     (["start", "--batch-lines", "10"], "--batch-lines"),

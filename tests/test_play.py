@@ -268,7 +268,7 @@ def test_end_of_input_ends_cleanly(tables_env):
     (["--from", "5/5/5/5/5 b"], "black has 0 pieces"),
     (["--as", "red"], "'red' is not one of"),
     (["--opponent", "godlike"], "'godlike' is not one of"),
-    (["--board", "11x11"], "not supported"),
+    (["--board", "12x12"], "not supported"),
 ])
 def test_bad_options(tables_env, arguments, message):
     assert_one_line_error(play(*arguments), message, code=2)

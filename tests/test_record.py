@@ -263,7 +263,7 @@ BAD_RECORDS = [
     ('[Board 5x5]', ["line 1", "tag"]),
     ('[Black "a"]\n[Black "b"]', ["line 2", "Black", "twice"]),
     ('1. C4-C3\n[Black "a"]', ["line 2", "after the moves"]),
-    ('[Board "11x11"]', ["line 1", "11x11"]),
+    ('[Board "12x12"]', ["line 1", "12x12"]),
     ('[Rule "square"]', ["line 1", "square"]),
     ('[Board "3x3"]\n[Rule "centre"]', ["line 2", "centre"]),
     ('[Start "5/5/5/5/5 b"]', ["line 1", "0 pieces"]),

@@ -157,7 +157,7 @@ def test_keep_takes_the_rows_of_absent_tables_from_the_report_before(tables, tmp
     ("HEADER\n3x3,connected,1520,888,348,284,18.68,7,6,0,draw,,10762,0.15,forward check,extra\n", ["line 2"]),
     ("HEADER\n3x3,connected,many,888,348,284,18.68,7,6,0,draw,,10762,0.15,\n", ["line 2", "many"]),
     ("HEADER\n3x3,connected,1520,888,348,284,18.68,7,6,0,even,,10762,0.15,\n", ["line 2", "even"]),
-    ("HEADER\n11x11,connected,1520,888,348,284,18.68,7,6,0,draw,,10762,0.15,\n", ["line 2", "11x11"]),
+    ("HEADER\n12x12,connected,1520,888,348,284,18.68,7,6,0,draw,,10762,0.15,\n", ["line 2", "12x12"]),
 ])
 def test_keep_refuses_a_report_it_cannot_read_in_one_line(csv_text, words, tables, tmp_path):
     out = tmp_path / "survey.md"
@@ -183,7 +183,7 @@ def test_5x5_connected_row_matches_the_published_figures(solved_5x5, tables, tmp
 
 
 @pytest.mark.parametrize("args", [["--rules", "knight"], ["--rules", "connected,knight"],
-                                  ["--max-board", "11x11"], ["--max-board", "2x5"], ["--max-board", "big"],
+                                  ["--max-board", "12x12"], ["--max-board", "2x5"], ["--max-board", "big"],
                                   ["--max-board", "4x4", "--rules", "centre"]])
 def test_bad_input_is_one_line_and_writes_nothing(args, tables, tmp_path):
     out = tmp_path / "report" / "survey.md"

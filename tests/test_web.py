@@ -100,7 +100,7 @@ def test_annotate_answers_as_the_command_line_does(explorer_url, tables_env):
 
 @pytest.mark.parametrize("path, body, words", [
     ("/api/annotate", b"1. C4-C3 C4-C2", ["line 1", "C4-C2"]),
-    ("/api/annotate", b'[Board "11x11"]\n', ["line 1", "11x11"]),
+    ("/api/annotate", b'[Board "12x12"]\n', ["line 1", "12x12"]),
     ("/api/annotate", b"\xff\xfe", ["UTF-8"]),
     ("/api/annotate", b"x" * 70_000, ["70,000 bytes", "65,536"]),
     ("/api/annotate?moves=C4-C3", b"", ["in the body"]),
@@ -169,7 +169,7 @@ def test_game_plays_the_moves_up_to_the_first_refused(explorer_url):
     status, answer = get_json(explorer_url, f"/api/game?moves={quote(' '.join([*won, 'A1-A2']))}")
     assert len(answer["positions"]) == len(won) + 1 and answer["annotation"]["result"] == "white wins"
     assert answer["refused"] == f"ply {len(won) + 1}, A1-A2, cannot be played: the game is over (white wins)"
-    assert get_json(explorer_url, "/api/game?board=11x11")[0] == 400
+    assert get_json(explorer_url, "/api/game?board=12x12")[0] == 400
 
 
 TREE = "C4-C3 (B1-C1 B5-A5 (C2-C3) C1-A3) (D1-C1) D5-D2 D1-E1"
@@ -267,7 +267,7 @@ def test_one_connection_serves_many_requests(explorer_url):
     ("/api/position?moves=C4-C9", ["C9"]),
     ("/api/position?moves=C4-C2", ["C4-C2", "not legal"]),
     ("/api/position?moves=B1", ["FROM-TO"]),
-    ("/api/position?board=11x11", ["11x11"]),
+    ("/api/position?board=12x12", ["12x12"]),
     ("/api/position?board=five", ["five"]),
     ("/api/position?rule=../../etc/passwd", ["unknown rule"]),
     ("/api/position?board=3x3&rule=diagonal", ["diagonal", "3x3"]),
@@ -368,7 +368,7 @@ def test_no_file_is_touched_before_the_board_and_rule_are_checked(tmp_path):
     """A bad board or rule is refused before the tables directory is looked at: it is never created."""
     directory = tmp_path / "tables"
     explorer = Explorer(directory)
-    for parameters in ({"board": "11x11"}, {"rule": "../../x"}, {"board": "4x4", "rule": "centre"},
+    for parameters in ({"board": "12x12"}, {"rule": "../../x"}, {"board": "4x4", "rule": "centre"},
                        {"board": "5x5", "position": START, "moves": "C4-C9"}):
         with pytest.raises(Exception) as raised:
             explorer.answer("/api/position", parameters)

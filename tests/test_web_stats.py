@@ -71,7 +71,7 @@ def test_the_default_is_5x5_connected(stats_url):
 
 
 @pytest.mark.parametrize("path, words", [
-    ("/api/stats?board=11x11", ["11x11"]),
+    ("/api/stats?board=12x12", ["12x12"]),
     ("/api/stats?rule=nonsense", ["unknown rule 'nonsense'"]),
     ("/api/stats?board=3x3&rule=diagonal", ["diagonal", "3x3"]),
     ("/api/stats?position=start", ["unknown parameter 'position'", "board, rule"]),

@@ -114,11 +114,27 @@ def _find(table, key):
     return victim, False
 
 
+@njit(cache=True, inline="always")
+def _key(black, green, size, black_to_move, passed):
+    """The key of the position of stones ``black`` and ``green`` on the ``size`` free cells (see the
+    module docstring)."""
+    e = np.uint64(size)
+    return (black | green << e | np.uint64(1 if black_to_move else 0) << (e + e)
+            | np.uint64(1 if passed else 0) << (e + e + np.uint64(1)))
+
+
 @njit(cache=True)
-def bounds_of(table, key):
-    """The bounds (lower, upper) of the mover's margin the table holds for the position of ``key``, or
-    (-127, 127) if it holds none."""
-    slot, found = _find(table, key)
+def bounds_of(table, board, free, black_to_move, passed):
+    """The bounds (lower, upper) of the mover's margin the table holds for the position of ``board``
+    (its cells outside ``free`` those of the positions the table holds), or (-127, 127) if it holds
+    none."""
+    black, green = np.uint64(0), np.uint64(0)
+    for k in range(len(free)):
+        if board[free[k]] == _rules.BLACK:
+            black |= np.uint64(1) << np.uint64(k)
+        elif board[free[k]] == _rules.GREEN:
+            green |= np.uint64(1) << np.uint64(k)
+    slot, found = _find(table, _key(black, green, len(free), black_to_move, passed))
     if not found:
         return -127, 127
     data = table[slot, 1]
@@ -198,9 +214,7 @@ def _enter(frames, masks, ply, cells, free, black_to_move, passed, empty, black,
     return True if instead the table's bounds give its value there (then in ``frames[ply, _VALUE]``).
     The root (ply 0) is always opened."""
     state[_NODES] += 1
-    e = np.uint64(len(free))
-    key = (black | green << e | np.uint64(1 if black_to_move else 0) << (e + e)
-           | np.uint64(1 if passed else 0) << (e + e + np.uint64(1)))
+    key = _key(black, green, len(free), black_to_move, passed)
     slot, found = _find(table, key)
     lower, upper, first = -127, 127, -1
     if found:
@@ -219,11 +233,14 @@ def _enter(frames, masks, ply, cells, free, black_to_move, passed, empty, black,
     if ply > 0 and laid > 0 and empty - laid >= TRANSPOSED_EMPTY:
         # Enhanced transposition cutoff: a turn whose position the table already shows bad enough for
         # the other player cuts the search off before any turn is searched.
-        one, child_mover = np.uint64(1), np.uint64(0 if black_to_move else 1) << (e + e)
+        one = np.uint64(1)
         for t in range(turns):
             a, b = _stones(allowed, ply, count, laid, t)
             bits = one << np.uint64(a) | one << np.uint64(b)
-            child = ((black | bits) | green << e if black_to_move else black | (green | bits) << e) | child_mover
+            if black_to_move:
+                child = _key(black | bits, green, len(free), False, False)
+            else:
+                child = _key(black, green | bits, len(free), True, False)
             known, found = _find(table, child)
             if found and -_signed(table[known, 1], 8, 8) >= beta:
                 frames[ply, _VALUE] = -_signed(table[known, 1], 8, 8)

@@ -120,7 +120,7 @@ class _Search:
 class EndgameSolver:
     """The exact solver of the rest of a game of ``game``, for positions with at most :data:`MAX_EMPTY`
     empty cells. It holds ``threads`` searches: a call of :meth:`solve` runs each test with as many of
-    them as it is given, at once, on threads of their own (but the first), sharing the table; the first
+    them as it is given, at once, each on a thread of its own, sharing the table; the first
     to finish the test answers, and the others stop. They search alike, but each finds what the others
     stored, and so they part ways (with two, 7 x 3's hardest positions after one stone are solved 1.3
     to 1.8 times as fast). With one, a search is reproducible; with more, the value is the same but
@@ -209,14 +209,8 @@ class EndgameSolver:
         after = self._root.play(turn)
         if after.over:
             return None
-        board = board_bytes(after)[self._free]
-        one = np.uint64(1)
-        black = sum((one << np.uint64(k) for k in np.flatnonzero(board == 1)), np.uint64(0))
-        green = sum((one << np.uint64(k) for k in np.flatnonzero(board == 2)), np.uint64(0))
-        size = np.uint64(len(self._free))  # the key's layout: see solver.necnon._endgame
-        key = (black | green << size | np.uint64(after.black_to_move) << (size + size)
-               | np.uint64(after.passes == 1) << (size + size + one))
-        lower, _ = self._kernel.bounds_of(self._table, key)
+        lower, _ = self._kernel.bounds_of(self._table, board_bytes(after), self._free, after.black_to_move,
+                                          after.passes == 1)
         return None if lower == -127 else -lower
 
     def _begin(self, position: Position, board: npt.NDArray[np.int8]) -> None:
