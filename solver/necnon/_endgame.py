@@ -19,9 +19,10 @@ bound at or above beta (fail-soft).
 
 **Turns** are coded ``32 * a + b`` for stones on ``free[a]`` and ``free[b]`` (a < b; a = b for one
 stone) and :data:`PASS` for a pass. A position's turns are tried in this order: at the root, the
-caller's turn if it gives one; the table's best turn of it, then its pairs (i, j), i < j, of allowed cells (or its single stones), the cells taken in the
-order of the mover's ``history``: the cuts each cell's turns made so far, a cut with ``e`` cells empty
-weighing ``2 ** e`` (the cuts near the root save the most).
+caller's turn if it gives one; the table's best turn of it, then its pairs (i, j), i < j, of allowed
+cells (or its single stones), the cells taken in the order of the mover's ``history``: the cuts each
+cell's turns made so far, a cut with ``e`` cells empty weighing ``2 ** e`` (the cuts near the root save
+the most).
 
 **Table**: a slot is two words, ``table[slot] = (key ^ mixed(data), data)``, ``data`` holding the bounds
 (lower, upper) and the best turn found there (:func:`_packed`); a free slot holds (:data:`EMPTY`, 0). A
@@ -32,14 +33,14 @@ two words were written by two different stores (another thread's, say) does not 
 a slot's entry is the one its key belongs to.
 
 **Budget and window**: ``state`` = [nodes searched, the budget of nodes, stopped (1 when the budget ran
-out), the root's best turn: on entry a turn to try first there in every test, before the table's (-1
-for none), the root's window (alpha, beta), the ply at which a stopped search stopped (-1 for none)]. When
+out), the root's best turn: on entry a turn to try first there in every test, before the table's (-1 for
+none), the root's window (alpha, beta), the ply at which a stopped search stopped (-1 for none)]. When
 the budget runs out the search stops where it is: its stack of frames, and the board with the stones of
-the line it was searching, are kept by the caller, and the next call with the budget raised goes on
-from there (so that a search in pieces visits the same nodes as one search at once). The caller drives the root's window: with a null
-window (beta - 1, beta) a search only tells whether the value reaches beta, which takes far fewer nodes
-than the value itself (:class:`solver.necnon.endgame.EndgameSolver` bisects the value so).
-"""
+the line it was searching, are kept by the caller, and the next call with the budget raised goes on from
+there (so that a search in pieces visits the same nodes as one search at once). The caller drives the
+root's window: with a null window (beta - 1, beta) a search only tells whether the value reaches beta,
+which takes far fewer nodes than the value itself (:class:`solver.necnon.endgame.EndgameSolver` bisects
+the value so)."""
 
 from __future__ import annotations
 
@@ -123,17 +124,24 @@ def _key(black, green, size, black_to_move, passed):
             | np.uint64(1 if passed else 0) << (e + e + np.uint64(1)))
 
 
-@njit(cache=True)
-def bounds_of(table, board, free, black_to_move, passed):
-    """The bounds (lower, upper) of the mover's margin the table holds for the position of ``board``
-    (its cells outside ``free`` those of the positions the table holds), or (-127, 127) if it holds
-    none."""
+@njit(cache=True, inline="always")
+def _stones_on(board, free):
+    """The stones of ``board`` on the free cells: (Black's, Green's), bit k for ``free[k]``."""
     black, green = np.uint64(0), np.uint64(0)
     for k in range(len(free)):
         if board[free[k]] == _rules.BLACK:
             black |= np.uint64(1) << np.uint64(k)
         elif board[free[k]] == _rules.GREEN:
             green |= np.uint64(1) << np.uint64(k)
+    return black, green
+
+
+@njit(cache=True)
+def bounds_of(table, board, free, black_to_move, passed):
+    """The bounds (lower, upper) of the mover's margin the table holds for the position of ``board``
+    (its cells outside ``free`` those of the positions the table holds), or (-127, 127) if it holds
+    none."""
+    black, green = _stones_on(board, free)
     slot, found = _find(table, _key(black, green, len(free), black_to_move, passed))
     if not found:
         return -127, 127
@@ -328,14 +336,9 @@ def solve(board, free, black_to_move, passed, nec, neighbours, table, history, s
     search; ``state[6]`` = -1 begins a new one."""
     cells, size = len(board), len(free)
     one = np.uint64(1)
-    black, green, empty = np.uint64(0), np.uint64(0), 0  # the root's stones on the free cells
-    for k in range(size):  # (when resuming, these are not used: the board holds the line's stones too)
-        if board[free[k]] == _rules.BLACK:
-            black |= one << np.uint64(k)
-        elif board[free[k]] == _rules.GREEN:
-            green |= one << np.uint64(k)
-        else:
-            empty += 1
+    # The root's stones on the free cells (when resuming, not used: the board holds the line's too).
+    black, green = _stones_on(board, free)
+    empty = size - np.int64(_stones_of(black | green))
     # Each free cell's neighbours: those among the free cells as bits, and the others' stones counted.
     index = np.full(cells, -1, dtype=np.int64)
     for k in range(size):

@@ -220,7 +220,7 @@ class SearchEngine:
         empty = self.game.grid.cells - (position.black | position.green).bit_count()
         solving = self.iterations is None and empty <= SOLVING_EMPTY  # the endgame has both cores at the end
         trees_end = began + TREE_SHARE * self.seconds if solving else deadline
-        endgame = self._endgame(position, trees_end)
+        endgame = self._endgame(position, empty, trees_end)
         trees = self._trees[:1] if endgame is not None else self._trees
         quotas = [None if self.iterations is None else (self.iterations + k) // len(trees) for k in range(len(trees))]
 
@@ -286,10 +286,10 @@ class SearchEngine:
         verdict = self.search(position)
         return verdict.turns[0].turn, verdict
 
-    def _endgame(self, position: Position, deadline: float) -> _Endgame | None:
-        """The exact endgame of ``position`` begun on a thread of its own (until ``deadline`` when thinking
-        for a time), if few enough cells are empty."""
-        if self.game.grid.cells - (position.black | position.green).bit_count() > MAX_EMPTY:
+    def _endgame(self, position: Position, empty: int, deadline: float) -> _Endgame | None:
+        """The exact endgame of ``position`` (``empty`` cells empty) begun on a thread of its own (until
+        ``deadline`` when thinking for a time), if few enough cells are empty."""
+        if empty > MAX_EMPTY:
             return None
         nodes = None if self.iterations is None else ENDGAME_NODES * self.iterations
         return _Endgame(self._endgame_solver(), position, nodes, deadline)
