@@ -43,6 +43,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from solver.core.errors import InputError
+from solver.necnon.position import Position
 from solver.necnon.rules import Game
 
 _WARM = """
@@ -140,7 +142,13 @@ def main() -> None:
     parser.add_argument("--line", default="", help="With --endgame: the turns played before (default none).")
     parser.add_argument("--threads", type=int, default=1, help="With --endgame: searches at once (default 1).")
     options = parser.parse_args()
-    game = Game.of(options.board, options.protocol)
+    if options.runs < 1 or options.threads < 1:
+        raise SystemExit("bench_necnon.py: --runs and --threads must be positive")
+    try:  # bad input is one line, before any process is started
+        game = Game.of(options.board, options.protocol)
+        Position.empty(game).play_line(options.line)
+    except InputError as error:
+        raise SystemExit(f"bench_necnon.py: {error}") from None
     if options.endgame:
         endgame = _run(_ENDGAME, options.board, options.protocol, str(options.runs), options.line,
                        str(options.threads))
