@@ -9,10 +9,11 @@ from another game. Every import statement counts, those inside functions too.
 
 from __future__ import annotations
 
-import ast
 from pathlib import Path
 
 import pytest
+
+from solver.core.jit import package_imports
 
 PACKAGE = Path(__file__).resolve().parent.parent / "solver"
 #: The layer of each subpackage; ``solver`` itself (``__init__``, ``__main__``) stands above them all.
@@ -30,19 +31,7 @@ def _layer_of(module: str) -> tuple[int, str]:
 
 def _imports(path: Path) -> list[str]:
     """The package's modules that ``path`` imports, by dotted name."""
-    names = []
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
-        if isinstance(node, ast.Import):
-            names += [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            names += [node.module] + [f"{node.module}.{alias.name}" for alias in node.names
-                                      if _is_module(f"{node.module}.{alias.name}")]
-    return [name for name in names if name == "solver" or name.startswith("solver.")]
-
-
-def _is_module(name: str) -> bool:
-    path = PACKAGE.parent.joinpath(*name.split("."))
-    return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
+    return sorted(package_imports(path))
 
 
 def _modules() -> list[Path]:

@@ -45,8 +45,8 @@ the value so)."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from solver.core.jit import njit
 from solver.necnon import _rules
 
 EMPTY = np.uint64(0xFFFFFFFFFFFFFFFF)

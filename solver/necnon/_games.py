@@ -9,8 +9,8 @@ position is found by binary search on its canonical key (:mod:`solver.necnon.key
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from solver.core.jit import njit
 from solver.necnon import _rules
 from solver.necnon._kernel import _better, _image
 

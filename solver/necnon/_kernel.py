@@ -37,8 +37,8 @@ most, and at margin 0 both the fewest (see :mod:`solver.necnon.values`).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from solver.core.jit import njit
 from solver.necnon import _rules
 
 EMPTY = np.uint64(0xFFFFFFFFFFFFFFFF)

@@ -4,8 +4,8 @@ game, on a board of one byte per cell (see :mod:`solver.necnon._rules`)."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from solver.core.jit import njit
 from solver.necnon import _rules
 
 

@@ -6,7 +6,7 @@ Their plain-Python counterparts, which define the rules, are in :mod:`solver.nec
 
 from __future__ import annotations
 
-from numba import njit
+from solver.core.jit import njit
 
 EMPTY, BLACK, GREEN = 0, 1, 2
 

@@ -25,8 +25,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
+from solver.core.jit import njit
 from solver.necnon import _playout, _rules
 
 COUNT, REWARD, MARGIN, WON, AMAF_COUNT, AMAF_REWARD = range(6)

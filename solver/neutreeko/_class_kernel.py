@@ -33,6 +33,7 @@ import numpy as np
 # LLVM's count-trailing-zeros instruction, which numba does not otherwise expose.
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+from solver.core.jit import njit
 from solver.neutreeko import index
 from solver.neutreeko._kernel import (
     _decode,
@@ -72,7 +73,7 @@ def _image_rank(g, a, b, c, symmetries, m0, m1, m2):
 # rather than unpacked into a variable: numba counts the references of such variables, atomically, on
 # every call, and leaves uncounted only a reference that lives within one basic block. (Unpacked, as
 # the other kernels here do once per class, the gathering of the class solve took 2 to 3 times as long.)
-@nb.njit(cache=True, nogil=True, error_model="numpy", inline="always")
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def _class_of(mover, a, b, c, triples, classes):
     """The class of the position with the mover on the triple of rank ``mover`` and the other side on
     ``a, b, c``, or -1 if the mover has won (the position is not legal). Its canonical twin has the
@@ -135,7 +136,7 @@ def _class_size(position, triples, other_count, classes):
     return symmetries.shape[0] // fixed
 
 
-@nb.njit(cache=True, parallel=True, error_model="numpy")
+@njit(cache=True, parallel=True, error_model="numpy")
 def _classify(rays, triples, wins, other_count, classes, chunk, result, decided, fresh):
     """Decide what is decided before any move, class by class as the full kernel's ``_classify`` does
     position by position (lost in 0 counted in ``fresh``), and give every other class its count of
@@ -165,7 +166,7 @@ def _classify(rays, triples, wins, other_count, classes, chunk, result, decided,
                 result[number] = moves * _class_size(position, triples, other_count, classes)
 
 
-@nb.njit(cache=True, parallel=True, error_model="numpy")
+@njit(cache=True, parallel=True, error_model="numpy")
 def _canonical_positions(level, size, triples, other_count, classes, sizes):
     """Replace the class numbers ``level[:size]`` by their canonical indices, and give each its class
     size in ``sizes``."""
@@ -202,7 +203,7 @@ def _unmoves(position, rays, triples, weights, other_count, classes, decided, pa
             counts[part] += 1 - _is_decided(decided, parent)
 
 
-@nb.njit(cache=True, parallel=True, error_model="numpy")
+@njit(cache=True, parallel=True, error_model="numpy")
 def _gather(level, first, last, block, rays, triples, weights, other_count, classes, decided, part_of, chunk, out,
             counts):
     """What :func:`solver.neutreeko._kernel._gather` does, with the classes of the predecessors."""
@@ -216,7 +217,7 @@ def _gather(level, first, last, block, rays, triples, weights, other_count, clas
     return blocks
 
 
-@nb.njit(cache=True, parallel=True, error_model="numpy")
+@njit(cache=True, parallel=True, error_model="numpy")
 def _histogram(result, triples, wins, other_count, classes, histogram, no_move):
     """Count the positions (each class as many times as its size) by result byte: stretch ``s`` of the
     classes (``histogram.shape[0]`` stretches) into ``histogram[s]``, and those lost in 0 with the other

@@ -15,10 +15,11 @@ in one stretch of the index, ``C(N - 3, 3)`` bytes, which stays in the caches wh
 import numba as nb
 import numpy as np
 
+from solver.core.jit import njit
 from solver.neutreeko import index
 from solver.neutreeko.values import ILLEGAL, UNDECIDED
 
-_jit = nb.njit(cache=True, nogil=True, error_model="numpy")
+_jit = njit(cache=True, nogil=True, error_model="numpy")
 _triple_rank = _jit(index.triple_rank)
 _squeeze = _jit(index.squeeze)
 _unsqueeze = _jit(index.unsqueeze)
@@ -96,7 +97,7 @@ def _expected(m0, m1, m2, other_rank, steps, wins, weights, squeezed, row_base, 
     return _verdict(moves, bytes_)
 
 
-@nb.njit(cache=True, parallel=True, error_model="numpy")
+@njit(cache=True, parallel=True, error_model="numpy")
 def _check_rows(result, steps, triples, wins, weights, other_count, legal, wrong, listing, found, found_offsets,
                 expected, first_row, last_row):
     """Check every index of the rows ``first_row`` to ``last_row`` (excluded), a row per triple of the
@@ -232,7 +233,7 @@ def _expected_of_class(m0, m1, m2, o0, o1, o2, steps, wins, symmetries, other_co
     return _verdict(moves, bytes_)
 
 
-@nb.njit(cache=True, parallel=True, error_model="numpy")
+@njit(cache=True, parallel=True, error_model="numpy")
 def _check_classes(folded, steps, triples, wins, symmetries, other_count, block_start, symmetric, symmetric_indices,
                    checked, wrong, listing, found, found_offsets, expected, first_row, last_row):
     """Check every class of a folded table, a row per triple of the *other* side, from ``first_row`` to

@@ -49,6 +49,7 @@ import numpy as np
 # LLVM's count-trailing-zeros instruction, which numba does not otherwise expose.
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+from solver.core.jit import njit
 from solver.neutreeko import index
 from solver.neutreeko.values import ILLEGAL
 
@@ -58,7 +59,7 @@ from solver.neutreeko.values import ILLEGAL
 # it, at the first parallel call; a value the user has set wins.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
-_jit = nb.njit(cache=True, nogil=True, error_model="numpy")
+_jit = njit(cache=True, nogil=True, error_model="numpy")
 _triple_rank = _jit(index.triple_rank)
 _unsqueeze = _jit(index.unsqueeze)
 _unsigned = np.uintp  # an array index known not to be negative (for indexing only, not arithmetic)
@@ -121,7 +122,7 @@ def _move_count(m0, m1, m2, o0, o1, o2, ray_bit, ray_guards):
     return moves
 
 
-@nb.njit(cache=True, parallel=True, error_model="numpy")
+@njit(cache=True, parallel=True, error_model="numpy")
 def _classify(rays, triples, wins, other_count, run, result, decided, fresh):
     """Decide what is decided before any move: ILLEGAL where the mover has already won, lost in 0 where
     the other side has won or the mover cannot move (counted in ``fresh``); every other index gets its
@@ -247,7 +248,7 @@ def _next_match(words, pattern, word, last):
     return last
 
 
-@nb.njit(cache=True, parallel=True, error_model="numpy")
+@njit(cache=True, parallel=True, error_model="numpy")
 def _collect(result, words, decided, code, counts, offsets, first, last, other_count, level):
     """The positions of rows (mover ranks) ``first`` to ``last`` decided with byte ``code``, in index
     order: row ``r``'s ``counts[r]`` of them go to ``level[offsets[r]:]``. ``words`` is ``result`` seen
@@ -272,7 +273,7 @@ def _collect(result, words, decided, code, counts, offsets, first, last, other_c
             _collect_bytes(result, decided, code, max(words_end * 8, aligned), base + other_count, level, slot)
 
 
-@nb.njit(cache=True, parallel=True, error_model="numpy")
+@njit(cache=True, parallel=True, error_model="numpy")
 def _other_ranks(level, size, triples, other_count, ranks):
     """``ranks[i]``: the triple rank of the other side's squares of ``level[i]``, for ``i < size``."""
     for slot in nb.prange(size):
@@ -290,7 +291,7 @@ def _group(level, size, ranks, firsts, grouped):
         firsts[ranks[slot]] += 1
 
 
-@nb.njit(cache=True, parallel=True, error_model="numpy")
+@njit(cache=True, parallel=True, error_model="numpy")
 def _gather(level, first, last, block, rays, triples, weights, other_count, decided, part_of, out, counts):
     """Undecided predecessors of ``level[first:last]``, by blocks of ``block`` positions: block ``b``
     writes the parents that lie in part ``p`` to ``out[p, b * capacity:]`` and their number to
@@ -306,7 +307,7 @@ def _gather(level, first, last, block, rays, triples, weights, other_count, deci
     return blocks
 
 
-@nb.njit(cache=True, parallel=True, error_model="numpy")
+@njit(cache=True, parallel=True, error_model="numpy")
 def _settle(out, counts, blocks, losing, code, weight, result, decided, fresh, row_length):
     """Decide the parents gathered by :func:`_gather` in its first ``blocks`` blocks, counting what part
     ``p`` decides in the rows it owns: ``fresh[parent // row_length]`` (``row_length`` is ``C(N-3, 3)``
@@ -333,7 +334,7 @@ def _settle(out, counts, blocks, losing, code, weight, result, decided, fresh, r
                 fresh[parent // row_length] += 1
 
 
-@nb.njit(cache=True, parallel=True, error_model="numpy")
+@njit(cache=True, parallel=True, error_model="numpy")
 def _undecided_are_drawn(result, decided):
     """Set the byte of every undecided index to 0, a draw."""
     positions = result.shape[0]

@@ -11,11 +11,12 @@ its smallest image can give the smallest index, and only those are tried (one fo
 import numba as nb
 import numpy as np
 
+from solver.core.jit import njit
 from solver.neutreeko._forward import _class_number, _lowest_images, _smallest_other, _sorted3, _unsqueeze
 from solver.neutreeko.values import ILLEGAL
 
 
-@nb.njit(cache=True, parallel=True, error_model="numpy")
+@njit(cache=True, parallel=True, error_model="numpy")
 def _unfold_rows(folded, first_row, triples, wins, symmetries, other_count, block_start, symmetric,
                  symmetric_indices, out):
     """Fill ``out`` (a whole number of rows of ``other_count`` bytes) with the result bytes of the
