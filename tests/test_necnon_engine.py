@@ -174,7 +174,7 @@ def test_a_solved_verdict_says_so():
     assert verdict.turns[0].mean_margin == 3 and verdict.turns[0].won == 0.0  # Green to move loses by 3
     assert "solved exactly" in verdict.lines()[0] and "keeps the perfect margin +3" in verdict.lines()[1]
     answer = search_object(position, verdict)
-    assert answer["solved"] is True and answer["turns"][0]["mean_margin"] == 3
+    assert answer["solved"] is True and answer["turns"][0]["mean_margin"] == 3 and answer["floor"] is None
 
 
 def test_a_solved_endgame_ends_the_turn_before_its_time():
@@ -211,6 +211,8 @@ def test_the_tree_s_choice_gives_way_only_to_a_turn_proven_better(monkeypatch, c
         assert f"proved {other.name(game.grid)} worth at least +1" in "\n".join(verdict.lines())
     else:
         assert turn == choice and verdict.floor is None
+    answer = search_object(position, verdict)
+    assert answer["floor"] == verdict.floor and answer["turns"][0]["turn"] == turn.name(game.grid)
 
 
 def test_the_endgame_s_table_serves_the_whole_game(tablebase):

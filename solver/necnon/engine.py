@@ -230,7 +230,7 @@ class SearchEngine:
         helpers = [_Background(f"necnon-tree-{k}", functools.partial(grown, k)) for k in range(1, len(trees))]
         done = grown(0) + sum(helper.result() for helper in helpers)
         solved = endgame.result() if endgame is not None else None
-        turns = self._ranked(trees)
+        turns = self._ranked(trees) if solved is None else ()
         if solved is None and solving:  # the tree's choice first: if it is worse, the veto below can tell
             solved = self._endgame_solver().solve(position, None, first=turns[0].turn, threads=ENDGAME_THREADS,
                                                   deadline=deadline)

@@ -20,13 +20,15 @@ JSON objects (values are Black's points minus Green's under perfect play, see :m
            is over), the stones its turn lays (2, 1, or 0: a pass or the end), and the result, the
            points and the smothered groups if the game ended here.
     search {"position": ..., "board": ..., "protocol": ..., "to_move": ..., "over": ...,
-            "iterations": int, "seconds": float, "solved": bool, "nodes": int,
+            "iterations": int, "seconds": float, "solved": bool, "nodes": int, "floor": int|null,
             "turns": [{"turn": "a1,c3", "visits": int, "mean_margin": float, "won": float,
                        "position": NOTATION}, ...]}
            the search engine's view (:class:`~solver.necnon.engine.Verdict`): its turns most visited
            first, the first its choice, each with the playouts through it, their mean margin (Black
            minus Green) and the share of them its player won; or, ``solved``, the rest of the game
-           solved exactly in ``nodes`` nodes, and one turn that keeps the perfect margin.
+           solved exactly in ``nodes`` nodes, and one turn that keeps the perfect margin. ``floor``: the
+           exact endgame, not finished, proved the first turn worth at least this margin to its player
+           and the most visited one less, so that the first is the choice (else null).
     grid   {"board": "hex2", "kind": "hex", "extent": [width, height],
             "cells": [{"name": "a1", "x": float, "y": float}, ...], "rows": [["c2", "c3"], ...]}
            a board's cells (in cell order) and where their centres are drawn, in cell widths from the
@@ -99,7 +101,7 @@ def state_object(position: Position) -> JSONObject:
 def search_object(position: Position, verdict: Verdict) -> JSONObject:
     """The search object of the engine's ``verdict`` on ``position`` (see the module docstring)."""
     return {**_described(position), "iterations": verdict.iterations, "seconds": round(verdict.seconds, 3),
-            "solved": verdict.solved, "nodes": verdict.nodes,
+            "solved": verdict.solved, "nodes": verdict.nodes, "floor": verdict.floor,
             "turns": [{"turn": entry.name, "visits": entry.visits, "mean_margin": round(entry.mean_margin, 3),
                        "won": round(entry.won, 3), "position": position.play(entry.turn).notation()}
                       for entry in verdict.turns]}
