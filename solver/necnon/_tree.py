@@ -144,6 +144,28 @@ def _expand(nodes, n, cells, children, stats, allowed, used, board, nec, neighbo
 
 
 @njit(cache=True)
+def expand_root(nodes, cells, children, stats, allowed, used, root, board, nec, neighbours, kept):
+    """List the decisions of ``root``, the last node added (a :data:`LEAF` whose position is ``board``), as
+    :func:`_expand` does, but a first or single stone only on the cells ``kept`` marks: those that no
+    symmetry of the position maps to a lower cell. Every turn is then the image of a turn among them
+    (the image of a pair whose lower cell is the lowest that any image of the pair holds: no symmetry
+    maps that cell lower, or it would map the pair to one with a lower cell), and the playouts are not
+    spread over turns worth the same."""
+    _expand(nodes, root, cells, children, stats, allowed, used, board, nec, neighbours,
+            np.empty(len(board), dtype=np.int64))
+    if nodes[root, KIND] == PASS:
+        return
+    start = nodes[root, START]
+    end = start
+    for d in range(start, start + nodes[root, SIZE]):
+        if kept[cells[d]]:
+            cells[end] = cells[d]
+            end += 1
+    nodes[root, SIZE] = end - start
+    used[1] = end
+
+
+@njit(cache=True)
 def _add_second(nodes, cells, children, stats, allowed, used, parent, k):
     """Add the node of the second stone after decision ``k`` (a first stone) of node ``parent``: the
     cells allowed after it, in a random order, with the AMAF figures of the first stone's node for the

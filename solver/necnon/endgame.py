@@ -35,10 +35,14 @@ TABLE_BITS = 22
 #: The budget of nodes that stands for none.
 _NO_LIMIT = 2**62
 #: The first guess of the mover's margin when no position of the game has been solved yet. A guess
-#: below the value costs tests that each need one good turn; one above it, tests that must refute
-#: every turn, which cost more: the empty board and the positions after Black's first stone on 5 x 4
-#: and 7 x 3 under ``nec-non`` (values -3 to +3) took 92.0 M nodes in all from -2, 119.5 M from 0.
-FIRST_GUESS = -2
+#: below the value costs tests that each need one good turn, and each proves a floor with a turn that
+#: reaches it; one above it, tests that must refute every turn, which cost more and prove no floor.
+#: The engine gives the tree search's choice to try first: after Black's first stone on 7 x 3
+#: (``nec-non`` c1, ``nec`` a1, ``non-nec`` d1, the choice e1,e3, d2,d3, e1,d3) the floor reached the
+#: value after 5.1, 2.8 and 1.7 million nodes from -4 (none before 13.0, then 2.6 and 1.5 from -2),
+#: and the solutions took 39.4 million nodes in all (49.4 from -2). With no turn given, -2 takes
+#: fewer (on the empty 5 x 4 board and those three positions and ``non`` b1, 74.9 million against 92.1).
+FIRST_GUESS = -4
 
 
 def board_bytes(position: Position) -> npt.NDArray[np.int8]:

@@ -76,6 +76,10 @@ class SearchTree:
             self._used[:] = 0
             self._root = self._kernel.add_position(self._arrays[0], self._used, board, position.black_to_move,
                                                    position.passes)
+            firsts = self._unmapped_lower(board)
+            if not firsts.all() and self._arrays[0][self._root, self._kernel.KIND] == self._kernel.LEAF:
+                self._kernel.expand_root(*self._arrays, self._used, self._root, board, self._nec, self._neighbours,
+                                         firsts)
             return
         # Room for the subtree kept and as much again (the decisions within MAX_DECISIONS).
         kept = [int(count) for count in self._kernel.subtree_sizes(self._arrays[0], self._arrays[2], node)]
@@ -87,6 +91,16 @@ class SearchTree:
         used = np.zeros(3, dtype=np.int64)
         self._kernel.copy_subtree(*self._arrays, node, *fresh, used)
         self._arrays, self._used, self._root = fresh, used, 0
+
+    def _unmapped_lower(self, board: npt.NDArray[np.int8]) -> npt.NDArray[np.bool_]:
+        """The cells that no symmetry of the board keeping the stones ``board`` maps to a lower cell: a
+        new root's first stones are laid there only (see :func:`solver.necnon._tree.expand_root`)."""
+        cells = np.arange(len(board))
+        kept = np.ones(len(board), dtype=np.bool_)
+        for image in self.game.grid.symmetries[1:]:
+            if (board[image] == board).all():
+                kept &= image >= cells
+        return kept
 
     def run(self, iterations: int) -> None:
         """``iterations`` more iterations from the root."""
