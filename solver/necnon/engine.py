@@ -16,16 +16,17 @@ what the search of one turn stored serves the next.
 **Tree.** A turn of two stones is chosen as two decisions of its player: a first stone, then a second
 stone on a later allowed cell (in board order), so that a node has at most one child per cell rather
 than one per pair. One-stone turns and passes are one decision. At a new root that a symmetry of the
-board maps to itself (the empty board, say), a first stone is laid only on a cell that no such
-symmetry maps to a lower one: every turn is the image of one of those, and the playouts are not
-spread over turns worth the same (the empty board's first stones: 8 of 21 on 7 x 3, 6 of 36 on 6 x 6,
-9 of 61 on hex5). Each node keeps, for each of its decisions, the playouts through it and their reward for its player, and the same "all moves as first"
-(AMAF): the playouts through the node in which its player laid a stone on the decision's cell at any
-later point, as if it had been first. No stone is ever removed, so a playout's final board tells
-which cells each player laid. The tree is a few arrays (:class:`~solver.necnon.tree.SearchTree`) and
-its iterations a numba kernel (:mod:`solver.necnon._tree`), a batch of them at a time. While the
-endgame does not run, :data:`TREES` trees are searched at once, each on a thread of its own with a seed
-of its own, and their figures of the root's turns added (root parallelism); beside the endgame, one.
+board maps to itself (the empty board, say), a first stone is laid only on a cell that no such symmetry
+maps to a lower one: every turn is the image of one of those, and the playouts are not spread over turns
+worth the same (the empty board's first stones: 8 of 21 on 7 x 3, 6 of 36 on 6 x 6, 9 of 61 on hex5).
+Each node keeps, for each of its decisions, the playouts through it and their reward for its player, and
+the same "all moves as first" (AMAF): the playouts through the node in which its player laid a stone on
+the decision's cell at any later point, as if it had been first. No stone is ever removed, so a
+playout's final board tells which cells each player laid. The tree is a few arrays
+(:class:`~solver.necnon.tree.SearchTree`) and its iterations a numba kernel
+(:mod:`solver.necnon._tree`), a batch of them at a time. While the endgame does not run, :data:`TREES`
+trees are searched at once, each on a thread of its own with a seed of its own, and their figures of the
+root's turns added (root parallelism); beside the endgame, one.
 
 **Selection.** From the root, the decision of greatest value: its mean reward blended with its AMAF
 mean (RAVE: the AMAF weighs much while the decision has few playouts of its own, little after, by
