@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver.necnon import _playout, _tree
+from solver.necnon import engine as engine_module
 from solver.necnon import tree as tree_module
 from solver.necnon.build import build_table
 from solver.necnon.endgame import MAX_EMPTY, EndgameSolver, Proven, board_bytes
@@ -360,3 +361,14 @@ def test_a_new_root_lays_its_first_stones_only_where_no_symmetry_maps_lower(boar
     for turn in position.turns():
         assert any(min(int(image[cell]) for cell in turn.cells) in firsts for image in fixing), turn.cells
     assert len(firsts) < len({min(turn.cells) for turn in position.turns()}) or len(fixing) == 1
+
+
+def test_thinking_for_a_time_the_engine_runs_the_endgame_only_where_it_may_finish():
+    """On the empty 7 x 3 board (21 cells empty, more than SOLVING_EMPTY) the endgame runs beside a
+    number of playouts, but not beside a time, which both cores then spend on the tree search."""
+    game = Game.of("7x3", "non-nec")
+    position = Position.empty(game)
+    assert game.grid.cells > engine_module.SOLVING_EMPTY
+    assert SearchEngine(game, seed=1, iterations=64).search(position).nodes > 0
+    timed = SearchEngine(game, seed=1, seconds=0.3).search(position)
+    assert timed.nodes == 0 and not timed.solved and timed.iterations > 0

@@ -1,17 +1,18 @@
 """The search engine for boards too large to solve: an exact endgame, and before it Monte Carlo tree
 search with random playouts and RAVE.
 
-**Endgame.** When at most :data:`~solver.necnon.endgame.MAX_EMPTY` cells are empty, the engine solves
-the rest of the game exactly (:class:`~solver.necnon.endgame.EndgameSolver`) on a second thread while
-the tree search runs on the first, so that each has a core: within :data:`ENDGAME_NODES` nodes a
-playout of the ``iterations``, or the turn's time. Thinking for a time with at most
-:data:`SOLVING_EMPTY` cells empty, where the exact search may well finish, the engine gives it both
-cores (:data:`ENDGAME_THREADS` searches sharing its table) once the tree search has run for
-:data:`TREE_SHARE` of the time, and it searches the tree's choice first in each of its tests. Solved,
-the engine plays a turn that keeps the perfect value (and the tree search stops); else the tree
-search's choice, unless the endgame has proven another turn worth more than that choice can be (a
-turn worth at least some margin to its player, the choice less). The endgame's table lasts the game:
-what the search of one turn stored serves the next.
+**Endgame.** Near the end of a game the engine solves the rest exactly
+(:class:`~solver.necnon.endgame.EndgameSolver`). Running a number of playouts (``iterations``), it does
+so when at most :data:`~solver.necnon.endgame.MAX_EMPTY` cells are empty, on a second thread while the
+tree search runs on the first, within :data:`ENDGAME_NODES` nodes a playout. Thinking for a time, it
+does so when at most :data:`SOLVING_EMPTY` cells are empty, where the exact search may well finish in
+the time (with more, it cannot: the core goes to a second tree instead): beside the tree search for
+:data:`TREE_SHARE` of the time, then with both cores (:data:`ENDGAME_THREADS` searches sharing its
+table), searching the tree's choice first in each of its tests. Solved, the engine plays a turn that
+keeps the perfect value (and the tree search stops); else the tree search's choice, unless the endgame
+has proven another turn worth more than that choice can be (a turn worth at least some margin to its
+player, the choice less). The endgame's table lasts the game: what the search of one turn stored
+serves the next.
 
 **Tree.** A turn of two stones is chosen as two decisions of its player: a first stone, then a second
 stone on a later allowed cell (in board order), so that a node has at most one child per cell rather
@@ -74,8 +75,8 @@ RAVE_BIAS = 0.1
 #: of a playout's time on the boards measured, so that the endgame takes about as long as the playouts,
 #: at most a few times as long).
 ENDGAME_NODES = 200
-#: The most empty cells for which, thinking for a time, the engine gives both cores to the exact endgame
-#: after a short tree search. With 20, the exact search takes 3.5 to 28 million nodes (1 to 9 s on one
+#: The most empty cells for which, thinking for a time, the engine runs the exact endgame (and gives it
+#: both cores after a short tree search). With 20, the exact search takes 3.5 to 28 million nodes (1 to 9 s on one
 #: core) on 7 x 3 after Black's first stone, 1.1 to 14 million on the empty 5 x 4 board; with 21, on the
 #: empty 7 x 3 board, 29 to 47 million, which leave the tree search too little time for its choice.
 SOLVING_EMPTY = 20
@@ -293,7 +294,7 @@ class SearchEngine:
     def _endgame(self, position: Position, empty: int, deadline: float) -> _Endgame | None:
         """The exact endgame of ``position`` (``empty`` cells empty) begun on a thread of its own (until
         ``deadline`` when thinking for a time), if few enough cells are empty."""
-        if empty > MAX_EMPTY:
+        if empty > (MAX_EMPTY if self.iterations is not None else SOLVING_EMPTY):
             return None
         nodes = None if self.iterations is None else ENDGAME_NODES * self.iterations
         return _Endgame(self._endgame_solver(), position, nodes, deadline)
