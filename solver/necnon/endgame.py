@@ -25,6 +25,7 @@ from types import ModuleType
 import numpy as np
 import numpy.typing as npt
 
+from solver.necnon.grid import Grid
 from solver.necnon.position import PASS, Position, Turn
 from solver.necnon.rules import Game
 
@@ -60,14 +61,19 @@ def _cache_lines(shape: tuple[int, int]) -> npt.NDArray[np.uint64]:
     return memory[start:start + words].reshape(shape)
 
 
+def fixing_symmetries(grid: Grid, board: npt.NDArray[np.int8]) -> list[npt.NDArray[np.int8]]:
+    """The symmetries of ``grid`` but the identity (each the image of every cell) that map the stones
+    ``board`` (:func:`board_bytes`) to themselves."""
+    return [image for image in grid.symmetries[1:] if (board[image] == board).all()]
+
+
 def _symmetries(position: Position, free: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     """``symmetries[g, k]``: the image of cell ``free[k]``, as an index of ``free``, under each symmetry of
     the board but the identity that maps ``position`` to itself and ``free`` onto itself."""
     grid = position.game.grid
     index = np.full(grid.cells, -1, dtype=np.int64)
     index[free] = np.arange(len(free))
-    board = board_bytes(position)
-    images = [index[image[free]] for image in grid.symmetries[1:] if (board[image] == board).all()]
+    images = [index[image[free]] for image in fixing_symmetries(grid, board_bytes(position))]
     kept = [image for image in images if (image >= 0).all()]
     return np.array(kept, dtype=np.int64).reshape(len(kept), len(free))
 

@@ -11,7 +11,7 @@ from typing import Any, Iterator, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from solver.necnon.endgame import board_bytes
+from solver.necnon.endgame import board_bytes, fixing_symmetries
 from solver.necnon.position import Position, Turn
 from solver.necnon.rules import Game
 
@@ -97,9 +97,8 @@ class SearchTree:
         new root's first stones are laid there only (see :func:`solver.necnon._tree.expand_root`)."""
         cells = np.arange(len(board))
         kept = np.ones(len(board), dtype=np.bool_)
-        for image in self.game.grid.symmetries[1:]:
-            if (board[image] == board).all():
-                kept &= image >= cells
+        for image in fixing_symmetries(self.game.grid, board):
+            kept &= image >= cells
         return kept
 
     def run(self, iterations: int) -> None:
