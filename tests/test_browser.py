@@ -1109,6 +1109,28 @@ def test_necnon_a_search_engine_game_on_hex4_answers_within_its_time(browser, ne
     assert turns[0].get_attribute("data-turn") == game_turns(browser)[3] and "best" in turns[0].get_attribute("class")
 
 
+def test_necnon_the_engine_s_view_names_what_its_exact_endgame_proved(browser, necnon_url, monkeypatch):
+    """A search the exact endgame did not finish: the caption gives its nodes and the margin it proved the
+    first turn keeps for the side to move (the engine's verdict given those two figures)."""
+    import dataclasses
+
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.select import Select
+
+    from solver.necnon.engine import SearchEngine
+
+    searched = SearchEngine.search
+    monkeypatch.setattr(SearchEngine, "search",
+                        lambda engine, position: dataclasses.replace(searched(engine, position), nodes=4321, floor=-1))
+    necnon_page(browser, necnon_url, "board=hex4&protocol=nec&moves=d4")
+    Select(browser.find_element(By.ID, "think-select")).select_by_value("0.5")
+    browser.find_element(By.ID, "hint-button").click()
+    wait_until(browser, lambda: "playouts" in text_of(browser, "turns-caption"), "the engine's view is listed")
+    first = browser.find_element(By.CSS_SELECTOR, "#turns .move").get_attribute("data-turn")
+    assert re.fullmatch(rf"the search engine's, [0-9,]+ playouts and 4,321 nodes of the exact endgame in [0-9.]+ s; "
+                        rf"the exact endgame proved {first} worth at least -1 to Green", text_of(browser, "turns-caption"))
+
+
 def test_necnon_a_turn_played_with_keys_only(browser, necnon_url):
     """Tab reaches the board; its cursor, drawn at 3:1 against a cell, goes along the rows and between
     them with the arrows (on hexagons: up to the left, down to the right, and back); Enter or Space

@@ -421,13 +421,25 @@
     }
     caption.textContent = view.solved
       ? `the search engine's, the rest solved exactly (${view.nodes.toLocaleString("en")} nodes in ${view.seconds} s)`
-      : `the search engine's, ${view.iterations.toLocaleString("en")} playouts in ${view.seconds} s`;
+      : `the search engine's, ${view.iterations.toLocaleString("en")} playouts${endgameText(view, position)}`;
     for (const entry of view.turns.slice(0, 30)) {
       const words = view.solved ? `keeps the perfect margin ${label(entry.mean_margin)}`
         : `${entry.visits} playouts, ${Math.round(100 * entry.won)}% won, mean ${label(Math.round(10 * entry.mean_margin) / 10)}`;
       panel.append(turnButton(entry.turn, `${entry.turn}: ${words}`, entry === view.turns[0],
                               html("span", {class: "view"}, words)));
     }
+  }
+
+  /**
+   * The end of the caption of a search the exact endgame did not finish: the endgame's nodes if it ran,
+   * the time, and the margin it proved the first turn keeps for the side to move (that turn is then
+   * played rather than the most visited), if it proved one.
+   */
+  function endgameText(view, position) {
+    const nodes = view.nodes ? ` and ${view.nodes.toLocaleString("en")} nodes of the exact endgame` : "";
+    const floor = view.floor === null ? ""
+      : `; the exact endgame proved ${view.turns[0].turn} worth at least ${label(view.floor)} to ${capitalise(position.to_move)}`;
+    return `${nodes} in ${view.seconds} s${floor}`;
   }
 
   function turnButton(turn, title, best, ...parts) {
