@@ -363,6 +363,24 @@ def test_a_new_root_lays_its_first_stones_only_where_no_symmetry_maps_lower(boar
     assert len(firsts) < len({min(turn.cells) for turn in position.turns()}) or len(fixing) == 1
 
 
+def test_a_reused_root_keeps_its_first_stones_only_where_no_symmetry_maps_lower():
+    """A root the last search's tree holds, and a symmetry maps to itself (3 x 3 after b2, under all
+    eight): it keeps the decisions on the cells that no symmetry maps lower, each with its figures."""
+    game = Game.of("3x3", "nec")
+    empty = Position.empty(game)
+    centre = next(turn for turn in empty.turns() if turn.name(game.grid) == "b2")
+    tree = SearchTree(game, 0.1, 0.1)
+    tree.start(empty, reuse=False)
+    tree.run(2000)
+    cells, _, stats = tree._decisions(tree._child_at(tree._root, centre.cells[0]))
+    before = {cell: stats[:, k].tolist() for k, cell in enumerate(cells.tolist())}
+    tree.start(empty.play(centre))
+    cells, _, stats = tree._decisions(tree._root)
+    after = {cell: stats[:, k].tolist() for k, cell in enumerate(cells.tolist())}
+    assert set(after) == {0, 1} and len(before) == 7  # a1 and b1 of the seven first stones (c3 is never first)
+    assert after == {cell: before[cell] for cell in after} and all(figures[0] > 0 for figures in after.values())
+
+
 def test_thinking_for_a_time_the_engine_runs_the_endgame_only_where_it_may_finish():
     """On the empty 7 x 3 board (21 cells empty, more than SOLVING_EMPTY) the endgame runs beside a
     number of playouts, but not beside a time, which both cores then spend on the tree search."""

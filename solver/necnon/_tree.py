@@ -144,25 +144,28 @@ def _expand(nodes, n, cells, children, stats, allowed, used, board, nec, neighbo
 
 
 @njit(cache=True)
-def expand_root(nodes, cells, children, stats, allowed, used, root, board, nec, neighbours, kept):
-    """List the decisions of ``root``, the last node added (a :data:`LEAF` whose position is ``board``), as
-    :func:`_expand` does, but a first or single stone only on the cells ``kept`` marks: those that no
-    symmetry of the position maps to a lower cell. Every turn is then the image of a turn among them
-    (the image of a pair whose lower cell is the lowest that any image of the pair holds: no symmetry
-    maps that cell lower, or it would map the pair to one with a lower cell), and the playouts are not
-    spread over turns worth the same."""
-    _expand(nodes, root, cells, children, stats, allowed, used, board, nec, neighbours,
-            np.empty(len(board), dtype=np.int64))
-    if nodes[root, KIND] == PASS:
+def narrow_root(nodes, cells, children, stats, allowed, used, root, board, nec, neighbours, kept):
+    """Keep the first or single stones of ``root`` (whose position is ``board``) only on the cells
+    ``kept`` marks: those that no symmetry of the position maps to a lower cell, each decision kept with
+    its child and figures; its decisions listed first, as :func:`_expand` does, if it is a
+    :data:`LEAF`. Every turn is then the image of a turn among them (the image of a pair whose lower cell
+    is the lowest that any image of the pair holds: no symmetry maps that cell lower, or it would map
+    the pair to one with a lower cell), and the playouts are not spread over turns worth the same."""
+    if nodes[root, KIND] == LEAF:
+        _expand(nodes, root, cells, children, stats, allowed, used, board, nec, neighbours,
+                np.empty(len(board), dtype=np.int64))
+    if nodes[root, KIND] != SINGLE and nodes[root, KIND] != FIRST:
         return
-    start = nodes[root, START]
+    start, size = nodes[root, START], nodes[root, SIZE]
     end = start
-    for d in range(start, start + nodes[root, SIZE]):
+    for d in range(start, start + size):
         if kept[cells[d]]:
-            cells[end] = cells[d]
+            cells[end], children[end] = cells[d], children[d]
+            stats[:, end] = stats[:, d]
             end += 1
     nodes[root, SIZE] = end - start
-    used[1] = end
+    if start + size == used[1]:  # the last decisions listed (a new root's): their room is free again
+        used[1] = end
 
 
 @njit(cache=True)

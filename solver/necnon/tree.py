@@ -67,8 +67,9 @@ class SearchTree:
         return int(self._arrays[0][self._root, self._kernel.VISITS])
 
     def start(self, position: Position, reuse: bool = True) -> None:
-        """Make ``position`` the root: with ``reuse``, its node in the tree as it is, if it is there
-        within two turns of the root (the engine's turn and the reply to it); else a new tree."""
+        """Make ``position`` the root: with ``reuse``, its node in the tree, if it is there within two
+        turns of the root (the engine's turn and the reply to it); else a new tree. Either way its first
+        stones only on the cells :meth:`_unmapped_lower` gives."""
         board = board_bytes(position)
         node = self._reused(position, board) if reuse else None
         self._board = board
@@ -76,25 +77,25 @@ class SearchTree:
             self._used[:] = 0
             self._root = self._kernel.add_position(self._arrays[0], self._used, board, position.black_to_move,
                                                    position.passes)
-            firsts = self._unmapped_lower(board)
-            if not firsts.all() and self._arrays[0][self._root, self._kernel.KIND] == self._kernel.LEAF:
-                self._kernel.expand_root(*self._arrays, self._used, self._root, board, self._nec, self._neighbours,
-                                         firsts)
-            return
-        # Room for the subtree kept and as much again (the decisions within MAX_DECISIONS).
-        kept = [int(count) for count in self._kernel.subtree_sizes(self._arrays[0], self._arrays[2], node)]
-        cells = self.game.grid.cells
-        room = [max(2 * count, first) for count, first in zip(kept, (FIRST_NODES, FIRST_NODES * cells,
-                                                                       FIRST_NODES * cells))]
-        room[1] = max(kept[1], min(room[1], MAX_DECISIONS))
-        fresh = self._empty(*room)
-        used = np.zeros(3, dtype=np.int64)
-        self._kernel.copy_subtree(*self._arrays, node, *fresh, used)
-        self._arrays, self._used, self._root = fresh, used, 0
+        else:
+            # Room for the subtree kept and as much again (the decisions within MAX_DECISIONS).
+            kept = [int(count) for count in self._kernel.subtree_sizes(self._arrays[0], self._arrays[2], node)]
+            cells = self.game.grid.cells
+            room = [max(2 * count, first) for count, first in zip(kept, (FIRST_NODES, FIRST_NODES * cells,
+                                                                           FIRST_NODES * cells))]
+            room[1] = max(kept[1], min(room[1], MAX_DECISIONS))
+            fresh = self._empty(*room)
+            used = np.zeros(3, dtype=np.int64)
+            self._kernel.copy_subtree(*self._arrays, node, *fresh, used)
+            self._arrays, self._used, self._root = fresh, used, 0
+        firsts = self._unmapped_lower(board)
+        if not firsts.all():
+            self._kernel.narrow_root(*self._arrays, self._used, self._root, board, self._nec, self._neighbours,
+                                     firsts)
 
     def _unmapped_lower(self, board: npt.NDArray[np.int8]) -> npt.NDArray[np.bool_]:
-        """The cells that no symmetry of the board keeping the stones ``board`` maps to a lower cell: a
-        new root's first stones are laid there only (see :func:`solver.necnon._tree.expand_root`)."""
+        """The cells that no symmetry of the board keeping the stones ``board`` maps to a lower cell: the
+        root's first stones are laid there only (see :func:`solver.necnon._tree.narrow_root`)."""
         cells = np.arange(len(board))
         kept = np.ones(len(board), dtype=np.bool_)
         for image in fixing_symmetries(self.game.grid, board):
