@@ -424,7 +424,7 @@
       : `the search engine's, ${view.iterations.toLocaleString("en")} playouts${endgameText(view, position)}`;
     for (const entry of view.turns.slice(0, 30)) {
       const words = view.solved ? `keeps the perfect margin ${label(entry.mean_margin)}`
-        : `${entry.visits} playouts, ${Math.round(100 * entry.won)}% won, mean ${label(Math.round(10 * entry.mean_margin) / 10)}`;
+        : `${entry.visits.toLocaleString("en")} playouts, ${Math.round(100 * entry.won)}% won, mean ${label(Math.round(10 * entry.mean_margin) / 10)}`;
       panel.append(turnButton(entry.turn, `${entry.turn}: ${words}`, entry === view.turns[0],
                               html("span", {class: "view"}, words)));
     }
