@@ -175,7 +175,7 @@ class Table:
         if "_whole" in self.__dict__:
             return self._whole[1]
         if self.folded:
-            if np.any(self.data == ILLEGAL):
+            if any(np.any(part == ILLEGAL) for _, part in stretches(self.data)):  # no bool copy of it all
                 raise self.contents.damaged("it marks a legal class as illegal")
             summary = summarize_folded(self.game, self.data)
             self.contents.check_figures(summary.counts())
