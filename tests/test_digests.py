@@ -27,7 +27,7 @@ SOLVED_HERE = 2_000_000
 
 #: The rows beyond the survey: the tables of docs/scaling.md.
 LARGER = {("8x8", "connected"), ("8x8", "orthogonal"), ("8x8", "diagonal"), ("8x8", "equidistant"),
-          ("9x9", "connected"), ("10x10", "connected")}
+          ("9x9", "connected"), ("10x10", "connected"), ("11x11", "connected")}
 
 
 def test_every_surveyed_board_and_rule_has_a_digest():

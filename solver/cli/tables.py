@@ -97,7 +97,7 @@ def fetch(board: str, rule: str, mirror: str | None, force: bool, quiet: bool) -
     """Download the table of BOARD (WIDTHxHEIGHT) under --rule from a release (see publish) into the tables directory,
     resuming a download that stopped; it is moved into place only once its size and SHA-256 match the
     mirror's manifest, every byte is checked and the digest of its result bytes is the committed one
-    (every board up to 7x7, 8x8, and 9x9 and 10x10 connected; others: the manifest's). A table already there
+    (every board up to 7x7, 8x8, and 9x9 to 11x11 connected; others: the manifest's). A table already there
     is replaced only with --force. Refusals are one line and exit 1.
 
     \b
