@@ -11,6 +11,8 @@
     the cache and then ``--rounds`` times, timed.
 (d) with ``--necnon BOARD:PROTOCOL`` (repeatable), ``necnon query empty --board BOARD --protocol P``,
     cold, as (a).
+(e) with ``--stats-runs N``, ``neutreeko stats --board B``: the whole table read and counted, as (a),
+    ``N`` runs.
 
 Each line also gives the peak resident memory of the process (the largest of the runs). Output goes to
 /dev/null, so writing it costs the formatting but no terminal. With ``--baseline DIR`` (a checkout of
@@ -153,6 +155,7 @@ def main() -> None:
     parser.add_argument("--baseline-tables", type=Path, help="the tables directory of --baseline")
     parser.add_argument("--batch-lines", type=int, action="append", default=[], metavar="N",
                         help="also run `query -` with --batch-lines N, taking turns with the default (repeatable)")
+    parser.add_argument("--stats-runs", type=int, default=0, help="runs of `stats` (default 0: none)")
     parser.add_argument("--seed", type=int, default=0)
     options = parser.parse_args()
     neutreeko = this_version("neutreeko")
@@ -165,6 +168,8 @@ def main() -> None:
     for version in versions:
         timed(version, ["query", "start", *board, *(["--build"] if version is neutreeko else [])])
     print(f"query start {options.board}: {describe(alternating(versions, ['query', 'start', *board], options.runs))}")
+    if options.stats_runs:
+        print(f"stats {options.board}: {describe(alternating(versions, ['stats', *board], options.stats_runs))}")
 
     fens = [position.fen() for position in random_positions(game, options.positions, options.seed)]
     for flags, count in (([], len(fens)), (["--with-moves"], min(options.moves_positions, len(fens)))):

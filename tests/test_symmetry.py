@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from solver.core import container
+from solver.core.chunks import Chunks
 from solver.core.errors import TableError
 from solver.neutreeko import index
 from solver.neutreeko.board import Board
@@ -21,7 +22,7 @@ from solver.neutreeko.game import Game
 from solver.neutreeko.position import Position
 from solver.neutreeko.rules import RULES, RuleError
 from solver.neutreeko.solve import solve
-from solver.neutreeko.stats import summarize
+from solver.neutreeko.stats import summarize, summarize_folded_stretches
 from solver.neutreeko.symmetry import canonical_indices, class_sizes, images, symmetries, symmetry_count
 from solver.neutreeko.table import open_table, write_folded_table, write_table
 from solver.neutreeko.values import ILLEGAL, UNDECIDED, Evaluation
@@ -204,6 +205,28 @@ def test_a_folded_table_is_counted_and_digested_without_unfolding(game, tmp_path
     monkeypatch.setattr("solver.neutreeko.folding.unfold", lambda *_: pytest.fail("unfolded whole"))
     assert folded.summary == full.summary
     assert folded.result_digest() == full.result_digest() == container.digest(full.result)
+
+
+def test_a_folded_table_is_counted_a_chunk_at_a_time(solved_5x5, tmp_path, monkeypatch):
+    """The summary of a folded table streams its chunks (the folded bytes are never held whole: 9.6 GB on
+    11 x 11) and agrees with the counts of the whole array however the stretches fall, the longest wins
+    found across them; stretches that leave out, repeat or overrun classes are refused."""
+    game = Game.of("5x5")
+    folded = fold(game, solved_5x5.result)
+    path = tmp_path / "folded.h5"
+    write_folded_table(game, folded, summarize(game, solved_5x5.result), path, 1.0)
+    monkeypatch.setattr(Chunks, "whole", lambda self: pytest.fail("the whole dataset was read at once"))
+    table = open_table(game, path)
+    assert len(table.chunks) > 1
+    streamed = table.summary
+    assert streamed == summarize(game, solved_5x5.result)
+    bounds = [0, 1, 1_000, 65_536, 65_537, 300_000, len(folded)]
+    ragged = [(first, folded[first:end]) for first, end in zip(bounds, bounds[1:])]
+    assert summarize_folded_stretches(game, ragged) == streamed and len(streamed.longest_win_indices) > 1
+    overrun = [(first, folded[first:first + 400_000]) for first in (0, 300_000)]
+    for parts in (ragged[1:], ragged[:-1], ragged[:2] + ragged[1:], overrun):
+        with pytest.raises(ValueError, match="legal classes"):
+            summarize_folded_stretches(game, parts)
 
 
 def test_a_folded_table_whose_classes_contradict_its_counts_is_refused(tmp_path):

@@ -218,15 +218,16 @@ def _gather(level, first, last, block, rays, triples, weights, other_count, clas
 
 
 @njit(cache=True, parallel=True, error_model="numpy")
-def _histogram(result, triples, wins, other_count, classes, histogram, no_move):
-    """Count the positions (each class as many times as its size) by result byte: stretch ``s`` of the
-    classes (``histogram.shape[0]`` stretches) into ``histogram[s]``, and those lost in 0 with the other
-    side not three in a row (the mover has no move) into ``no_move[s]``."""
+def _histogram(result, offset, triples, wins, other_count, classes, histogram, no_move):
+    """Count the positions of the classes ``offset`` to ``offset + len(result) - 1``, whose result bytes
+    ``result`` holds (each class as many times as its size), by result byte: stretch ``s`` of them
+    (``histogram.shape[0]`` stretches) into ``histogram[s]``, and those lost in 0 with the other side
+    not three in a row (the mover has no move) into ``no_move[s]``."""
     row_start = classes[1]
-    count = row_start[row_start.shape[0] - 1]
+    count = len(result)
     stretches = histogram.shape[0]
     for s in nb.prange(stretches):
-        first, last = count * s // stretches, count * (s + 1) // stretches
+        first, last = offset + count * s // stretches, offset + count * (s + 1) // stretches
         if first == last:
             continue
         block = _block_of_class(first, row_start)
@@ -235,8 +236,8 @@ def _histogram(result, triples, wins, other_count, classes, histogram, no_move):
                 block += 1
             position = _canonical_index(number, block, classes, other_count)
             size = _class_size(position, triples, other_count, classes)
-            histogram[s, result[number]] += size
-            if result[number] == 1:
+            histogram[s, result[number - offset]] += size
+            if result[number - offset] == 1:
                 _, _, _, o0, o1, o2 = _decode(position, triples, other_count)
                 if not wins[_triple_rank(o0, o1, o2)]:
                     no_move[s] += size

@@ -35,7 +35,7 @@ import numpy.typing as npt
 from solver.neutreeko import index
 from solver.neutreeko.folding import Classes, listed_block
 from solver.neutreeko.game import Game
-from solver.neutreeko.symmetry import symmetries, triple_images
+from solver.neutreeko.symmetry import smallest_triple_images, symmetries, triple_images
 
 
 class ClassArrays(NamedTuple):
@@ -109,7 +109,7 @@ def _class_inputs(game: Game) -> ClassInputs:
         sym_within[start:start + size] = listed_block(game, int(rows[symmetric])) % other_count
     block_number = np.full(table.shape[1], -1, dtype=np.int32)
     block_number[rows] = np.arange(len(rows), dtype=np.int32)
-    canonical = table.min(axis=0)
+    canonical = smallest_triple_images(game.board)
     permutations = symmetries(game.board)
     # compose[s, g]: the symmetry h with h(square) = s(g(square)).
     where = {tuple(permutation): h for h, permutation in enumerate(permutations.tolist())}

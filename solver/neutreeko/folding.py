@@ -38,7 +38,7 @@ import numpy.typing as npt
 
 from solver.neutreeko import index
 from solver.neutreeko.game import Game
-from solver.neutreeko.symmetry import canonical_indices, symmetries, triple_images
+from solver.neutreeko.symmetry import canonical_indices, smallest_triple_images, symmetries, triple_images
 
 # Indices are unfolded this many at a time, to bound the temporary arrays.
 _CHUNK = 1 << 22
@@ -119,7 +119,7 @@ def _classes(game: Game) -> Classes:
     table = triple_images(game.board)
     ranks = np.arange(table.shape[1])
     other_count = index.other_count(game.board.size)
-    blocks = (table.min(axis=0) == ranks) & ~game.wins
+    blocks = (smallest_triple_images(game.board) == ranks) & ~game.wins
     symmetric = blocks & (np.count_nonzero(table == ranks, axis=0) > 1)
     sizes = np.where(blocks, other_count, 0)
     for mover in np.flatnonzero(symmetric):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterable, Iterator
+from typing import Iterable, Iterator
 
 import numpy as np
 
@@ -47,10 +47,18 @@ def summarize(game: Game, result: np.ndarray) -> Summary:
 
 def summarize_folded(game: Game, folded: np.ndarray) -> Summary:
     """The summary of the positions (not the classes) of ``folded``, one byte per legal class of
-    ``game`` (a folded table's data), as :func:`summarize` gives it from the table unfolded, without
-    unfolding it: each class counted as many times as it has positions, in parallel (10 x 10's
-    folded table is 3 GB, its unfolding 24 GB). Raises ``ValueError`` if ``folded`` is not one byte per
-    legal class."""
+    ``game`` (a folded table's data), as :func:`summarize` gives it from the table unfolded (see
+    :func:`summarize_folded_stretches`)."""
+    return summarize_folded_stretches(game, stretches(folded))
+
+
+def summarize_folded_stretches(game: Game, parts: Iterable[tuple[int, np.ndarray]]) -> Summary:
+    """The summary of the positions (not the classes) of a folded table's data, one byte per legal class
+    of ``game``, given as (first class, bytes) stretches that together cover every class once, in order:
+    each class counted as many times as it has positions, in parallel, without unfolding the table (10 x
+    10's folded table is 3 GB, its unfolding 24 GB) and in the memory of one stretch (and of the classes
+    of the longest wins), so that a table can be counted as it is read a chunk at a time. Raises
+    ``ValueError`` if a class is marked illegal or the stretches do not cover the legal classes."""
     import numba  # numba is imported only when a folded table is counted
 
     from solver.neutreeko import _class_kernel
@@ -59,21 +67,30 @@ def summarize_folded(game: Game, folded: np.ndarray) -> Summary:
     from solver.neutreeko.symmetry import images
 
     classes, inputs = ClassInputs.of(game), KernelInputs.of(game, numba.get_num_threads())
-    if folded.shape != (classes.count,):
-        raise ValueError(f"{game} has {classes.count:,} legal classes, not {len(folded):,}")
-    stretches = 8 * numba.get_num_threads()
-    histogram = np.zeros((stretches, 256), dtype=np.int64)
-    no_move = np.zeros(stretches, dtype=np.int64)
-    _class_kernel._histogram(folded, inputs.triples, inputs.wins, inputs.other_count, classes.arrays, histogram,
-                             no_move)
-
-    def positions_holding(byte: int) -> np.ndarray:
-        found = indices_of(folded, byte).astype(inputs.index_type)
-        _class_kernel._canonical_positions(found, len(found), inputs.triples, inputs.other_count, classes.arrays,
-                                           np.empty(len(found), dtype=np.uint8))
-        return np.unique(images(found, game.board))
-
-    return summary_from(histogram.sum(axis=0), int(no_move.sum()), positions_holding)
+    histogram = np.zeros(256, dtype=np.int64)
+    longest, no_move, covered = _LongestWin(), 0, 0
+    for first, part in parts:
+        if first != covered or first + len(part) > classes.count:
+            raise ValueError(f"classes {first:,} to {first + len(part) - 1:,} given after {covered:,} of "
+                             f"{game}'s {classes.count:,} legal classes")
+        by_stretch = np.zeros((8 * numba.get_num_threads(), 256), dtype=np.int64)
+        no_move_by_stretch = np.zeros(len(by_stretch), dtype=np.int64)
+        _class_kernel._histogram(part, first, inputs.triples, inputs.wins, inputs.other_count, classes.arrays,
+                                 by_stretch, no_move_by_stretch)
+        counts = by_stretch.sum(axis=0)
+        if counts[ILLEGAL]:
+            raise ValueError("it marks a legal class as illegal")
+        histogram += counts
+        no_move += int(no_move_by_stretch.sum())
+        longest.see(first, part, counts)
+        covered += len(part)
+    if covered != classes.count:
+        raise ValueError(f"{game} has {classes.count:,} legal classes, not {covered:,}")
+    found = longest.places().astype(inputs.index_type)
+    _class_kernel._canonical_positions(found, len(found), inputs.triples, inputs.other_count, classes.arrays,
+                                       np.empty(len(found), dtype=np.uint8))
+    positions = np.unique(images(found, game.board))
+    return summary_from(histogram, no_move, positions)
 
 
 def stretches(result: np.ndarray) -> Iterator[tuple[int, np.ndarray]]:
@@ -87,28 +104,43 @@ def summarize_stretches(game: Game, parts: Iterable[tuple[int, np.ndarray]]) -> 
     every index once, in order, by value and distance; in the memory of one stretch (and of the
     indices of the longest wins), so that a table can be counted as it is read a chunk at a time."""
     histogram = np.zeros(256, dtype=np.int64)
-    longest_byte, longest = 0, list[np.ndarray]()  # the longest win's byte so far, and its indices
-    no_move = 0
+    longest, no_move = _LongestWin(), 0
     lost_at_once = encode_result(0)
     for first, part in parts:
         counts = np.bincount(part, minlength=256)
         histogram += counts
-        win_bytes = np.flatnonzero(counts[_WIN_BYTES]) * 2 + 2
-        if len(win_bytes) and win_bytes[-1] >= longest_byte:
-            if win_bytes[-1] > longest_byte:
-                longest_byte, longest = int(win_bytes[-1]), list[np.ndarray]()
-            longest.append(first + np.flatnonzero(part == longest_byte))
+        longest.see(first, part, counts)
         if counts[lost_at_once]:
             _, other = index.decode(first + np.flatnonzero(part == lost_at_once), game.board.size)
             no_move += int(np.count_nonzero(~game.wins[index.triple_rank(other[:, 0], other[:, 1], other[:, 2])]))
-    found = np.concatenate(longest) if longest else np.empty(0, dtype=np.int64)
-    return summary_from(histogram, no_move, lambda byte: found)  # asked for the longest win's byte only
+    return summary_from(histogram, no_move, longest.places())
 
 
-def summary_from(histogram: np.ndarray, no_move: int, holding: Callable[[int], np.ndarray]) -> Summary:
+class _LongestWin:
+    """The places of the longest win among stretches of result bytes seen in order: those of the
+    greatest win byte seen so far."""
+
+    def __init__(self) -> None:
+        self.byte, self._places = 0, list[np.ndarray]()
+
+    def see(self, first: int, part: np.ndarray, counts: np.ndarray) -> None:
+        """Take the stretch ``part`` of places ``first`` on, which holds ``counts[byte]`` of each byte
+        (or a multiple of it: only which are held counts)."""
+        win_bytes = np.flatnonzero(counts[_WIN_BYTES]) * 2 + 2
+        if len(win_bytes) and win_bytes[-1] >= self.byte:
+            if win_bytes[-1] > self.byte:
+                self.byte, self._places = int(win_bytes[-1]), []
+            self._places.append(first + np.flatnonzero(part == self.byte))
+
+    def places(self) -> np.ndarray:
+        """The places (int64, sorted) that hold the longest win's byte."""
+        return np.concatenate(self._places) if self._places else np.empty(0, dtype=np.int64)
+
+
+def summary_from(histogram: np.ndarray, no_move: int, longest_win_places: np.ndarray) -> Summary:
     """The summary of a game whose indices hold ``histogram[byte]`` times each result byte (the
-    not legal ones included), ``no_move`` of them lost because the side to move cannot move;
-    ``holding(byte)`` gives the sorted indices that hold ``byte``, asked for the longest win only."""
+    not legal ones included), ``no_move`` of them lost because the side to move cannot move, and
+    whose longest wins are the positions of the sorted indices ``longest_win_places``."""
     by_distance = {byte - 1: int(histogram[byte]) for byte in range(1, ILLEGAL) if histogram[byte]}
     wins = {plies: count for plies, count in by_distance.items() if plies % 2 == 1}
     losses = {plies: count for plies, count in by_distance.items() if plies % 2 == 0}
@@ -123,15 +155,8 @@ def summary_from(histogram: np.ndarray, no_move: int, holding: Callable[[int], n
         no_move=no_move,
         wins_by_plies=wins,
         losses_by_plies=losses,
-        longest_win_indices=tuple(int(i) for i in holding(encode_result(longest_win))) if wins else (),
+        longest_win_indices=tuple(int(i) for i in longest_win_places),
     )
-
-
-def indices_of(result: np.ndarray, byte: int) -> np.ndarray:
-    """The places in ``result`` that hold ``byte`` (int64, sorted), found a stretch at a time."""
-    found = [first + np.flatnonzero(result[first:first + _STRETCH] == byte)
-             for first in range(0, len(result), _STRETCH)]
-    return np.concatenate(found) if found else np.empty(0, dtype=np.int64)
 
 
 # The bytes of wins: an odd distance d is the byte d + 1 (see solver.neutreeko.values).

@@ -102,6 +102,16 @@ def triple_images(board: Board) -> npt.NDArray[np.int32]:
     return table
 
 
+@lru_cache(maxsize=None)
+def smallest_triple_images(board: Board) -> npt.NDArray[np.int32]:
+    """``smallest_triple_images(board)[rank]``: the smallest rank among the images of the triple of that
+    rank, the canonical form of a mover's triple; read-only int32, shape ``(C(N, 3),)`` (computed once:
+    a pass over every image, 1 ms on 9 x 9, which a probe of a folded table would otherwise repeat)."""
+    smallest: npt.NDArray[np.int32] = triple_images(board).min(axis=0)
+    smallest.flags.writeable = False
+    return smallest
+
+
 def _decode(indices: npt.NDArray[np.int64], board: Board) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """(mover's triple rank, other side's triple rank, not squeezed) of each index."""
     _, other = index.decode(indices, board.size)
@@ -153,11 +163,12 @@ def _canonical_by_symmetry(indices: np.ndarray, board: Board) -> np.ndarray:
     """Canonical indices, one symmetry at a time over the indices whose mover it minimises."""
     table = triple_images(board)
     mover_rank, other_rank = _decode(indices, board)
-    best = table.min(axis=0)[mover_rank]
+    best = smallest_triple_images(board)[mover_rank]
     canonical = np.full(len(indices), np.iinfo(np.int64).max, dtype=np.int64)
     for g in range(len(table)):
         chosen = np.flatnonzero(table[g, mover_rank] == best)
-        canonical[chosen] = np.minimum(canonical[chosen], _image(mover_rank[chosen], other_rank[chosen], g, board))
+        if len(chosen):  # a probe's few indices meet one symmetry or two: the others cost nothing
+            canonical[chosen] = np.minimum(canonical[chosen], _image(mover_rank[chosen], other_rank[chosen], g, board))
     return canonical
 
 

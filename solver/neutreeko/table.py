@@ -63,7 +63,14 @@ from solver.neutreeko import folding, index
 from solver.neutreeko.game import Game
 from solver.neutreeko.memory import fits_over_positions
 from solver.neutreeko.rules import DEFAULT_RULE
-from solver.neutreeko.stats import COUNT_NAMES, Summary, stretches, summarize, summarize_folded, summarize_stretches
+from solver.neutreeko.stats import (
+    COUNT_NAMES,
+    Summary,
+    stretches,
+    summarize,
+    summarize_folded_stretches,
+    summarize_stretches,
+)
 from solver.neutreeko.symmetry import CANONICAL_FORM, symmetry_count
 from solver.neutreeko.values import ENCODING, ILLEGAL
 
@@ -169,15 +176,18 @@ class Table:
 
     @cached_property
     def summary(self) -> Summary:
-        """The counts of :attr:`result`, checked as it is. A full table not yet read whole is counted as
-        it is read, a chunk at a time in the memory of a few (on 9 x 9: 6.5 GB never held at once); a
-        folded one class by class, without unfolding it (:func:`~solver.neutreeko.stats.summarize_folded`)."""
+        """The counts of :attr:`result`, checked as it is. A table not yet read whole is counted as it is
+        read, a chunk at a time in the memory of a few (on 9 x 9: 6.5 GB never held at once); a folded
+        one class by class, without unfolding it
+        (:func:`~solver.neutreeko.stats.summarize_folded_stretches`: 11 x 11's 9.6 GB never held at once)."""
         if "_whole" in self.__dict__:
             return self._whole[1]
         if self.folded:
-            if any(np.any(part == ILLEGAL) for _, part in stretches(self.data)):  # no bool copy of it all
-                raise self.contents.damaged("it marks a legal class as illegal")
-            summary = summarize_folded(self.game, self.data)
+            chunks = self.contents.checked_chunks(_FOLDED_DATASET, len(self.chunks), np.uint8)
+            try:
+                summary = summarize_folded_stretches(self.game, _indexed(chunks))
+            except ValueError as error:
+                raise self.contents.damaged(str(error)) from None
             self.contents.check_figures(summary.counts())
             return summary
         return self._checked_summary(_indexed(self.contents.checked_chunks(_DATASET, len(self.chunks), np.uint8)))
@@ -229,7 +239,8 @@ class Table:
 
 
 def _indexed(chunks: Iterable[npt.NDArray[np.uint8]]) -> Iterator[tuple[int, npt.NDArray[np.uint8]]]:
-    """The chunks of a full table, in order, with the index of each one's first byte."""
+    """The chunks of a table's data, in order, each with the place of its first byte (an index, or a
+    class of a folded table)."""
     first = 0
     for chunk in chunks:
         yield first, chunk
