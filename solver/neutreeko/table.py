@@ -179,13 +179,16 @@ class Table:
         """The counts of :attr:`result`, checked as it is. A table not yet read whole is counted as it is
         read, a chunk at a time in the memory of a few (on 9 x 9: 6.5 GB never held at once); a folded
         one class by class, without unfolding it
-        (:func:`~solver.neutreeko.stats.summarize_folded_stretches`: 11 x 11's 9.6 GB never held at once)."""
+        (:func:`~solver.neutreeko.stats.summarize_folded_stretches`: 10 x 10's 3 GB never held at once)."""
         if "_whole" in self.__dict__:
             return self._whole[1]
         if self.folded:
-            chunks = self.contents.checked_chunks(_FOLDED_DATASET, len(self.chunks), np.uint8)
+            # From the bytes if they are held already (the unfolding's digest needs them whole), else as
+            # the chunks are read.
+            parts = (stretches(self.data) if "data" in self.__dict__ else
+                     _indexed(self.contents.checked_chunks(_FOLDED_DATASET, len(self.chunks), np.uint8)))
             try:
-                summary = summarize_folded_stretches(self.game, _indexed(chunks))
+                summary = summarize_folded_stretches(self.game, parts)
             except ValueError as error:
                 raise self.contents.damaged(str(error)) from None
             self.contents.check_figures(summary.counts())
@@ -219,6 +222,7 @@ class Table:
         (:func:`~solver.neutreeko.folding.unfolded_stretches`: never held whole, 24 GB on 10 x 10), once
         its counts are checked. Raises :class:`TableError` if the data does not match its digest or counts."""
         if self.folded:
+            self.data  # held whole, as the unfolding reads it in any order: counted from it, not read twice
             self.summary  # the folded bytes and their counts checked first, as reading the result checks them
             hasher = hashlib.sha256()
             for _, part in folding.unfolded_stretches(self.game, self.data):
