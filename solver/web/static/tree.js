@@ -210,14 +210,16 @@ const GameTree = (() => {
    * Wire the game panel's Promote variation and Delete variation buttons: ``view()`` is the view
    * ({main, line, ply}), ``show(line, ply)`` shows a line of the changed tree as a new history entry,
    * ``act`` runs a change in turn with the page's others. The focus, on a button the main line
-   * disables, goes to the move shown, or to the game list.
+   * disables, goes to the move shown, or to the game list (a browser may already have dropped it to the
+   * page as the button was disabled: the button is remembered from before the change).
    */
   function attachTools({view, show, act}) {
     const change = changed => act(() => {
       const {main, line, ply} = view();
       if (line === main) return;
+      const focused = document.activeElement;
       show(...changed(line, ply));
-      if (document.activeElement.disabled) ($("game").querySelector(".ply.current") || $("game")).focus();
+      if (focused.disabled) ($("game").querySelector(".ply.current") || $("game")).focus();
     });
     // The variation's moves become its parent's, at the same ply: the same line is shown, now its parent's.
     $("promote").addEventListener("click", () => change((line, ply) => {
