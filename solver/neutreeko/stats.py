@@ -124,8 +124,8 @@ class _LongestWin:
         self.byte, self._places = 0, list[np.ndarray]()
 
     def see(self, first: int, part: np.ndarray, counts: np.ndarray) -> None:
-        """Take the stretch ``part`` of places ``first`` on, which holds ``counts[byte]`` of each byte
-        (or a multiple of it: only which are held counts)."""
+        """Take the stretch ``part`` of places ``first`` on; ``counts[byte]`` is not 0 for each byte it
+        holds (its count of them, or of their positions: only which bytes are held matters)."""
         win_bytes = np.flatnonzero(counts[_WIN_BYTES]) * 2 + 2
         if len(win_bytes) and win_bytes[-1] >= self.byte:
             if win_bytes[-1] > self.byte:
