@@ -158,6 +158,8 @@ def main() -> None:
     parser.add_argument("--stats-runs", type=int, default=0, help="runs of `stats` (default 0: none)")
     parser.add_argument("--seed", type=int, default=0)
     options = parser.parse_args()
+    if options.runs < 1 or options.stats_runs < 0:
+        parser.error("--runs must be at least 1, --stats-runs at least 0")
     neutreeko = this_version("neutreeko")
     versions = [neutreeko]
     if options.baseline:

@@ -182,7 +182,7 @@ def _canonical_with_mover(mover: int, squeezed: npt.NDArray[np.int64], board: Bo
     m0, m1, m2 = (int(square) for square in triples[mover])
     other = index.unsqueeze(triples[squeezed], m0, m1, m2)
     other_rank = index.triple_rank(other[:, 0], other[:, 1], other[:, 2])
-    best = int(table[:, mover].min())
+    best = int(smallest_triple_images(board)[mover])
     b0, b1, b2 = (int(square) for square in triples[best])
     canonical: npt.NDArray[np.int64] = np.full(len(squeezed), np.iinfo(np.int64).max, dtype=np.int64)
     for g in np.flatnonzero(table[:, mover] == best):
