@@ -20,7 +20,7 @@ from solver.necnon import tree as tree_module
 from solver.necnon.build import build_table
 from solver.necnon.endgame import MAX_EMPTY, EndgameSolver, Proven, board_bytes
 from solver.necnon.engine import SearchEngine
-from solver.necnon.position import Position, Turn
+from solver.necnon.position import PASS, Position, Turn
 from solver.necnon.probe import Tablebase
 from solver.necnon.report import search_object
 from solver.necnon.rules import SETTINGS, Game
@@ -67,6 +67,32 @@ def test_the_solver_agrees_with_the_table_and_its_turn_keeps_the_value(tablebase
         assert solved.turn in position.turns()
         after = position.play(solved.turn)
         assert (after.margin() if after.over else tablebase.probe(after).margin) == value, position.notation()
+
+
+def last_positions(game: Game, games: int, seed: int) -> list[Position]:
+    """The positions with at most four empty cells, not over, of ``games`` random games of ``game``."""
+    rng = random.Random(seed)
+    positions = []
+    for _ in range(games):
+        position = Position.empty(game)
+        while not position.over:
+            if game.grid.cells - (position.black | position.green).bit_count() <= 4:
+                positions.append(position)
+            position = position.play(rng.choice(position.turns()))
+    return positions
+
+
+@pytest.mark.parametrize("game", GAMES, ids=str)
+def test_the_forced_ends_of_games_agree_with_the_table(tablebase, game):
+    """With at most two cells empty every turn is forced, and the solver plays the game out: checked
+    against the table on the last positions of random games, among them positions after a pass and
+    positions whose mover must pass."""
+    positions = last_positions(game, 40, seed=len(str(game)))
+    assert any(position.passes == 1 for position in positions)
+    assert any(position.turns() == (PASS,) for position in positions)
+    for position in positions:
+        solved = EndgameSolver(game, table_bits=12).solve(position, 10**6)
+        assert solved is not None and solved.margin == tablebase.probe(position).margin, position.notation()
 
 
 @pytest.mark.parametrize("share", [4, 300, 20_000])

@@ -30,7 +30,8 @@ key is looked for in the bucket of :data:`_PROBES` slots (one cache line of 64 b
 one read of memory) that a hash of it picks; when all are taken, the entry of most stones is
 overwritten (the table is a cache: a lost entry costs time, never exactness). Stored so, a slot whose
 two words were written by two different stores (another thread's, say) does not give its key back:
-a slot's entry is the one its key belongs to.
+a slot's entry is the one its key belongs to. Positions with at most :data:`FORCED_EMPTY` empty cells,
+whose every turn is forced, are played out instead (:func:`_forced_end`) and never stored.
 
 **Budget and window**: ``state`` = [nodes searched, the budget of nodes, stopped (1 when the budget ran
 out), the root's best turn: on entry a turn to try first there in every test, before the table's (-1 for
@@ -157,6 +158,46 @@ def _final(board, black_to_move, neighbours, seen, stack):
 
 
 @njit(cache=True, inline="always")
+def _forced_end(board, free, black, green, black_to_move, passed, empty, nec, near, outside, offset, neighbours,
+                seen, stack, scratch):
+    """The mover's margin of a position that is not finished and has at most two empty cells (stones
+    ``black``, ``green`` on the free cells, as in :func:`_allowed`): from there every turn is forced, a
+    player laying each allowed cell (two at most) or passing when none is, so the game is played out
+    rather than searched, and the table is neither read nor written. ``offset``: Green's stones
+    outside the free cells minus Black's, so that a full board, every group of it smothered, is scored
+    by counting. ``board`` holds the stones of the position; the stones laid on it are taken back before
+    the return. ``scratch``: room for the allowed cells."""
+    one = np.uint64(1)
+    taken = black | green
+    mover, margin = black_to_move, 0
+    while True:
+        if empty == 0:
+            margin = np.int64(_stones_of(green)) - np.int64(_stones_of(black)) + offset
+            break
+        count = _allowed(black, green, mover, nec, near, outside, scratch)
+        if count == 0:
+            if passed:  # the second pass in a row: the game ends with cells empty
+                margin = _rules.margin(board, neighbours, seen, stack)
+                break
+            passed = True
+        else:  # the board has at least four cells, so this is never the first turn, of one stone
+            passed = False
+            for k in range(count):
+                board[free[scratch[k]]] = _rules.BLACK if mover else _rules.GREEN
+                if mover:
+                    black |= one << np.uint64(scratch[k])
+                else:
+                    green |= one << np.uint64(scratch[k])
+            empty -= count
+        mover = not mover
+    laid = (black | green) ^ taken
+    for k in range(len(free)):
+        if laid >> np.uint64(k) & one:
+            board[free[k]] = _rules.EMPTY
+    return margin if black_to_move else -margin
+
+
+@njit(cache=True, inline="always")
 def _allowed(black, green, black_to_move, nec, near, outside, out):
     """The indices k of the free cells the mover may lay a stone on, increasing, written to ``out``;
     returns how many (the rule of :func:`solver.necnon._rules.allows`). ``black``, ``green``: the stones
@@ -198,6 +239,11 @@ SYMMETRIC_PLIES = 4
 #: search is cheaper than the probes: from 6 rather than 3, six positions of 5 x 4 and 7 x 3 after one
 #: or no stone were solved in the same nodes (49.2 M against 48.9 M) and 7 % less time.
 TRANSPOSED_EMPTY = 6
+#: The most empty cells of a position whose every turn is forced (two stones a turn: a player lays each
+#: cell it may, or passes; with three, a player may choose two of them): it is played out (:func:`_forced_end`, one node) rather than searched, and
+#: kept out of the table. On seven positions of 5 x 4, 6 x 3, hex3 and 7 x 3 (README), that takes 9 to
+#: 30 % less time (9 to 25 % fewer nodes) than searching them as the others.
+FORCED_EMPTY = 2
 
 
 @njit(cache=True, inline="always")
@@ -356,6 +402,10 @@ def solve(board, free, black_to_move, passed, nec, neighbours, table, history, s
                 outside[board[cell] - 1, k] += 1
     seen = np.empty(cells, dtype=np.bool_)
     stack = np.empty(cells, dtype=np.int64)
+    offset = 0  # Green's stones outside the free cells minus Black's
+    for cell in range(cells):
+        if index[cell] < 0 and board[cell] != _rules.EMPTY:
+            offset += 1 if board[cell] == _rules.GREEN else -1
     state[_STOPPED] = 0
     ply = state[_STOPPED_AT]
     if ply < 0:
@@ -429,6 +479,11 @@ def solve(board, free, black_to_move, passed, nec, neighbours, table, history, s
             if frames[ply, _PASSED]:  # the second in a row: the game ends
                 frames[ply + 1, _VALUE] = -_final(board, mover, neighbours, seen, stack)
                 child = True
+            elif empty <= FORCED_EMPTY:
+                state[_NODES] += 1
+                frames[ply + 1, _VALUE] = _forced_end(board, free, black, green, not mover, True, empty, nec, near,
+                                                      outside, offset, neighbours, seen, stack, allowed[ply + 1])
+                child = True
             elif not _enter(frames, masks, ply + 1, cells, free, not mover, True, empty, black, green, -beta, -alpha,
                             nec, near, outside, allowed, history, symmetries, table, state):
                 ply += 1
@@ -442,8 +497,10 @@ def solve(board, free, black_to_move, passed, nec, neighbours, table, history, s
             black |= bits
         else:
             green |= bits
-        if empty == laid:  # the board is full: the game ends
-            frames[ply + 1, _VALUE] = -_final(board, mover, neighbours, seen, stack)
+        if empty - laid <= FORCED_EMPTY:  # the rest is forced (or the board is full)
+            state[_NODES] += 1
+            frames[ply + 1, _VALUE] = _forced_end(board, free, black, green, not mover, False, empty - laid, nec,
+                                                  near, outside, offset, neighbours, seen, stack, allowed[ply + 1])
             child = True
         elif not _enter(frames, masks, ply + 1, cells, free, not mover, False, empty - laid, black, green, -beta,
                         -alpha, nec, near, outside, allowed, history, symmetries, table, state):

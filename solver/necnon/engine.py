@@ -76,10 +76,10 @@ RAVE_BIAS = 0.1
 #: at most a few times as long).
 ENDGAME_NODES = 200
 #: The most empty cells for which, thinking for a time, the engine runs the exact endgame (and gives it
-#: both cores after a short tree search). With 20, the exact search takes 3.5 to 28 million nodes (1 to
-#: 9 s on one core) on 7 x 3 after Black's first stone, 1.1 to 14 million on the empty 5 x 4 board; with
-#: 21, on the empty 7 x 3 board, 29 to 47 million: more than a turn of 2 s allows, so that both cores
-#: are better spent on trees.
+#: both cores after a short tree search). With 20, the exact search takes 0.4 to 32 million nodes (0.1 to
+#: 8 s on one core) on 7 x 3 after Black's first stone, 1.6 to 18 million on the empty 5 x 4 board; with
+#: 21, on the empty 7 x 3 board, 40 to 69 million but under ``non`` (10 to 18 s; 5 to 6 s on both
+#: cores): more than a turn of 2 s allows, so that both cores are better spent on trees.
 SOLVING_EMPTY = 20
 #: The share of the turn's time the tree search runs for before the exact endgame takes both cores.
 TREE_SHARE = 0.1
