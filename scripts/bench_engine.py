@@ -16,7 +16,9 @@ perfect opponent it is never negative: the opponent keeps the start's value for 
 so the engine can only lose points, and it is 0 exactly when the game ends with the perfect result.
 
 Output: a line per board, protocol and seat, a line per board, a summary line, each giving the games,
-the mean points given away per game and the share of games with the perfect result; then the time
+the mean points given away per game, the share of games with the perfect result and the mean points
+the engine's first turn of a game gave away (judged by the table; on a board solved from its first
+turns on, they tell the opening apart from the rest of the game); then the time
 taken and the command line that reproduces the run. Games use the game loop of
 :func:`solver.necnon.play.play_game`; the engine of each game has its own seed, drawn from ``--seed``,
 the board, the protocol, the seat and the game's number.
@@ -32,9 +34,11 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
+from solver.necnon.annotate import points_given
 from solver.necnon.build import ensure_table
 from solver.necnon.engine import SearchEngine
-from solver.necnon.play import engine_player, perfect_player, play_game
+from solver.necnon.judge import TableJudge
+from solver.necnon.play import PlayedGame, engine_player, perfect_player, play_game
 from solver.necnon.position import BLACK, GREEN, Colour, Position
 from solver.necnon.probe import Tablebase
 from solver.necnon.rules import SETTINGS, Game
@@ -61,23 +65,34 @@ def points_given_away(start_value: int, end: Position, black: bool) -> int:
     return sign * (start_value - end.margin())
 
 
+def given_in_first_turn(tablebase: Tablebase, played: PlayedGame, seat: Colour) -> int:
+    """The points the player in ``seat`` gave away in its first turn of ``played``, by the table."""
+    ply = next(ply for ply in played.plies if ply.side == seat)
+    return round(points_given(TableJudge(tablebase).judge(ply.before, ply.turn), seat == BLACK))
+
+
 @dataclass(frozen=True)
 class Tally:
-    """Games measured: how many, the points given away in all, and how many ended with the perfect result."""
+    """Games measured: how many, the points given away in all, how many ended with the perfect result,
+    and the points given away in the engine's first turn of each."""
 
     games: int = 0
     given: int = 0
     perfect: int = 0
+    first_turn: int = 0
 
     def __add__(self, other: Tally) -> Tally:
-        return Tally(self.games + other.games, self.given + other.given, self.perfect + other.perfect)
+        return Tally(self.games + other.games, self.given + other.given, self.perfect + other.perfect,
+                     self.first_turn + other.first_turn)
 
     def text(self) -> str:
-        """``"4 games, 0.50 points given away a game, the perfect result in 3 (75.0 %)"``."""
+        """``"4 games, 0.50 points given away a game, the perfect result in 3 (75.0 %), 0.25 a game in its
+        first turn"``."""
         mean = self.given / self.games if self.games else 0.0
         share = 100 * self.perfect / self.games if self.games else 0.0
+        first = self.first_turn / self.games if self.games else 0.0
         return (f"{self.games} game{'s' * (self.games != 1)}, {mean:.2f} points given away a game, "
-                f"the perfect result in {self.perfect} ({share:.1f} %)")
+                f"the perfect result in {self.perfect} ({share:.1f} %), {first:.2f} a game in its first turn")
 
 
 def engine_seed(seed: int, game: Game, seat: Colour, number: int) -> int:
@@ -96,7 +111,7 @@ def measure(tablebase: Tablebase, game: Game, seat: Colour, games: int, seed: in
         other = GREEN if seat == BLACK else BLACK
         played = play_game(start, {seat: engine_player(engine), other: perfect_player(tablebase)})
         given = points_given_away(value, played.position, seat == BLACK)
-        tally += Tally(1, given, given == 0)
+        tally += Tally(1, given, given == 0, given_in_first_turn(tablebase, played, seat))
     return tally
 
 

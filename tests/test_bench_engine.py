@@ -22,7 +22,8 @@ from solver.necnon.record import GameRecord
 from solver.necnon.rules import Game
 
 SCRIPTS = Path(__file__).resolve().parents[1] / "scripts"
-TALLY = r"(\d+) games?, (\d+\.\d\d) points given away a game, the perfect result in (\d+) \((\d+\.\d) %\)"
+TALLY = (r"(\d+) games?, (\d+\.\d\d) points given away a game, the perfect result in (\d+) \((\d+\.\d) %\), "
+         r"(\d+\.\d\d) a game in its first turn")
 
 
 def script(name: str) -> ModuleType:
@@ -67,6 +68,8 @@ def test_bench_prints_a_line_per_board_protocol_and_seat_and_repeats_with_its_se
     given = sum(float(row[4]) * int(row[3]) for row in rows if row)
     assert float(summary[2]) == pytest.approx(given / 8, abs=0.005)
     assert sum(int(row[5]) for row in rows if row) == int(summary[3])
+    assert all(float(row[7]) <= float(row[4]) for row in rows if row)  # a share of what is given
+    assert float(summary[5]) == pytest.approx(sum(float(row[7]) * int(row[3]) for row in rows if row) / 8, abs=0.005)
     assert lines[7] == "command: python scripts/bench_engine.py " + " ".join(argv)
     bench.main(argv)
     assert figures(capsys.readouterr().out) == lines
@@ -85,8 +88,17 @@ def test_points_given_away_are_none_in_perfect_play_and_agree_with_the_table(nec
             engine = engine_player(SearchEngine(game, seed, iterations=10))
             played = play_game(start, {BLACK: engine, GREEN: perfect_player(tablebase)})
             record = GameRecord(start, tuple(ply.turn for ply in played.plies))
-            judged = annotate(TableJudge(tablebase), record).summary(BLACK).given
+            annotation = annotate(TableJudge(tablebase), record)
+            judged = annotation.summary(BLACK).given
             assert bench.points_given_away(value, played.position, True) == judged >= 0
+            assert bench.given_in_first_turn(tablebase, played, BLACK) == annotation.turns[0].given
+        hexagons = Position.empty(Game.of("hex2", "nec"))  # its worst first stone gives 2 points away
+        worst = play_game(hexagons, {BLACK: lambda position: tablebase.turns(position)[-1].turn,
+                                     GREEN: perfect_player(tablebase)})
+        record = GameRecord(hexagons, tuple(ply.turn for ply in worst.plies))
+        annotation = annotate(TableJudge(tablebase), record)
+        assert bench.given_in_first_turn(tablebase, worst, BLACK) == annotation.turns[0].given == 2
+        assert bench.given_in_first_turn(tablebase, worst, GREEN) == annotation.turns[1].given == 0
 
 
 def test_match_prints_the_score_and_its_interval_and_repeats_with_its_seed(capsys):
