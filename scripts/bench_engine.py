@@ -66,7 +66,8 @@ def points_given_away(start_value: int, end: Position, black: bool) -> int:
 
 
 def given_in_first_turn(tablebase: Tablebase, played: PlayedGame, seat: Colour) -> int:
-    """The points the player in ``seat`` gave away in its first turn of ``played``, by the table."""
+    """The points the player in ``seat`` gave away in its first turn of ``played`` (which has one), by the
+    table."""
     ply = next(ply for ply in played.plies if ply.side == seat)
     return round(points_given(TableJudge(tablebase).judge(ply.before, ply.turn), seat == BLACK))
 

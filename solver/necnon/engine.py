@@ -78,8 +78,8 @@ ENDGAME_NODES = 200
 #: The most empty cells for which, thinking for a time, the engine runs the exact endgame (and gives it
 #: both cores after a short tree search). With 20, the exact search takes 0.4 to 32 million nodes (0.1 to
 #: 8 s on one core) on 7 x 3 after Black's first stone, 1.6 to 18 million on the empty 5 x 4 board; with
-#: 21, on the empty 7 x 3 board, 40 to 69 million but under ``non`` (10 to 18 s; 5 to 6 s on both
-#: cores): more than a turn of 2 s allows, so that both cores are better spent on trees.
+#: 21, on the empty 7 x 3 board, 40 to 69 million under every protocol but ``non`` (10 to 18 s; 5 to
+#: 6 s on both cores): more than a turn of 2 s allows, so that both cores are better spent on trees.
 SOLVING_EMPTY = 20
 #: The share of the turn's time the tree search runs for before the exact endgame takes both cores.
 TREE_SHARE = 0.1
