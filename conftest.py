@@ -15,13 +15,13 @@ from pathlib import Path
 import pytest
 from _pytest.doctest import DoctestItem
 
-from solver.necnon.build import build_table as build_necnon_table
-from solver.necnon.rules import Game as NecnonGame
-from solver.necnon.table import table_path as necnon_table_path
-from solver.neutreeko.game import Game
-from solver.neutreeko.probe import Tablebase
-from solver.neutreeko.solve import Solution, solve
-from solver.neutreeko.table import table_path, write_table
+from solver.necnon.model.rules import Game as NecnonGame
+from solver.necnon.tables.build import build_table as build_necnon_table
+from solver.necnon.tables.table import table_path as necnon_table_path
+from solver.neutreeko.model.game import Game
+from solver.neutreeko.querying.probe import Tablebase
+from solver.neutreeko.solving.solve import Solution, solve
+from solver.neutreeko.tables.table import table_path, write_table
 from solver.web.api import Explorer
 from solver.web.server import ExplorerServer
 

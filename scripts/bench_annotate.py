@@ -24,12 +24,12 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from solver.neutreeko.annotate import annotate
-from solver.neutreeko.game import Game
-from solver.neutreeko.outcome import ending
-from solver.neutreeko.position import Position
-from solver.neutreeko.probe import Tablebase, best_moves
-from solver.neutreeko.record import GameRecord, write_record
+from solver.neutreeko.model.game import Game
+from solver.neutreeko.model.outcome import ending
+from solver.neutreeko.model.position import Position
+from solver.neutreeko.playing.annotate import annotate
+from solver.neutreeko.playing.record import GameRecord, write_record
+from solver.neutreeko.querying.probe import Tablebase, best_moves
 
 
 def make_game(tablebase: Tablebase, plies: int, seed: int) -> GameRecord:

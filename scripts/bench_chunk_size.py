@@ -15,8 +15,8 @@ import zlib
 
 import numpy as np
 
-from solver.neutreeko.game import Game
-from solver.neutreeko.probe import Tablebase
+from solver.neutreeko.model.game import Game
+from solver.neutreeko.querying.probe import Tablebase
 
 SIZES = (1 << 12, 1 << 14, 1 << 16, 1 << 18, 1 << 20)
 LEVELS = (6, 9)

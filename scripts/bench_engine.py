@@ -5,7 +5,7 @@
 
 On every board of ``--boards`` (default :data:`DEFAULT_BOARDS`: every board of 12 cells or more whose
 tables build in about a minute or less) under every protocol setting of ``--protocols`` (default all
-four), the engine (:class:`solver.necnon.engine.SearchEngine`) plays ``--games`` games from the empty
+four), the engine (:class:`solver.necnon.searching.engine.SearchEngine`) plays ``--games`` games from the empty
 board in each seat against the perfect player (the table's best turn), thinking ``--time`` seconds a
 turn or running exactly ``--iterations`` playouts (then every figure is reproducible with ``--seed``).
 Missing tables are built first, before any game and outside the timing.
@@ -20,7 +20,7 @@ the mean points given away per game, the share of games with the perfect result 
 the engine's first turn of a game gave away (judged by the table; on a board solved from its first
 turns on, they tell the opening apart from the rest of the game); then the time
 taken and the command line that reproduces the run. Games use the game loop of
-:func:`solver.necnon.play.play_game`; the engine of each game has its own seed, drawn from ``--seed``,
+:func:`solver.necnon.playing.play.play_game`; the engine of each game has its own seed, drawn from ``--seed``,
 the board, the protocol, the seat and the game's number.
 """
 
@@ -34,14 +34,14 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from solver.necnon.annotate import points_given
-from solver.necnon.build import ensure_table
-from solver.necnon.engine import SearchEngine
-from solver.necnon.judge import TableJudge
-from solver.necnon.play import PlayedGame, engine_player, perfect_player, play_game
-from solver.necnon.position import BLACK, GREEN, Colour, Position
-from solver.necnon.probe import Tablebase
-from solver.necnon.rules import SETTINGS, Game
+from solver.necnon.model.position import BLACK, GREEN, Colour, Position
+from solver.necnon.model.rules import SETTINGS, Game
+from solver.necnon.playing.annotate import points_given
+from solver.necnon.playing.play import PlayedGame, engine_player, perfect_player, play_game
+from solver.necnon.querying.judge import TableJudge
+from solver.necnon.querying.probe import Tablebase
+from solver.necnon.searching.engine import SearchEngine
+from solver.necnon.tables.build import ensure_table
 
 #: Boards of 12 cells or more with tables that build quickly (hex3, the largest, in up to a minute per
 #: protocol; 3x4 is 4x3 turned, measured apart since the engine's order of cells differs).
@@ -56,7 +56,7 @@ def points_given_away(start_value: int, end: Position, black: bool) -> int:
     position of perfect value ``start_value`` (Black minus Green) and ended in ``end``: the value for
     that player minus its final margin. Never negative against a perfect opponent.
 
-    >>> from solver.necnon.rules import Game
+    >>> from solver.necnon.model.rules import Game
     >>> end = Position.empty(Game.of("2x2")).play_line("a1 b1,a2 pass b2")  # Black wins by 2
     >>> points_given_away(2, end, True), points_given_away(2, end, False), points_given_away(0, end, False)
     (0, 0, 2)

@@ -8,7 +8,7 @@ peak memory, and the first solve of a process with a cold and a warm compile cac
     python scripts/bench_necnon.py --endgame --board hex3 --runs 3  # its exact endgame on the empty board
     python scripts/bench_necnon.py --endgame --board 7x3 --line a1 --threads 2  # after a1, two searches
 
-Only the public API is used (:class:`solver.necnon.rules.Game`, :func:`solver.necnon.solve.solve`). Each
+Only the public API is used (:class:`solver.necnon.model.rules.Game`, :func:`solver.necnon.solving.solve.solve`). Each
 measurement that must start from nothing runs in a fresh interpreter:
 
 * **warm**: one process solves 3x3 (loading the compiled kernels, which serve every board), then the
@@ -21,7 +21,7 @@ measurement that must start from nothing runs in a fresh interpreter:
   ``--runs`` searches of ``--playouts`` playouts each (default 20,000), a new engine each time, after
   one to load its kernels; and the peak resident set of that process;
 * **endgame** (``--endgame``): the engine's exact endgame solver
-  (:class:`solver.necnon.endgame.EndgameSolver`) solving the empty board (or the position after
+  (:class:`solver.necnon.searching.endgame.EndgameSolver`) solving the empty board (or the position after
   ``--line``), a new solver each time, with ``--threads`` searches at once (default 1): its nodes (their
   median when two or more searches make them vary), and the median and min of ``--runs`` wall-clock
   times after a 3x3 solve that loads its kernel;
@@ -44,13 +44,13 @@ from pathlib import Path
 from typing import Any
 
 from solver.core.errors import InputError
-from solver.necnon.position import Position
-from solver.necnon.rules import Game
+from solver.necnon.model.position import Position
+from solver.necnon.model.rules import Game
 
 _WARM = """
 import json, sys, time
-from solver.necnon.rules import Game
-from solver.necnon.solve import solve
+from solver.necnon.model.rules import Game
+from solver.necnon.solving.solve import solve
 solve(Game.of("3x3"))
 game = Game.of(sys.argv[1], sys.argv[2])
 wall, cpu = [], []
@@ -65,8 +65,8 @@ print(json.dumps({"wall": wall, "cpu": cpu, "positions": solution.positions, "cl
 
 _MEMORY = """
 import json, resource, sys, tracemalloc
-from solver.necnon.rules import Game
-from solver.necnon.solve import solve
+from solver.necnon.model.rules import Game
+from solver.necnon.solving.solve import solve
 solve(Game.of("3x3"))
 loaded = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 tracemalloc.start()
@@ -77,9 +77,9 @@ print(json.dumps({"loaded": loaded, "peak_rss": resource.getrusage(resource.RUSA
 
 _ENGINE = """
 import json, resource, sys
-from solver.necnon.engine import SearchEngine
-from solver.necnon.position import Position
-from solver.necnon.rules import Game
+from solver.necnon.searching.engine import SearchEngine
+from solver.necnon.model.position import Position
+from solver.necnon.model.rules import Game
 game = Game.of(sys.argv[1], sys.argv[2])
 SearchEngine(game, seed=0, iterations=50).search(Position.empty(game))
 rates = []
@@ -91,9 +91,9 @@ print(json.dumps({"rates": rates, "peak_rss": resource.getrusage(resource.RUSAGE
 
 _ENDGAME = """
 import json, sys, time
-from solver.necnon.endgame import EndgameSolver
-from solver.necnon.position import Position
-from solver.necnon.rules import Game
+from solver.necnon.searching.endgame import EndgameSolver
+from solver.necnon.model.position import Position
+from solver.necnon.model.rules import Game
 EndgameSolver(Game.of("3x3")).solve(Position.empty(Game.of("3x3")), 10**6)
 game, threads = Game.of(sys.argv[1], sys.argv[2]), int(sys.argv[5])
 position = Position.empty(game).play_line(sys.argv[4])
@@ -110,8 +110,8 @@ print(json.dumps({"wall": wall, "nodes": nodes, "margin": solved.margin}))
 _FIRST = """
 import json, sys, time
 began = time.perf_counter()
-from solver.necnon.rules import Game
-from solver.necnon.solve import solve
+from solver.necnon.model.rules import Game
+from solver.necnon.solving.solve import solve
 solve(Game.of(sys.argv[1], sys.argv[2]))
 print(json.dumps({"seconds": time.perf_counter() - began}))
 """

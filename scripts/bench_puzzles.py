@@ -19,10 +19,10 @@ import subprocess
 import sys
 import time
 
-from solver.neutreeko.build import ensure_table
-from solver.neutreeko.game import Game
-from solver.neutreeko.probe import Tablebase
-from solver.neutreeko.puzzles import find_puzzles
+from solver.neutreeko.model.game import Game
+from solver.neutreeko.playing.puzzles import find_puzzles
+from solver.neutreeko.querying.probe import Tablebase
+from solver.neutreeko.tables.build import ensure_table
 
 
 def main() -> None:

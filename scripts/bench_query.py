@@ -37,9 +37,9 @@ import time
 from pathlib import Path
 from typing import NamedTuple
 
-from solver.neutreeko.game import Game
-from solver.neutreeko.position import random_positions
-from solver.neutreeko.probe import Tablebase
+from solver.neutreeko.model.game import Game
+from solver.neutreeko.model.position import random_positions
+from solver.neutreeko.querying.probe import Tablebase
 
 
 class Run(NamedTuple):

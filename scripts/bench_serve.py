@@ -32,8 +32,8 @@ import time
 from pathlib import Path
 from urllib.parse import quote
 
-from solver.neutreeko.game import Game
-from solver.neutreeko.position import random_positions
+from solver.neutreeko.model.game import Game
+from solver.neutreeko.model.position import random_positions
 
 HOST = "127.0.0.1"  # loopback only
 DEADLINE = 120.0    # seconds any one phase may take

@@ -6,8 +6,8 @@ peak memory, and ``neutreeko solve`` end to end.
     python scripts/bench_solve.py --baseline /tmp/old  # also time another source tree, alternately
     python scripts/bench_solve.py --board 7x7 --runs 1 --rounds 3 --over both  # over classes too, alternately
 
-Only the public API is used (:class:`solver.neutreeko.game.Game`, :func:`solver.neutreeko.solve.solve`, and with
-``--over classes`` or ``both`` :func:`solver.neutreeko.solve_classes.solve_classes`, the solve of ``neutreeko solve
+Only the public API is used (:class:`solver.neutreeko.model.game.Game`, :func:`solver.neutreeko.solving.solve.solve`, and with
+``--over classes`` or ``both`` :func:`solver.neutreeko.solving.solve_classes.solve_classes`, the solve of ``neutreeko solve
 --fold``). Each measurement that must start from nothing runs in a fresh interpreter:
 
 * **warm**: one process solves 3 x 3 (loading the compiled kernels, which serve every board), then the
@@ -40,20 +40,20 @@ import tempfile
 import time
 from pathlib import Path
 
-from solver.neutreeko.game import Game
+from solver.neutreeko.model.game import Game
 
 # Each runs in a fresh interpreter with the arguments board, rule, runs and what it solves over, and
 # prints one JSON object. A 3 x 3 solve first loads numba and the compiled kernels (the same for every board).
 _SOLVER = """
 import sys
-from solver.neutreeko.solve import solve
-from solver.neutreeko.solve_classes import solve_classes
+from solver.neutreeko.solving.solve import solve
+from solver.neutreeko.solving.solve_classes import solve_classes
 solve = solve_classes if sys.argv[4] == "classes" else solve
 """
 
 _WARM = _SOLVER + """
 import json, time
-from solver.neutreeko.game import Game
+from solver.neutreeko.model.game import Game
 solve(Game.of("3x3"))
 game = Game.of(sys.argv[1], sys.argv[2])
 seconds = []
@@ -67,15 +67,15 @@ print(json.dumps({"seconds": seconds}))
 _FIRST = """
 import json, sys, time
 began = time.perf_counter()
-from solver.neutreeko.game import Game
-from solver.neutreeko.solve import solve
+from solver.neutreeko.model.game import Game
+from solver.neutreeko.solving.solve import solve
 solve(Game.of(sys.argv[1], sys.argv[2]))
 print(json.dumps({"seconds": time.perf_counter() - began}))
 """
 
 _MEMORY = _SOLVER + """
 import json, resource, tracemalloc
-from solver.neutreeko.game import Game
+from solver.neutreeko.model.game import Game
 solve(Game.of("3x3"))
 loaded = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 game = Game.of(sys.argv[1], sys.argv[2])

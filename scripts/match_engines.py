@@ -5,7 +5,7 @@
     git archive main | tar -x -C /tmp/main      # another version's source tree, to match against
     python scripts/match_engines.py --board hex5 --a time=2 --b time=2,tree=/tmp/main --games 40
 
-Each side is a setting of :class:`solver.necnon.engine.SearchEngine`: ``time=S`` (seconds a turn) or
+Each side is a setting of :class:`solver.necnon.searching.engine.SearchEngine`: ``time=S`` (seconds a turn) or
 ``iterations=N`` (playouts a turn; with both sides so, the match is reproducible with ``--seed``),
 and optionally ``tree=DIR``: the engine of the source tree at DIR (another version of this project,
 which it imports in a process of its own, :class:`TreeEngine`) rather than this checkout's. A change to
@@ -13,7 +13,7 @@ the engine is judged by a match of the changed checkout against the version befo
 settings in one checkout. The games start
 from the empty board; A plays Black in the odd games (1, 3, ...) and Green in the even ones, so that
 the seats alternate. Each engine has its own seed in each game, drawn from ``--seed``, the side and the
-game's number. Games use the game loop of :func:`solver.necnon.play.play_game`.
+game's number. Games use the game loop of :func:`solver.necnon.playing.play.play_game`.
 
 Output: a line per game (who played Black, the result, A's score), then A's wins, draws and losses, its
 score (a win 1, a draw 1/2) as a share of the games, and the 95 % **Wilson** score interval of that share
@@ -36,11 +36,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping, Sequence
 
-from solver.necnon.engine import SearchEngine
-from solver.necnon.play import Player, engine_player, play_game
-from solver.necnon.position import BLACK, GREEN, Position, Turn
-from solver.necnon.rules import SETTINGS, Game
-from solver.necnon.values import Evaluation
+from solver.necnon.model.position import BLACK, GREEN, Position, Turn
+from solver.necnon.model.rules import SETTINGS, Game
+from solver.necnon.model.values import Evaluation
+from solver.necnon.playing.play import Player, engine_player, play_game
+from solver.necnon.searching.engine import SearchEngine
 
 #: The normal quantile of a two-sided 95 % interval.
 Z_95 = 1.959964
@@ -100,9 +100,9 @@ sys.path.insert(0, sys.argv[1])
 import solver
 if not solver.__file__.startswith(sys.argv[1]):
     sys.exit(f"solver was imported from {solver.__file__}, not from {sys.argv[1]}")
-from solver.necnon.engine import SearchEngine
-from solver.necnon.position import Position
-from solver.necnon.rules import Game
+from solver.necnon.searching.engine import SearchEngine
+from solver.necnon.model.position import Position
+from solver.necnon.model.rules import Game
 for line in sys.stdin:
     word, _, rest = line.rstrip("\n").partition(" ")
     if word == "new":
@@ -122,7 +122,7 @@ class TreeEngine:
 
     def __init__(self, tree: Path) -> None:
         if not (tree / "solver" / "necnon" / "engine.py").is_file():
-            raise SystemExit(f"{tree} is not a source tree of this project (no solver/necnon/engine.py)")
+            raise SystemExit(f"{tree} is not a source tree of this project (no solver/necnon/searching/engine.py)")
         self._process = subprocess.Popen([sys.executable, "-c", _TREE_WORKER, str(tree.resolve())],
                                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
 

@@ -25,9 +25,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from solver.neutreeko.folding import Classes
-from solver.neutreeko.game import Game
-from solver.neutreeko.table import open_table
+from solver.neutreeko.model.game import Game
+from solver.neutreeko.tables.folding import Classes
+from solver.neutreeko.tables.table import open_table
 
 _LEVEL = re.compile(r"ply\s+(\d+):\s+([\d,]+) new")
 

@@ -1,14 +1,14 @@
-"""Write ``solver/neutreeko/table-digests.csv``: the SHA-256 digest of the result bytes of every table
+"""Write ``solver/neutreeko/tables/table-digests.csv``: the SHA-256 digest of the result bytes of every table
 the survey builds (every board from 3 x 3 to 7 x 7 under every rule offered on it), as the tables
 store it. The rows of other boards already in the file (the larger tables of ``docs/scaling.md``) are
 kept as they are, after those.
 
-    python scripts/table_digests.py [--max-board 7x7] [--out solver/neutreeko/table-digests.csv]
+    python scripts/table_digests.py [--max-board 7x7] [--out solver/neutreeko/tables/table-digests.csv]
 
 Tables are read from the tables directory and built where missing (7 x 7 takes about a minute and
 2 GB each). The test suite checks the digests of the boards it solves against this file, so that a
 change to the solver that changes any result byte is seen; ``neutreeko publish`` and ``fetch`` check
-tables against it (:mod:`solver.neutreeko.digests`).
+tables against it (:mod:`solver.neutreeko.tables.digests`).
 """
 
 from __future__ import annotations
@@ -19,13 +19,13 @@ import io
 from pathlib import Path
 
 from solver.core.files import write_atomically
-from solver.neutreeko.board import Board
-from solver.neutreeko.build import ensure_table
-from solver.neutreeko.digests import committed
-from solver.neutreeko.rules import RULES
-from solver.neutreeko.survey import survey_games
+from solver.neutreeko.model.board import Board
+from solver.neutreeko.model.rules import RULES
+from solver.neutreeko.studies.survey import survey_games
+from solver.neutreeko.tables.build import ensure_table
+from solver.neutreeko.tables.digests import committed
 
-DIGESTS = Path(__file__).resolve().parent.parent / "solver" / "neutreeko" / "table-digests.csv"
+DIGESTS = Path(__file__).resolve().parent.parent / "solver" / "neutreeko" / "tables" / "table-digests.csv"
 
 
 def main() -> None:

@@ -1,11 +1,11 @@
 """The SHA-256 digest of the full table that a folded table unfolds to, without holding the full table:
-the digest that ``solver/neutreeko/table-digests.csv`` and ``docs/scaling.md`` give for the full tables.
+the digest that ``solver/neutreeko/tables/table-digests.csv`` and ``docs/scaling.md`` give for the full tables.
 
     python scripts/unfolded_digest.py --board 9x9 [--rule connected] [--table PATH]
 
 The folded table is read whole (one byte per class: 0.8 GB on 9 x 9, 3.0 GB on 10 x 10) and checked
 against its own digest and counts; its unfolding is then digested a stretch of indices at a time, in
-index order (:meth:`solver.neutreeko.table.Table.result_digest`, as ``neutreeko publish`` does), so that
+index order (:meth:`solver.neutreeko.tables.table.Table.result_digest`, as ``neutreeko publish`` does), so that
 the memory stays that of the folded table (the full 9 x 9 table would be 6.5 GB, 10 x 10's 24 GB).
 """
 
@@ -15,8 +15,8 @@ import argparse
 import time
 from pathlib import Path
 
-from solver.neutreeko.game import Game
-from solver.neutreeko.table import open_table
+from solver.neutreeko.model.game import Game
+from solver.neutreeko.tables.table import open_table
 
 
 def main() -> None:

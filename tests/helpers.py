@@ -17,14 +17,14 @@ import h5py
 import numpy as np
 from click.testing import CliRunner, Result
 
-import solver.neutreeko.position
+import solver.neutreeko.model.position
 from solver.cli import cli
 from solver.core.chunks import MAP_ENTRY
 from solver.core.container import stamp
-from solver.neutreeko.board import Board
-from solver.neutreeko.game import Game
-from solver.neutreeko.position import Position
-from solver.neutreeko.rules import RuleError
+from solver.neutreeko.model.board import Board
+from solver.neutreeko.model.game import Game
+from solver.neutreeko.model.position import Position
+from solver.neutreeko.model.rules import RuleError
 
 GAME = Game.of("5x5")
 START = "1w1w1/2b2/5/2w2/1b1b1 b"
@@ -42,7 +42,7 @@ def offered(rule: str, board: Board | str) -> bool:
 
 def random_positions(count: int, seed: int = 0) -> list[Position]:
     """``count`` random legal 5 x 5 positions, reproducibly."""
-    return solver.neutreeko.position.random_positions(GAME, count, seed)
+    return solver.neutreeko.model.position.random_positions(GAME, count, seed)
 
 
 def colour_twin(position: Position) -> Position:

@@ -224,6 +224,6 @@ def numbered_lines(rule: str, width: int, height: int) -> set[tuple[int, ...]]:
 
 def package_index(mover: Side, other: Side, width: int, height: int) -> int:
     """The package's dense index of the position (``mover`` to move)."""
-    from solver.neutreeko import index  # the package's numbering, used to compare, never to solve
+    from solver.neutreeko.model import index  # the package's numbering, used to compare, never to solve
 
     return int(index.encode(*numbers(mover, width), *numbers(other, width), index.other_count(width * height)))

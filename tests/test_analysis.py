@@ -5,14 +5,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from solver.neutreeko import analysis, values
-from solver.neutreeko.game import Game
-from solver.neutreeko.position import Position
-from solver.neutreeko.solve import solve
-from solver.neutreeko.stats import summarize
-from solver.neutreeko.symmetry import canonical_indices, images, symmetries
-from solver.neutreeko.table import open_table, table_path
-from solver.neutreeko.values import DRAW, Evaluation
+from solver.neutreeko.model import values
+from solver.neutreeko.model.game import Game
+from solver.neutreeko.model.position import Position
+from solver.neutreeko.model.symmetry import canonical_indices, images, symmetries
+from solver.neutreeko.model.values import DRAW, Evaluation
+from solver.neutreeko.solving.solve import solve
+from solver.neutreeko.studies import analysis
+from solver.neutreeko.tables.stats import summarize
+from solver.neutreeko.tables.table import open_table, table_path
 from tests.helpers import LONGEST, START, random_positions
 
 GAME = Game.of("5x5")

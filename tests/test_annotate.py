@@ -11,11 +11,11 @@ import pytest
 
 from solver.core.errors import IllegalMoveError
 from solver.core.marks import Mark
-from solver.neutreeko import chart
-from solver.neutreeko.annotate import annotate, annotation_object, mark_of
-from solver.neutreeko.position import Position
-from solver.neutreeko.record import read_moves
-from solver.neutreeko.values import DRAW, Evaluation
+from solver.neutreeko.drawing import chart
+from solver.neutreeko.model.position import Position
+from solver.neutreeko.model.values import DRAW, Evaluation
+from solver.neutreeko.playing.annotate import annotate, annotation_object, mark_of
+from solver.neutreeko.playing.record import read_moves
 from tests.helpers import START, assert_one_line_error, invoke
 
 SVG = "{http://www.w3.org/2000/svg}"

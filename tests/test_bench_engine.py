@@ -12,14 +12,14 @@ from types import ModuleType
 
 import pytest
 
-from solver.necnon.annotate import annotate
-from solver.necnon.engine import SearchEngine
-from solver.necnon.judge import TableJudge
-from solver.necnon.play import engine_player, perfect_player, play_game
-from solver.necnon.position import BLACK, GREEN, Position
-from solver.necnon.probe import Tablebase
-from solver.necnon.record import GameRecord
-from solver.necnon.rules import Game
+from solver.necnon.model.position import BLACK, GREEN, Position
+from solver.necnon.model.rules import Game
+from solver.necnon.playing.annotate import annotate
+from solver.necnon.playing.play import engine_player, perfect_player, play_game
+from solver.necnon.playing.record import GameRecord
+from solver.necnon.querying.judge import TableJudge
+from solver.necnon.querying.probe import Tablebase
+from solver.necnon.searching.engine import SearchEngine
 
 SCRIPTS = Path(__file__).resolve().parents[1] / "scripts"
 TALLY = (r"(\d+) games?, (\d+\.\d\d) points given away a game, the perfect result in (\d+) \((\d+\.\d) %\), "

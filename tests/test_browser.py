@@ -18,14 +18,14 @@ from urllib.request import urlopen
 
 import pytest
 
-from solver.necnon.build import build_table as build_necnon_table
-from solver.necnon.rules import Game as NecnonGame
-from solver.necnon.table import table_path as necnon_table_path
-from solver.neutreeko.game import Game
-from solver.neutreeko.position import Position
-from solver.neutreeko.record import parse_record, read_variations
-from solver.neutreeko.solve import solve
-from solver.neutreeko.table import table_path, write_table
+from solver.necnon.model.rules import Game as NecnonGame
+from solver.necnon.tables.build import build_table as build_necnon_table
+from solver.necnon.tables.table import table_path as necnon_table_path
+from solver.neutreeko.model.game import Game
+from solver.neutreeko.model.position import Position
+from solver.neutreeko.playing.record import parse_record, read_variations
+from solver.neutreeko.solving.solve import solve
+from solver.neutreeko.tables.table import table_path, write_table
 from tests.helpers import LONGEST
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -1117,7 +1117,7 @@ def test_necnon_the_engine_s_view_names_what_its_exact_endgame_proved(browser, n
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.select import Select
 
-    from solver.necnon.engine import SearchEngine
+    from solver.necnon.searching.engine import SearchEngine
 
     searched = SearchEngine.search
     monkeypatch.setattr(SearchEngine, "search",

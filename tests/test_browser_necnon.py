@@ -10,9 +10,9 @@ from urllib.parse import urlencode, urlsplit
 
 import pytest
 
-from solver.necnon.position import Position
-from solver.necnon.record import parse_record, read_variations
-from solver.necnon.rules import Game
+from solver.necnon.model.position import Position
+from solver.necnon.model.rules import Game
+from solver.necnon.playing.record import parse_record, read_variations
 from tests import test_browser
 from tests.test_browser import (
     FOCUS_RING_JS,

@@ -13,14 +13,14 @@ import numpy as np
 import pytest
 
 from solver.core.errors import InputError
-from solver.neutreeko import bulk
-from solver.neutreeko.build import build_table
-from solver.neutreeko.bulk import BATCH_LINES, LINES_PER_CHUNK, _regular, answer_lines, default_batch_lines
-from solver.neutreeko.children import children
-from solver.neutreeko.game import Game
-from solver.neutreeko.position import Position, random_positions
-from solver.neutreeko.probe import Tablebase
-from solver.neutreeko.report import query_object
+from solver.neutreeko.model.children import children
+from solver.neutreeko.model.game import Game
+from solver.neutreeko.model.position import Position, random_positions
+from solver.neutreeko.querying import bulk
+from solver.neutreeko.querying.bulk import BATCH_LINES, LINES_PER_CHUNK, _regular, answer_lines, default_batch_lines
+from solver.neutreeko.querying.probe import Tablebase
+from solver.neutreeko.querying.report import query_object
+from solver.neutreeko.tables.build import build_table
 
 
 @pytest.mark.parametrize("board, rule", [("5x5", "connected"), ("4x4", "connected"), ("3x3", "connected"),

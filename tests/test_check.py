@@ -9,16 +9,17 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from solver.neutreeko import index, memory
-from solver.neutreeko.board import MAX_SIDE, Board
-from solver.neutreeko.check import check_consistency, check_folded
-from solver.neutreeko.folding import Classes, fold, unfold
-from solver.neutreeko.game import Game
-from solver.neutreeko.rules import RULES
-from solver.neutreeko.solve import solve
-from solver.neutreeko.survey import survey_games
-from solver.neutreeko.table import write_table
-from solver.neutreeko.values import ILLEGAL, UNDECIDED, Evaluation, encode_result
+from solver.neutreeko.checking.check import check_consistency, check_folded
+from solver.neutreeko.model import index
+from solver.neutreeko.model.board import MAX_SIDE, Board
+from solver.neutreeko.model.game import Game
+from solver.neutreeko.model.rules import RULES
+from solver.neutreeko.model.values import ILLEGAL, UNDECIDED, Evaluation, encode_result
+from solver.neutreeko.solving import memory
+from solver.neutreeko.solving.solve import solve
+from solver.neutreeko.studies.survey import survey_games
+from solver.neutreeko.tables.folding import Classes, fold, unfold
+from solver.neutreeko.tables.table import write_table
 from tests.helpers import assert_one_line_error, invoke
 
 #: Every board and rule the survey solves up to 5 x 5 but 5 x 5 connected (the session's solve).
@@ -135,7 +136,7 @@ def test_the_largest_board_is_accepted_and_one_larger_refused(tmp_path):
 def test_check_help_and_readme_say_how_many_are_listed():
     """``check --help`` and README say what the command does: the first LISTED inconsistencies listed,
     all counted."""
-    from solver.neutreeko.check import LISTED
+    from solver.neutreeko.checking.check import LISTED
 
     listed = f"the first {LISTED:,}"
     shown = " ".join(invoke("check", "--help").stdout.split())

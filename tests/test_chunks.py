@@ -16,15 +16,15 @@ import pytest
 from solver.core import chunks
 from solver.core.container import CHUNK_BYTES, check_file, open_contents, write
 from solver.core.errors import TableError
-from solver.necnon.build import build_table as build_necnon_table
-from solver.necnon.keys import find
-from solver.necnon.rules import Game as NecnonGame
-from solver.necnon.table import open_table as open_necnon_table
-from solver.neutreeko.build import build_table
-from solver.neutreeko.game import Game
-from solver.neutreeko.position import Position
-from solver.neutreeko.probe import Tablebase
-from solver.neutreeko.table import open_table
+from solver.necnon.model.keys import find
+from solver.necnon.model.rules import Game as NecnonGame
+from solver.necnon.tables.build import build_table as build_necnon_table
+from solver.necnon.tables.table import open_table as open_necnon_table
+from solver.neutreeko.model.game import Game
+from solver.neutreeko.model.position import Position
+from solver.neutreeko.querying.probe import Tablebase
+from solver.neutreeko.tables.build import build_table
+from solver.neutreeko.tables.table import open_table
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = Game.of("5x5")
@@ -120,7 +120,7 @@ def flip_and_probe(path: str, near: int, far: int) -> None:
     """In the child: flip, one at a time, every byte of the 5 x 5 table at ``path`` outside its chunks,
     and a sample of the bytes inside them; print what was not as promised (JSON)."""
     from solver.core.container import check_file
-    from solver.neutreeko.table import open_table
+    from solver.neutreeko.tables.table import open_table
 
     intact = open_table(GAME, Path(path))
     entries = intact.chunks.entries

@@ -14,13 +14,13 @@ from pathlib import Path
 import h5py
 import pytest
 
-import solver.neutreeko.verify
-from solver.neutreeko.game import Game
-from solver.neutreeko.position import Position
-from solver.neutreeko.stats import Summary
-from solver.neutreeko.symmetry import symmetries
-from solver.neutreeko.table import Table, open_table
-from solver.neutreeko.values import encode_result
+import solver.neutreeko.checking.verify
+from solver.neutreeko.model.game import Game
+from solver.neutreeko.model.position import Position
+from solver.neutreeko.model.symmetry import symmetries
+from solver.neutreeko.model.values import encode_result
+from solver.neutreeko.tables.stats import Summary
+from solver.neutreeko.tables.table import Table, open_table
 from tests.helpers import (
     assert_one_line_error,
     edit_data,
@@ -58,7 +58,7 @@ def _listing(directory: Path) -> dict[str, bytes]:
 @pytest.fixture
 def no_solve(monkeypatch):
     """Fail the test if anything gets as far as solving."""
-    monkeypatch.setattr("solver.neutreeko.build.solve", lambda *args: pytest.fail("solved despite bad input"))
+    monkeypatch.setattr("solver.neutreeko.tables.build.solve", lambda *args: pytest.fail("solved despite bad input"))
 
 
 # -- solve -----------------------------------------------------------------------------------------
@@ -106,7 +106,7 @@ def test_interrupted_solve_keeps_the_previous_table(tables, monkeypatch):
     def interrupt(*args):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("solver.neutreeko.build.solve", interrupt)
+    monkeypatch.setattr("solver.neutreeko.tables.build.solve", interrupt)
     before = _listing(tables)
     result = invoke("solve", "--force")
     assert result.exit_code == 130 and result.stderr == "neutreeko: error: interrupted\n"
@@ -132,7 +132,7 @@ def test_verify_passes_and_shows_expected_and_actual(tables):
 
 
 def test_verify_fails_with_exit_1(tables, monkeypatch):
-    monkeypatch.setitem(solver.neutreeko.verify.PUBLISHED, ("4x4", "connected"),
+    monkeypatch.setitem(solver.neutreeko.checking.verify.PUBLISHED, ("4x4", "connected"),
                         [("longest forced win on 4 x 4", "longest_win", "34 plies")])
     result = invoke("verify")
     assert result.exit_code == 1
@@ -416,7 +416,7 @@ def test_a_missing_table_larger_than_5x5_asks_for_build(fresh_tables, tmp_path, 
 
 def test_build_builds_a_table_larger_than_the_limit(fresh_tables, monkeypatch):
     """With --build the table is built as before (the limit lowered to 3 x 3 here, to keep it quick)."""
-    monkeypatch.setattr("solver.neutreeko.build.UNASKED_SQUARES", 9)
+    monkeypatch.setattr("solver.neutreeko.tables.build.UNASKED_SQUARES", 9)
     assert_one_line_error(invoke("stats", "--board", "3x4", "--json"), "--build", code=1)
     assert not fresh_tables.exists()
     result = invoke("stats", "--board", "3x4", "--json", "--build")
@@ -470,7 +470,7 @@ def test_usage_names_one_position(name):
 
 def test_rule_lists_its_choices_and_takes_any_case(tables):
     from solver.cli import cli
-    from solver.neutreeko.rules import RULES
+    from solver.neutreeko.model.rules import RULES
 
     choices = "[" + "|".join(RULES) + "]"
     for name, command in cli.commands.items():

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from solver.neutreeko.bulk import read_lines
+from solver.neutreeko.querying.bulk import read_lines
 from tests.helpers import LONGEST, START, assert_one_line_error, invoke, random_positions
 
 VALUES = {"win", "loss", "draw"}

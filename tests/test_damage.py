@@ -12,9 +12,9 @@ import time
 from pathlib import Path
 
 from solver.core.container import HEADER_BYTES
-from solver.neutreeko.game import Game
-from solver.neutreeko.solve import solve
-from solver.neutreeko.table import open_table, write_table
+from solver.neutreeko.model.game import Game
+from solver.neutreeko.solving.solve import solve
+from solver.neutreeko.tables.table import open_table, write_table
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The whole run's bound: about 10,000 commands at a few milliseconds each.

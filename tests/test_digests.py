@@ -1,4 +1,4 @@
-"""The committed digests of every table the survey builds (``solver/neutreeko/table-digests.csv``,
+"""The committed digests of every table the survey builds (``solver/neutreeko/tables/table-digests.csv``,
 written by ``scripts/table_digests.py``), checked against fresh solves of the boards small enough for
 the suite: a change to the kernel that changes one result byte of any of them fails here."""
 
@@ -12,14 +12,14 @@ import numpy as np
 import pytest
 
 from solver.core.container import digest
-from solver.neutreeko import solve as solve_module
-from solver.neutreeko.board import Board
-from solver.neutreeko.digests import committed, committed_digest
-from solver.neutreeko.game import Game
-from solver.neutreeko.kernel_inputs import KernelInputs
-from solver.neutreeko.rules import RULES
-from solver.neutreeko.solve import solve
-from solver.neutreeko.survey import survey_games
+from solver.neutreeko.model.board import Board
+from solver.neutreeko.model.game import Game
+from solver.neutreeko.model.rules import RULES
+from solver.neutreeko.solving import solve as solve_module
+from solver.neutreeko.solving.kernel_inputs import KernelInputs
+from solver.neutreeko.solving.solve import solve
+from solver.neutreeko.studies.survey import survey_games
+from solver.neutreeko.tables.digests import committed, committed_digest
 
 #: Boards with at most this many indices are solved here (every board up to 5 x 4 and 4 x 5).
 SOLVED_HERE = 2_000_000

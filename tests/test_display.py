@@ -12,10 +12,10 @@ import pytest
 from IPython.core.formatters import DisplayFormatter
 
 from solver.core.scene import Circle, Group, Scene
-from solver.necnon.position import Position as NecnonPosition
-from solver.necnon.probe import Tablebase as NecnonTablebase
-from solver.necnon.rules import Game as NecnonGame
-from solver.neutreeko.position import Position
+from solver.necnon.model.position import Position as NecnonPosition
+from solver.necnon.model.rules import Game as NecnonGame
+from solver.necnon.querying.probe import Tablebase as NecnonTablebase
+from solver.neutreeko.model.position import Position
 from tests.helpers import LONGEST, START
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -131,7 +131,7 @@ def test_a_necnon_line_displays_as_its_summary_and_its_sheet(necnon_tables):
 ])
 def test_the_drawing_layer_loads_only_to_draw(game, position):
     """Positions and probes import no drawing module (a query starts fast); displaying a position does."""
-    rules = "from solver.necnon.rules import Game\n" if game == "necnon" else ""
+    rules = "from solver.necnon.model.rules import Game\n" if game == "necnon" else ""
     code = (f"import sys\nfrom solver.{game}.position import Position\nimport solver.{game}.probe\n{rules}"
             f"drawing = {{'solver.{game}.diagram', 'solver.core.svg', 'solver.core.notebook'}}\n"
             f"print(sorted(drawing & set(sys.modules)))\n"

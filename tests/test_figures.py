@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from solver.neutreeko.game import Game
-from solver.neutreeko.position import Position
-from solver.neutreeko.solve import solve
-from solver.neutreeko.values import ILLEGAL, UNDECIDED, encode_result
+from solver.neutreeko.model.game import Game
+from solver.neutreeko.model.position import Position
+from solver.neutreeko.model.values import ILLEGAL, UNDECIDED, encode_result
+from solver.neutreeko.solving.solve import solve
 
 START = "1w1w1/2b2/5/2w2/1b1b1 b"
 

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-import solver.necnon.build
-import solver.neutreeko.build
+import solver.necnon.tables.build
+import solver.neutreeko.tables.build
 from solver.cli import cli as neutreeko_cli
 from solver.cli.necnon import cli as necnon_cli
 from solver.core import files
@@ -174,8 +174,8 @@ def test_without_hard_links_the_destination_is_looked_at_before_the_rename(tmp_p
 
 
 @pytest.mark.parametrize("program, board, module", [
-    (neutreeko_cli, "3x3", solver.neutreeko.build),
-    (necnon_cli, "3x3", solver.necnon.build),
+    (neutreeko_cli, "3x3", solver.neutreeko.tables.build),
+    (necnon_cli, "3x3", solver.necnon.tables.build),
 ])
 def test_solve_without_force_keeps_a_file_that_appeared_during_the_solve(tmp_path, monkeypatch, program, board,
                                                                           module):
@@ -233,7 +233,7 @@ def _attribute(path: Path, flag: str) -> Iterator[None]:
 
 
 def test_an_immutable_destination_is_refused_before_the_solve(tmp_path, monkeypatch):
-    monkeypatch.setattr("solver.neutreeko.build.solve", lambda *args: pytest.fail("solved anyway"))
+    monkeypatch.setattr("solver.neutreeko.tables.build.solve", lambda *args: pytest.fail("solved anyway"))
     out = tmp_path / "t.h5"
     out.write_text("kept")
     with _attribute(out, "i"):
@@ -243,7 +243,7 @@ def test_an_immutable_destination_is_refused_before_the_solve(tmp_path, monkeypa
 
 
 def test_an_append_only_directory_is_refused_before_anything_is_left_in_it(tmp_path, monkeypatch):
-    monkeypatch.setattr("solver.neutreeko.build.solve", lambda *args: pytest.fail("solved anyway"))
+    monkeypatch.setattr("solver.neutreeko.tables.build.solve", lambda *args: pytest.fail("solved anyway"))
     directory = tmp_path / "logs"
     directory.mkdir()
     with _attribute(directory, "a"):

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver.neutreeko.rules import RULES
+from solver.neutreeko.model.rules import RULES
 from tests.helpers import LONGEST, START, invoke
 
 FUZZ = settings(max_examples=120, deadline=timedelta(seconds=3),

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from solver.core.errors import NotationError
-from solver.neutreeko import index
-from solver.neutreeko.game import Game
-from solver.neutreeko.position import Position
+from solver.neutreeko.model import index
+from solver.neutreeko.model.game import Game
+from solver.neutreeko.model.position import Position
 
 #: Every board size from 3 x 3 to 11 x 11, in squares.
 SIZES = sorted({width * height for width in range(3, 12) for height in range(3, 12)})

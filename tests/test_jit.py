@@ -66,7 +66,7 @@ def test_a_cache_dir_the_user_sets_is_the_base_and_kept(package: Path, tmp_path:
 
 
 def test_the_kernels_cache_in_it_and_numba_s_setting_is_restored() -> None:
-    from solver.necnon import _rules
+    from solver.necnon.model import _rules
 
     jit.cache_dir.cache_clear()
     assert Path(_rules.margin._cache._cache_path).is_relative_to(jit.cache_dir())

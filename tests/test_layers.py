@@ -59,6 +59,6 @@ def test_no_module_imports_a_higher_layer_or_another_game(path):
 def test_the_check_sees_an_upward_import(tmp_path):
     """A core module importing a game would be reported."""
     bad = tmp_path / "bad.py"
-    bad.write_text("def f():\n    from solver.neutreeko.probe import Tablebase\n")
-    assert "solver.neutreeko.probe" in _imports(bad)
-    assert _layer_of("solver.neutreeko.probe")[0] > _layer_of("solver.core.files")[0]
+    bad.write_text("def f():\n    from solver.neutreeko.querying.probe import Tablebase\n")
+    assert "solver.neutreeko.querying.probe" in _imports(bad)
+    assert _layer_of("solver.neutreeko.querying.probe")[0] > _layer_of("solver.core.files")[0]

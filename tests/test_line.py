@@ -8,8 +8,8 @@ from collections import Counter
 
 import pytest
 
-from solver.neutreeko.position import Position
-from solver.neutreeko.probe import LINE_RESULTS, Evaluation
+from solver.neutreeko.model.position import Position
+from solver.neutreeko.querying.probe import LINE_RESULTS, Evaluation
 from tests.helpers import LONGEST, START, colour_twin, invoke, random_positions
 
 

@@ -12,11 +12,12 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from solver.neutreeko import _kernel, index
-from solver.neutreeko.game import Game
-from solver.neutreeko.kernel_inputs import KernelInputs, run_length
-from solver.neutreeko.position import Move, Position
-from solver.neutreeko.values import ILLEGAL, UNDECIDED, encode_result
+from solver.neutreeko.model import index
+from solver.neutreeko.model.game import Game
+from solver.neutreeko.model.position import Move, Position
+from solver.neutreeko.model.values import ILLEGAL, UNDECIDED, encode_result
+from solver.neutreeko.solving import _kernel
+from solver.neutreeko.solving.kernel_inputs import KernelInputs, run_length
 from tests import reference
 
 #: (board, rule) pairs the random positions are drawn from.

@@ -10,12 +10,12 @@ import pytest
 
 from solver.cli.necnon import cli
 from solver.core.marks import Mark
-from solver.necnon import chart
-from solver.necnon.annotate import annotate, annotation_object
-from solver.necnon.judge import EngineJudge, TableJudge
-from solver.necnon.position import Position
-from solver.necnon.probe import Tablebase
-from solver.necnon.record import GameRecord, parse_record
+from solver.necnon.drawing import chart
+from solver.necnon.model.position import Position
+from solver.necnon.playing.annotate import annotate, annotation_object
+from solver.necnon.playing.record import GameRecord, parse_record
+from solver.necnon.querying.judge import EngineJudge, TableJudge
+from solver.necnon.querying.probe import Tablebase
 from tests.helpers import assert_one_line_error, invoke
 
 SVG = "{http://www.w3.org/2000/svg}"

@@ -12,11 +12,11 @@ import h5py
 import pytest
 
 from solver.cli.necnon import cli
-from solver.necnon.position import Position
-from solver.necnon.probe import Tablebase
-from solver.necnon.record import read_record
-from solver.necnon.rules import Game
-from solver.necnon.table import open_table
+from solver.necnon.model.position import Position
+from solver.necnon.model.rules import Game
+from solver.necnon.playing.record import read_record
+from solver.necnon.querying.probe import Tablebase
+from solver.necnon.tables.table import open_table
 from tests.helpers import assert_one_line_error, help_examples, invoke, write_first_format
 
 

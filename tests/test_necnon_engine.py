@@ -1,6 +1,6 @@
-"""The search engine: its exact endgame (``solver.necnon.endgame``) against the tables on sampled
+"""The search engine: its exact endgame (``solver.necnon.searching.endgame``) against the tables on sampled
 positions of small boards, its budget and its resumption; the perfect turn in every sampled position
-of 3 x 3 and hex2; the RAVE figures of its tree (``solver.necnon._tree``); the reuse of its tree
+of 3 x 3 and hex2; the RAVE figures of its tree (``solver.necnon.searching._tree``); the reuse of its tree
 between searches."""
 
 from __future__ import annotations
@@ -14,18 +14,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.necnon import _playout, _tree
-from solver.necnon import engine as engine_module
-from solver.necnon import tree as tree_module
-from solver.necnon.build import build_table
-from solver.necnon.endgame import MAX_EMPTY, EndgameSolver, Proven, board_bytes
-from solver.necnon.engine import SearchEngine
-from solver.necnon.position import PASS, Position, Turn
-from solver.necnon.probe import Tablebase
-from solver.necnon.report import search_object
-from solver.necnon.rules import SETTINGS, Game
-from solver.necnon.table import table_path
-from solver.necnon.tree import SearchTree, ranked
+from solver.necnon.model.position import PASS, Position, Turn
+from solver.necnon.model.rules import SETTINGS, Game
+from solver.necnon.querying.probe import Tablebase
+from solver.necnon.querying.report import search_object
+from solver.necnon.searching import _playout, _tree
+from solver.necnon.searching import engine as engine_module
+from solver.necnon.searching import tree as tree_module
+from solver.necnon.searching.endgame import MAX_EMPTY, EndgameSolver, Proven, board_bytes
+from solver.necnon.searching.engine import SearchEngine
+from solver.necnon.searching.tree import SearchTree, ranked
+from solver.necnon.tables.build import build_table
+from solver.necnon.tables.table import table_path
 
 #: Every protocol setting of the boards sampled: small enough to solve in a moment.
 GAMES = tuple(Game.of(board, setting) for board in ("3x3", "hex2", "4x3") for setting in SETTINGS)

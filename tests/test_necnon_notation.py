@@ -11,10 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver.core.errors import BoardError
-from solver.necnon.grid import Grid
-from solver.necnon.keys import canonical_keys, key, position_of
-from solver.necnon.position import Position, notation_grid
-from solver.necnon.rules import SETTINGS, Game
+from solver.necnon.model.grid import Grid
+from solver.necnon.model.keys import canonical_keys, key, position_of
+from solver.necnon.model.position import Position, notation_grid
+from solver.necnon.model.rules import SETTINGS, Game
 
 SQUARES = [Grid.square(width, height) for width in range(2, 8) for height in range(2, 8)]
 HEXES = [Grid.hexhex(base) for base in range(2, 7)]
@@ -32,7 +32,7 @@ def test_every_cell_name_reads_back(grid):
 
 
 def test_documented_names():
-    """The layouts drawn in solver/necnon/grid.py."""
+    """The layouts drawn in solver/necnon/model/grid.py."""
     square = Grid.parse("4x3")
     assert square.parse_cell("a1") == 0 and square.parse_cell("b1") == 1 and square.parse_cell("d3") == 11
     assert [square.name(cell) for cell in square.rows[0]] == ["a3", "b3", "c3", "d3"]

@@ -8,9 +8,9 @@ import re
 import pytest
 
 from solver.cli.necnon import cli
-from solver.necnon.play import Match
-from solver.necnon.probe import Tablebase
-from solver.necnon.record import GameRecord, parse_record, read_record
+from solver.necnon.playing.play import Match
+from solver.necnon.playing.record import GameRecord, parse_record, read_record
+from solver.necnon.querying.probe import Tablebase
 from tests.helpers import assert_one_line_error, invoke
 
 

@@ -10,8 +10,9 @@ import pytest
 from solver.cli.necnon import cli
 from solver.core.errors import IllegalMoveError
 from solver.core.record import Variation
-from solver.necnon.position import Position, Turn
-from solver.necnon.record import (
+from solver.necnon.model.position import Position, Turn
+from solver.necnon.model.rules import Game
+from solver.necnon.playing.record import (
     GameRecord,
     RecordError,
     parse_record,
@@ -20,7 +21,6 @@ from solver.necnon.record import (
     read_variations,
     write_record,
 )
-from solver.necnon.rules import Game
 from tests.helpers import assert_one_line_error, invoke
 
 GAME = Game.of("3x3", "nec")

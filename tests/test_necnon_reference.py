@@ -7,10 +7,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from solver.necnon.keys import canonical_keys, find, key
-from solver.necnon.position import Position
-from solver.necnon.rules import SETTINGS, Game
-from solver.necnon.solve import solve
+from solver.necnon.model.keys import canonical_keys, find, key
+from solver.necnon.model.position import Position
+from solver.necnon.model.rules import SETTINGS, Game
+from solver.necnon.solving.solve import solve
 from tests.necnon_reference import solved
 
 #: Black's and Green's protocol in each setting, as the rules name them.

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from solver.core.errors import IllegalMoveError, IllegalPositionError, NotationError
-from solver.necnon.position import PASS, Position, Turn, counts_occur, mask
-from solver.necnon.rules import Game
+from solver.necnon.model.position import PASS, Position, Turn, counts_occur, mask
+from solver.necnon.model.rules import Game
 
 #: From the rules: NEC forbids an even, non-zero number of enemy neighbours, NON an odd number.
 ALLOWED_ENEMIES = {"nec": {0, 1, 3, 5}, "non": {0, 2, 4, 6}}

@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 
 from solver.core.container import digest
 from solver.core.errors import BoardError
-from solver.necnon.keys import canonical_keys
-from solver.necnon.position import Position
-from solver.necnon.rules import Game
-from solver.necnon.solve import solve
+from solver.necnon.model.keys import canonical_keys
+from solver.necnon.model.position import Position
+from solver.necnon.model.rules import Game
+from solver.necnon.solving.solve import solve
 from tests.necnon_reference import solved
 
 CASES = [("square", 3, 3, "nec", "non"), ("square", 3, 2, "non", "non"), ("hex", 2, 2, "non", "nec")]
@@ -87,7 +87,7 @@ def test_a_packed_table_refuses_a_board_too_large_for_it():
 def test_the_kernels_rules_agree_with_the_positions_on_every_board(board, setting, seed):
     """The numba rules (allowed cells, final margin) the solver and the engine share, against the
     plain-Python ones of Position, on random positions of boards too large to solve."""
-    from solver.necnon import _rules
+    from solver.necnon.model import _rules
 
     game = Game.of(board, setting)
     rng = random.Random(seed)

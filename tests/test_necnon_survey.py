@@ -9,13 +9,13 @@ import numpy as np
 import pytest
 
 from solver.core.report import csv_path
-from solver.necnon.build import build_table
-from solver.necnon.engine import SearchEngine
-from solver.necnon.position import Position
-from solver.necnon.probe import Tablebase
-from solver.necnon.rules import SETTINGS, Game
-from solver.necnon.survey import findings, run_survey, sample_games, survey_games, write_report
-from solver.necnon.table import open_table, table_path
+from solver.necnon.model.position import Position
+from solver.necnon.model.rules import SETTINGS, Game
+from solver.necnon.querying.probe import Tablebase
+from solver.necnon.searching.engine import SearchEngine
+from solver.necnon.studies.survey import findings, run_survey, sample_games, survey_games, write_report
+from solver.necnon.tables.build import build_table
+from solver.necnon.tables.table import open_table, table_path
 from tests.helpers import assert_one_line_error, invoke
 
 

@@ -7,13 +7,13 @@ import json
 
 import pytest
 
-import solver.neutreeko.position
+import solver.neutreeko.model.position
 from solver.core.errors import InputError, NotationError
 from solver.core.notation import QUOTED, checked, quote
-from solver.neutreeko.board import Board
-from solver.neutreeko.position import MAX_MOVE_LENGTH, MAX_POSITION_LENGTH, Position
-from solver.neutreeko.record import MAX_MOVE_TEXT_LENGTH, read_moves
-from solver.neutreeko.rules import get_rule
+from solver.neutreeko.model.board import Board
+from solver.neutreeko.model.position import MAX_MOVE_LENGTH, MAX_POSITION_LENGTH, Position
+from solver.neutreeko.model.rules import get_rule
+from solver.neutreeko.playing.record import MAX_MOVE_TEXT_LENGTH, read_moves
 from tests.helpers import START, assert_one_line_error, invoke
 
 #: Inputs that took seconds to minutes to refuse, and inputs far longer than any valid one.
@@ -27,7 +27,7 @@ HUGE_NUMBER = "9" * 5_000
 
 def _no_parsing(monkeypatch):
     """Fail the test if a rank is parsed or a move played: the text must be refused before."""
-    monkeypatch.setattr(solver.neutreeko.position, "_parse_rank", lambda *args: pytest.fail("parsed"))
+    monkeypatch.setattr(solver.neutreeko.model.position, "_parse_rank", lambda *args: pytest.fail("parsed"))
     monkeypatch.setattr(Position, "play", lambda *args: pytest.fail("played"))
 
 

@@ -15,9 +15,9 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from solver.neutreeko.build import build_table
-from solver.neutreeko.game import Game
-from solver.neutreeko.table import table_path
+from solver.neutreeko.model.game import Game
+from solver.neutreeko.tables.build import build_table
+from solver.neutreeko.tables.table import table_path
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 NAMES = ["statistics", "longest-win", "strategy", "openings", "fair-starts", "necnon"]

@@ -83,7 +83,7 @@ WRITERS = {"svg": ["show", "start", "--svg"], "html": ["line", "start", "--max-p
 @pytest.mark.parametrize("suffix", WRITERS)
 def test_what_is_not_a_regular_file_is_never_written_over(tables_env, tmp_path, kind, suffix, monkeypatch):
     make, reason = NOT_REGULAR[kind]
-    monkeypatch.setattr("solver.neutreeko.build.solve", lambda *args: pytest.fail("solved despite the refusal"))
+    monkeypatch.setattr("solver.neutreeko.tables.build.solve", lambda *args: pytest.fail("solved despite the refusal"))
     path = make(tmp_path / f"out.{suffix}")
     before = _state(tmp_path)
     line = assert_one_line_error(invoke(*WRITERS[suffix], str(path)), f"cannot write {path}", reason, code=1)
@@ -122,7 +122,7 @@ def test_solve_without_force_refuses_a_link_to_a_valid_table(tmp_path):
 @pytest.mark.parametrize("kind", NOT_REGULAR, ids=list(NOT_REGULAR))
 def test_default_table_path_that_is_not_a_regular_file(fresh_tables, kind, monkeypatch):
     """Not "building ...": the entry is left as it is, and the message says what it is."""
-    monkeypatch.setattr("solver.neutreeko.build.solve", lambda *args: pytest.fail("built over it"))
+    monkeypatch.setattr("solver.neutreeko.tables.build.solve", lambda *args: pytest.fail("built over it"))
     make, reason = NOT_REGULAR[kind]
     fresh_tables.mkdir()
     path = make(fresh_tables / "neutreeko-5x5.h5")
@@ -136,7 +136,7 @@ def test_default_table_path_that_is_not_a_regular_file(fresh_tables, kind, monke
 
 def test_unsearchable_tables_directory(fresh_tables, monkeypatch):
     """A tables directory that may not be searched: one line, exit 1, nothing built."""
-    monkeypatch.setattr("solver.neutreeko.build.solve", lambda *args: pytest.fail("built anyway"))
+    monkeypatch.setattr("solver.neutreeko.tables.build.solve", lambda *args: pytest.fail("built anyway"))
     fresh_tables.mkdir()
     fresh_tables.chmod(0)
     if os.geteuid() == 0:  # root searches anything: let the directory refuse as it would refuse others

@@ -1,4 +1,4 @@
-"""``neutreeko play``: scripted games through the command line and through :class:`solver.neutreeko.play.Match`."""
+"""``neutreeko play``: scripted games through the command line and through :class:`solver.neutreeko.playing.play.Match`."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from solver.neutreeko.play import ENGINES, RESULTS, Match, fair, move_list, perfect, random_move, strong
-from solver.neutreeko.position import Position
+from solver.neutreeko.model.position import Position
+from solver.neutreeko.playing.play import ENGINES, RESULTS, Match, fair, move_list, perfect, random_move, strong
 from tests.helpers import LONGEST, START, assert_one_line_error, invoke, random_positions
 
 #: Four plies that lead from the start back to it.
@@ -338,7 +338,7 @@ def interrupted_after(*texts: str):
 
 def test_interrupt_shows_the_end_and_goes_on(tables_4x4):
     """Ctrl-C at a prompt: the end screen of a stopped game, record included, then the interrupt."""
-    from solver.neutreeko.probe import Tablebase
+    from solver.neutreeko.querying.probe import Tablebase
 
     start = Position.parse(SMALL)
     first = start.moves()[0].name(start.game.board)

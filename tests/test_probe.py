@@ -1,13 +1,13 @@
-"""The probe API (solver.neutreeko.probe): values, errors, move ranking, against the 5 x 5 table."""
+"""The probe API (solver.neutreeko.querying.probe): values, errors, move ranking, against the 5 x 5 table."""
 
 from __future__ import annotations
 
 import pytest
 
 from solver.core.errors import IllegalPositionError, MissingTableError, NotationError, TableError
-from solver.neutreeko.game import Game
-from solver.neutreeko.position import Position
-from solver.neutreeko.probe import Evaluation, Tablebase, open_tablebase
+from solver.neutreeko.model.game import Game
+from solver.neutreeko.model.position import Position
+from solver.neutreeko.querying.probe import Evaluation, Tablebase, open_tablebase
 from tests.helpers import LONGEST, START, colour_twin, random_positions
 
 
@@ -112,7 +112,7 @@ def test_position_over(tablebase):
 
 def test_other_board_table(tmp_path, solved_5x5):
     """Positions of another game need that game's table; a table file of the wrong game is refused."""
-    from solver.neutreeko.table import write_table
+    from solver.neutreeko.tables.table import write_table
     wrong = tmp_path / "neutreeko-4x4.h5"
     write_table(Game.of("5x5"), solved_5x5.result, wrong, 0.0)  # a 5 x 5 table under a 4 x 4 name
     with pytest.raises(TableError, match="not 4x4"):
@@ -121,7 +121,7 @@ def test_other_board_table(tmp_path, solved_5x5):
 
 def test_folded_table_answers_alike(tablebase, solved_5x5, tmp_path):
     """A symmetry-folded table probes exactly like the full one (all reads go through Table.lookup)."""
-    from solver.neutreeko.table import write_table
+    from solver.neutreeko.tables.table import write_table
     write_table(Game.of("5x5"), solved_5x5.result, tmp_path / "neutreeko-5x5.h5", 0.0, fold=True)
     folded = Tablebase(tmp_path)
     for position in random_positions(100, seed=3) + [Position.parse(LONGEST)]:

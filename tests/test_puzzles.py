@@ -9,11 +9,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from solver.neutreeko.game import Game
-from solver.neutreeko.position import Position
-from solver.neutreeko.probe import Tablebase
-from solver.neutreeko.puzzles import TEMPTING_PLIES, _sample
-from solver.neutreeko.symmetry import symmetries
+from solver.neutreeko.model.game import Game
+from solver.neutreeko.model.position import Position
+from solver.neutreeko.model.symmetry import symmetries
+from solver.neutreeko.playing.puzzles import TEMPTING_PLIES, _sample
+from solver.neutreeko.querying.probe import Tablebase
 from tests.helpers import assert_one_line_error, invoke
 
 PUZZLE_KEYS = {"rank", "position", "side", "kind", "value", "plies", "solution", "line", "movetext", "result",

@@ -1,4 +1,4 @@
-"""The notation parser under fuzzing, and bulk queries (solver.neutreeko.bulk) against single probes."""
+"""The notation parser under fuzzing, and bulk queries (solver.neutreeko.querying.bulk) against single probes."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ from hypothesis import strategies as st
 
 from solver.core.chunks import Chunks, cache_limit, set_cache_limit
 from solver.core.errors import InputError
-from solver.neutreeko.bulk import BATCH_LINES, CHUNK_LINES, answer_lines, query_stream, read_lines
-from solver.neutreeko.game import Game
-from solver.neutreeko.position import Position
-from solver.neutreeko.report import error_object, query_object
+from solver.neutreeko.model.game import Game
+from solver.neutreeko.model.position import Position
+from solver.neutreeko.querying.bulk import BATCH_LINES, CHUNK_LINES, answer_lines, query_stream, read_lines
+from solver.neutreeko.querying.report import error_object, query_object
 from tests.helpers import LONGEST, START, random_positions
 
 GAME = Game.of("5x5")

@@ -6,10 +6,11 @@ import re
 from pathlib import Path
 
 from solver.core import record as records
-from solver.necnon import grid as necnon_grid
-from solver.necnon import position as necnon_position
-from solver.necnon import rules as necnon_rules
-from solver.neutreeko import board, position, record, rules
+from solver.necnon.model import grid as necnon_grid
+from solver.necnon.model import position as necnon_position
+from solver.necnon.model import rules as necnon_rules
+from solver.neutreeko.model import board, position, rules
+from solver.neutreeko.playing import record
 
 README = (Path(__file__).resolve().parent.parent / "README.md").read_text()
 

@@ -10,10 +10,10 @@ import pytest
 
 from solver.core.errors import IllegalMoveError, InputError, NotationError
 from solver.core.record import Variation
-from solver.neutreeko.game import Game
-from solver.neutreeko.outcome import ending
-from solver.neutreeko.position import Move, Position, random_positions
-from solver.neutreeko.record import (
+from solver.neutreeko.model.game import Game
+from solver.neutreeko.model.outcome import ending
+from solver.neutreeko.model.position import Move, Position, random_positions
+from solver.neutreeko.playing.record import (
     GameRecord,
     RecordError,
     numbered,

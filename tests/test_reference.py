@@ -15,12 +15,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.neutreeko import index
-from solver.neutreeko.board import Board
-from solver.neutreeko.game import Game
-from solver.neutreeko.rules import RULES, Rule
-from solver.neutreeko.solve import solve
-from solver.neutreeko.values import ILLEGAL, UNDECIDED, encode_result
+from solver.neutreeko.model import index
+from solver.neutreeko.model.board import Board
+from solver.neutreeko.model.game import Game
+from solver.neutreeko.model.rules import RULES, Rule
+from solver.neutreeko.model.values import ILLEGAL, UNDECIDED, encode_result
+from solver.neutreeko.solving.solve import solve
 from tests import reference
 from tests.helpers import offered
 

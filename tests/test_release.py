@@ -29,13 +29,13 @@ from solver.cli.necnon import cli as necnon_cli
 from solver.core import download, release
 from solver.core.container import digest, stamp
 from solver.core.errors import TableError
-from solver.necnon.rules import Game as NecnonGame
-from solver.necnon.table import open_table as open_necnon_table
-from solver.necnon.table import table_path as necnon_table_path
-from solver.neutreeko.digests import committed_digest
-from solver.neutreeko.game import Game
-from solver.neutreeko.solve import solve
-from solver.neutreeko.table import open_table, table_path, write_table
+from solver.necnon.model.rules import Game as NecnonGame
+from solver.necnon.tables.table import open_table as open_necnon_table
+from solver.necnon.tables.table import table_path as necnon_table_path
+from solver.neutreeko.model.game import Game
+from solver.neutreeko.solving.solve import solve
+from solver.neutreeko.tables.digests import committed_digest
+from solver.neutreeko.tables.table import open_table, table_path, write_table
 from tests.helpers import assert_one_line_error, invoke
 
 FOUR = Game.of("4x4")

@@ -17,12 +17,12 @@ import numpy as np
 import pytest
 
 from solver.core.container import digest
-from solver.neutreeko.checkpoint import Checkpoints, StateError, state_path
-from solver.neutreeko.game import Game
-from solver.neutreeko.levels import Level
-from solver.neutreeko.solve import solve
-from solver.neutreeko.solve_classes import solve_classes
-from solver.neutreeko.table import open_table
+from solver.neutreeko.model.game import Game
+from solver.neutreeko.solving.checkpoint import Checkpoints, StateError, state_path
+from solver.neutreeko.solving.levels import Level
+from solver.neutreeko.solving.solve import solve
+from solver.neutreeko.solving.solve_classes import solve_classes
+from solver.neutreeko.tables.table import open_table
 from tests.helpers import assert_one_line_error, invoke
 
 GAME = Game.of("5x4")

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from solver.core.errors import NotationError
-from solver.neutreeko.board import Board
-from solver.neutreeko.game import Game
-from solver.neutreeko.position import Position
-from solver.neutreeko.rules import RULES, RuleError, get_rule
+from solver.neutreeko.model.board import Board
+from solver.neutreeko.model.game import Game
+from solver.neutreeko.model.position import Position
+from solver.neutreeko.model.rules import RULES, RuleError, get_rule
 from tests.helpers import assert_one_line_error, invoke, offered
 
 ALL_BOARDS = [Board(width, height) for width in range(3, 8) for height in range(3, 8)]

@@ -9,8 +9,8 @@ import xml.etree.ElementTree as ElementTree
 
 import pytest
 
-from solver.neutreeko import diagram
-from solver.neutreeko.position import Position
+from solver.neutreeko.drawing import diagram
+from solver.neutreeko.model.position import Position
 from tests.helpers import LONGEST, START, assert_one_line_error, invoke
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -232,7 +232,7 @@ def test_the_best_moves_are_bold(tablebase):
     filled; the others not."""
     from solver.core.scene import Line as Stroke
     from solver.core.scene import Rect, flatten
-    from solver.neutreeko.probe import best_moves
+    from solver.neutreeko.querying.probe import best_moves
 
     for text in (START, LONGEST, "1w1w1/5/2b2/2w2/1b1b1 w"):
         ranked = tablebase.moves(text)

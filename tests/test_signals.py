@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import solver.core.container
-import solver.neutreeko.build
+import solver.neutreeko.tables.build
 from solver.core import files, interrupts
 from tests.helpers import assert_one_line_error, invoke
 
@@ -218,14 +218,14 @@ def test_a_swallowed_interrupt_while_writing_the_table(handled_signals, tmp_path
 @swallowing
 def test_a_swallowed_interrupt_during_the_solve(handled_signals, tmp_path, monkeypatch):
     """Lost during the analysis: it stops at the next level, before anything is written."""
-    real_solve = solver.neutreeko.build.solve
+    real_solve = solver.neutreeko.tables.build.solve
 
     def swallow_then_solve(game, progress, checkpoints):
         _swallow_an_interrupt()
         return real_solve(game, progress, checkpoints)
 
-    monkeypatch.setattr(solver.neutreeko.build, "solve", swallow_then_solve)
-    monkeypatch.setattr(solver.neutreeko.build, "write_table", lambda *args: pytest.fail("written"))
+    monkeypatch.setattr(solver.neutreeko.tables.build, "solve", swallow_then_solve)
+    monkeypatch.setattr(solver.neutreeko.tables.build, "write_table", lambda *args: pytest.fail("written"))
     assert_one_line_error(invoke("solve", "--board", "3x3", "--force", "--out", str(tmp_path / "t.h5")),
                           "interrupted", code=130)
     assert os.listdir(tmp_path) == []

@@ -1,8 +1,8 @@
 """The solve over symmetry classes (issue 21): its bytes are the folded table of the full solve, which
-unfolds to the committed digests of ``solver/neutreeko/table-digests.csv`` (independent evidence: those digests
+unfolds to the committed digests of ``solver/neutreeko/tables/table-digests.csv`` (independent evidence: those digests
 were written from full solves, and the forward check confirmed every one of those tables); its counts are
 those of the full table; its class arithmetic agrees with the numpy numbering of
-:mod:`solver.neutreeko.folding` position by position."""
+:mod:`solver.neutreeko.tables.folding` position by position."""
 
 from __future__ import annotations
 
@@ -12,18 +12,19 @@ import numpy as np
 import pytest
 
 from solver.core.container import digest
-from solver.neutreeko import _class_kernel, index
-from solver.neutreeko import solve as solve_module
-from solver.neutreeko import solve_classes as classes_module
-from solver.neutreeko.class_inputs import ClassInputs
-from solver.neutreeko.digests import committed
-from solver.neutreeko.folding import Classes, fold, unfold
-from solver.neutreeko.game import Game
-from solver.neutreeko.kernel_inputs import KernelInputs
-from solver.neutreeko.solve_classes import solve_classes
-from solver.neutreeko.stats import summarize
-from solver.neutreeko.symmetry import class_sizes, triple_images
-from solver.neutreeko.table import open_table, write_table
+from solver.neutreeko.model import index
+from solver.neutreeko.model.game import Game
+from solver.neutreeko.model.symmetry import class_sizes, triple_images
+from solver.neutreeko.solving import _class_kernel
+from solver.neutreeko.solving import solve as solve_module
+from solver.neutreeko.solving import solve_classes as classes_module
+from solver.neutreeko.solving.class_inputs import ClassInputs
+from solver.neutreeko.solving.kernel_inputs import KernelInputs
+from solver.neutreeko.solving.solve_classes import solve_classes
+from solver.neutreeko.tables.digests import committed
+from solver.neutreeko.tables.folding import Classes, fold, unfold
+from solver.neutreeko.tables.stats import summarize
+from solver.neutreeko.tables.table import open_table, write_table
 from tests.helpers import invoke
 
 #: Every board and rule of the committed digests up to this many indices (6 x 5, 7 x 4 and smaller) is

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from solver.neutreeko.game import Game
-from solver.neutreeko.position import Position
-from solver.neutreeko.probe import Tablebase
-from solver.neutreeko.starts import fair_starts, family, starts_object
+from solver.neutreeko.model.game import Game
+from solver.neutreeko.model.position import Position
+from solver.neutreeko.querying.probe import Tablebase
+from solver.neutreeko.studies.starts import fair_starts, family, starts_object
 from tests.helpers import assert_one_line_error, invoke
 
 

@@ -8,16 +8,24 @@ from dataclasses import fields
 
 import pytest
 
-from solver.neutreeko.board import Board
-from solver.neutreeko.build import ensure_table
-from solver.neutreeko.game import Game
-from solver.neutreeko.position import Position
-from solver.neutreeko.rules import RULES, RuleError
-from solver.neutreeko.solve import solve
-from solver.neutreeko.stats import summarize
-from solver.neutreeko.survey import SurveyRow, findings, run_survey, select_rules, survey_games, to_csv, to_markdown
-from solver.neutreeko.table import open_table, table_path, write_table
-from solver.neutreeko.values import DRAW, Evaluation
+from solver.neutreeko.model.board import Board
+from solver.neutreeko.model.game import Game
+from solver.neutreeko.model.position import Position
+from solver.neutreeko.model.rules import RULES, RuleError
+from solver.neutreeko.model.values import DRAW, Evaluation
+from solver.neutreeko.solving.solve import solve
+from solver.neutreeko.studies.survey import (
+    SurveyRow,
+    findings,
+    run_survey,
+    select_rules,
+    survey_games,
+    to_csv,
+    to_markdown,
+)
+from solver.neutreeko.tables.build import ensure_table
+from solver.neutreeko.tables.stats import summarize
+from solver.neutreeko.tables.table import open_table, table_path, write_table
 from tests.helpers import assert_one_line_error, invoke
 
 SMALL = [("3x3", "connected"), ("3x3", "orthogonal"), ("3x4", "connected"), ("3x4", "orthogonal"),
@@ -116,7 +124,7 @@ def test_larger_boards_added_and_every_table_checked(tables, tmp_path):
 def test_a_folded_table_is_checked_class_by_class(tables, tmp_path, monkeypatch):
     """A folded table (10 x 10's can only be one) is surveyed and checked without being unfolded."""
     assert invoke("solve", "--board", "3x4", "--fold").exit_code == 0
-    monkeypatch.setattr("solver.neutreeko.folding.unfold", lambda *_: pytest.fail("unfolded whole"))
+    monkeypatch.setattr("solver.neutreeko.tables.folding.unfold", lambda *_: pytest.fail("unfolded whole"))
     out = tmp_path / "survey.md"
     outcome = _survey("--max-board", "3x4", "--rules", "connected", "--check", "--out", str(out))
     assert outcome.exit_code == 0, outcome.stderr

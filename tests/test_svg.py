@@ -12,9 +12,9 @@ import pytest
 from solver.core import pictures as formats
 from solver.core import png, svg
 from solver.core.scene import Circle, Group, Line, Polygon, Rect, Scene, Text, flatten
-from solver.neutreeko import diagram, pictures
-from solver.neutreeko.game import Game
-from solver.neutreeko.position import Position
+from solver.neutreeko.drawing import diagram, pictures
+from solver.neutreeko.model.game import Game
+from solver.neutreeko.model.position import Position
 from tests.helpers import LONGEST, START
 
 SVG = "{http://www.w3.org/2000/svg}"

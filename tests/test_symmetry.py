@@ -15,17 +15,17 @@ import pytest
 from solver.core import container
 from solver.core.chunks import Chunks
 from solver.core.errors import TableError
-from solver.neutreeko import index
-from solver.neutreeko.board import Board
-from solver.neutreeko.folding import Classes, fold, unfold
-from solver.neutreeko.game import Game
-from solver.neutreeko.position import Position
-from solver.neutreeko.rules import RULES, RuleError
-from solver.neutreeko.solve import solve
-from solver.neutreeko.stats import summarize, summarize_folded_stretches
-from solver.neutreeko.symmetry import canonical_indices, class_sizes, images, symmetries, symmetry_count
-from solver.neutreeko.table import open_table, write_folded_table, write_table
-from solver.neutreeko.values import ILLEGAL, UNDECIDED, Evaluation
+from solver.neutreeko.model import index
+from solver.neutreeko.model.board import Board
+from solver.neutreeko.model.game import Game
+from solver.neutreeko.model.position import Position
+from solver.neutreeko.model.rules import RULES, RuleError
+from solver.neutreeko.model.symmetry import canonical_indices, class_sizes, images, symmetries, symmetry_count
+from solver.neutreeko.model.values import ILLEGAL, UNDECIDED, Evaluation
+from solver.neutreeko.solving.solve import solve
+from solver.neutreeko.tables.folding import Classes, fold, unfold
+from solver.neutreeko.tables.stats import summarize, summarize_folded_stretches
+from solver.neutreeko.tables.table import open_table, write_folded_table, write_table
 from tests.helpers import assert_one_line_error, invoke
 
 SMALL_BOARDS = ["3x3", "3x4", "4x3", "4x4"]
@@ -202,7 +202,7 @@ def test_a_folded_table_is_counted_and_digested_without_unfolding(game, tmp_path
     """Its summary (counts, distances, the longest wins' positions) and its result digest are those of
     the full table, and the folded bytes are never unfolded whole (10 x 10's unfolding is 24 GB)."""
     full, folded = _write_both(game, _solved(str(game.board), game.rule.name), tmp_path)
-    monkeypatch.setattr("solver.neutreeko.folding.unfold", lambda *_: pytest.fail("unfolded whole"))
+    monkeypatch.setattr("solver.neutreeko.tables.folding.unfold", lambda *_: pytest.fail("unfolded whole"))
     assert folded.summary == full.summary
     assert folded.result_digest() == full.result_digest() == container.digest(full.result)
 
@@ -325,7 +325,7 @@ def test_a_damaged_folded_table_is_refused(folded_4x4):
 def test_a_folded_table_of_another_canonical_form_is_refused(tmp_path, monkeypatch):
     path = tmp_path / "other-form.h5"
     with monkeypatch.context() as patch:
-        patch.setattr("solver.neutreeko.table.CANONICAL_FORM", "largest index among the images")
+        patch.setattr("solver.neutreeko.tables.table.CANONICAL_FORM", "largest index among the images")
         write_table(Game.of("4x4"), _solved("4x4", "connected"), path, 1.0, fold=True)
     with pytest.raises(TableError, match="canonical form"):
         open_table(Game.of("4x4"), path)

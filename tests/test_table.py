@@ -15,14 +15,14 @@ from solver.core import legacy
 from solver.core.chunks import Chunks
 from solver.core.container import FORMAT, check_file, digest
 from solver.core.errors import MissingTableError, TableError, TableMismatchError
-from solver.neutreeko import index
-from solver.neutreeko.build import TableExistsError, build_table
-from solver.neutreeko.game import Game
-from solver.neutreeko.position import Position
-from solver.neutreeko.solve import solve
-from solver.neutreeko.stats import summarize, summarize_stretches
-from solver.neutreeko.table import FORMAT_VERSION, convert_table, open_table, table_path, tables_dir, write_table
-from solver.neutreeko.values import ENCODING
+from solver.neutreeko.model import index
+from solver.neutreeko.model.game import Game
+from solver.neutreeko.model.position import Position
+from solver.neutreeko.model.values import ENCODING
+from solver.neutreeko.solving.solve import solve
+from solver.neutreeko.tables.build import TableExistsError, build_table
+from solver.neutreeko.tables.stats import summarize, summarize_stretches
+from solver.neutreeko.tables.table import FORMAT_VERSION, convert_table, open_table, table_path, tables_dir, write_table
 from tests.helpers import (
     assert_one_line_error,
     edit_data,
@@ -146,7 +146,7 @@ def test_failed_write_keeps_the_previous_table(table_5x5, solved_5x5, tmp_path, 
 
 def test_unwritable_destination_fails_before_solving(tmp_path, monkeypatch):
     """An impossible destination is found before the solve, which may take minutes."""
-    monkeypatch.setattr("solver.neutreeko.build.solve", lambda *args: pytest.fail("solved anyway"))
+    monkeypatch.setattr("solver.neutreeko.tables.build.solve", lambda *args: pytest.fail("solved anyway"))
     blocker = tmp_path / "file"
     blocker.write_text("not a directory")
     with pytest.raises(TableError, match="not a directory"):
@@ -157,7 +157,7 @@ def test_unwritable_destination_fails_before_solving(tmp_path, monkeypatch):
 
 
 def test_build_refuses_to_overwrite_without_force(table_5x5, tmp_path, monkeypatch):
-    monkeypatch.setattr("solver.neutreeko.build.solve", lambda *args: pytest.fail("solved anyway"))
+    monkeypatch.setattr("solver.neutreeko.tables.build.solve", lambda *args: pytest.fail("solved anyway"))
     valid = _copy(table_5x5, tmp_path)
     with pytest.raises(TableExistsError, match="already exists.*--force"):
         build_table(GAME, valid)

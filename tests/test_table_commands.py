@@ -6,10 +6,10 @@ import os
 import shutil
 from pathlib import Path
 
-from solver.necnon.rules import Game as NecnonGame
-from solver.necnon.table import open_table as open_necnon_table
-from solver.neutreeko.game import Game
-from solver.neutreeko.table import open_table
+from solver.necnon.model.rules import Game as NecnonGame
+from solver.necnon.tables.table import open_table as open_necnon_table
+from solver.neutreeko.model.game import Game
+from solver.neutreeko.tables.table import open_table
 from tests.helpers import assert_one_line_error, invoke, write_first_format
 from tests.test_necnon_cli import necnon
 

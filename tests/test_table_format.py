@@ -12,10 +12,10 @@ import h5py
 import numpy as np
 
 from solver.core.chunks import MAP_ENTRY
-from solver.neutreeko.game import Game
-from solver.neutreeko.position import Position, random_positions
-from solver.neutreeko.symmetry import symmetries
-from solver.neutreeko.table import open_table, write_table
+from solver.neutreeko.model.game import Game
+from solver.neutreeko.model.position import Position, random_positions
+from solver.neutreeko.model.symmetry import symmetries
+from solver.neutreeko.tables.table import open_table, write_table
 
 DOCUMENT = Path(__file__).resolve().parent.parent / "docs" / "table-format.md"
 

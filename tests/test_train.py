@@ -8,10 +8,10 @@ import re
 
 import pytest
 
-from solver.neutreeko.game import Game
-from solver.neutreeko.position import Position
-from solver.neutreeko.probe import Tablebase
-from solver.neutreeko.puzzles import find_puzzles
+from solver.neutreeko.model.game import Game
+from solver.neutreeko.model.position import Position
+from solver.neutreeko.playing.puzzles import find_puzzles
+from solver.neutreeko.querying.probe import Tablebase
 from tests.helpers import START, assert_one_line_error, invoke
 
 SEED = ("--count", "3", "--seed", "1")

@@ -7,12 +7,12 @@ import numpy as np
 import pytest
 
 import solver
-from solver.neutreeko.board import Board
-from solver.neutreeko.game import Game
-from solver.neutreeko.outcome import Outcome, Termination, ending, game_over
-from solver.neutreeko.position import Position
-from solver.neutreeko.rules import Rule, get_rule
-from solver.neutreeko.values import DRAW, ILLEGAL, VALUES, Evaluation, value_codes
+from solver.neutreeko.model.board import Board
+from solver.neutreeko.model.game import Game
+from solver.neutreeko.model.outcome import Outcome, Termination, ending, game_over
+from solver.neutreeko.model.position import Position
+from solver.neutreeko.model.rules import Rule, get_rule
+from solver.neutreeko.model.values import DRAW, ILLEGAL, VALUES, Evaluation, value_codes
 from tests.helpers import invoke
 
 

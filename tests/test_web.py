@@ -17,9 +17,9 @@ from urllib.parse import quote, urlsplit
 import pytest
 
 from solver.core.errors import MissingTableError
-from solver.neutreeko.game import Game
-from solver.neutreeko.position import Position
-from solver.neutreeko.table import table_path
+from solver.neutreeko.model.game import Game
+from solver.neutreeko.model.position import Position
+from solver.neutreeko.tables.table import table_path
 from solver.web.api import Explorer
 from solver.web.assets import palette_css
 from solver.web.server import ExplorerServer

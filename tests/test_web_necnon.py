@@ -13,8 +13,8 @@ from urllib.parse import quote, urlencode
 import pytest
 
 from solver.cli.necnon import cli
-from solver.necnon.position import Position
-from solver.necnon.rules import Game
+from solver.necnon.model.position import Position
+from solver.necnon.model.rules import Game
 from solver.web import api
 from solver.web.necnon_api import NecnonApi
 from solver.web.server import ExplorerServer

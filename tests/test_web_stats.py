@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from solver.core.errors import TableError
-from solver.neutreeko.game import Game
-from solver.neutreeko.stats import COUNT_NAMES
-from solver.neutreeko.table import Table, open_table, table_path
+from solver.neutreeko.model.game import Game
+from solver.neutreeko.tables.stats import COUNT_NAMES
+from solver.neutreeko.tables.table import Table, open_table, table_path
 from solver.web.neutreeko_api import NeutreekoApi
 from solver.web.summaries import Summaries
 from tests.helpers import invoke

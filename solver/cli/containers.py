@@ -26,10 +26,10 @@ def _convert(tables: tuple[Path, ...]) -> None:
         container.check_present(path, f"no table at {path}")
         attributes, data = legacy.read(path)
         if attributes.get("game") == "necnon":
-            from solver.necnon import table as necnon_table
+            from solver.necnon.tables import table as necnon_table
             game: object = necnon_table.convert_table(path, attributes, data)
         else:
-            from solver.neutreeko import table as neutreeko_table
+            from solver.neutreeko.tables import table as neutreeko_table
             game = neutreeko_table.convert_table(path, attributes, data)
         click.echo(f"converted {path} ({game}): {attributes['digest']}")
 

@@ -26,12 +26,12 @@ from solver.cli.neutreeko import (
     tablebase_for,
 )
 from solver.core import files
-from solver.neutreeko import pictures
-from solver.neutreeko.annotate import annotate, annotation_object, annotation_text
-from solver.neutreeko.game import Game
-from solver.neutreeko.play import ENGINES, SIDES, Match, new_seed
-from solver.neutreeko.record import GameRecord, parse_record, read_record
-from solver.neutreeko.starts import DEPTH, TOP, fair_starts, starts_object, starts_text
+from solver.neutreeko.drawing import pictures
+from solver.neutreeko.model.game import Game
+from solver.neutreeko.playing.annotate import annotate, annotation_object, annotation_text
+from solver.neutreeko.playing.play import ENGINES, SIDES, Match, new_seed
+from solver.neutreeko.playing.record import GameRecord, parse_record, read_record
+from solver.neutreeko.studies.starts import DEPTH, TOP, fair_starts, starts_object, starts_text
 
 
 @cli.command()

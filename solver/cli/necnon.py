@@ -37,19 +37,20 @@ from solver.cli.common import (
 )
 from solver.core import files
 from solver.core.pictures import encode
-from solver.necnon import chart, diagram, report
-from solver.necnon.annotate import annotate, annotation_object, annotation_text
-from solver.necnon.build import UNASKED_CELLS, build_table, check_build_asked, ensure_table
-from solver.necnon.judge import EngineJudge, Judge, TableJudge
-from solver.necnon.play import ENGINES, SIDES, Match, table_exists
-from solver.necnon.position import Position, notation_grid
-from solver.necnon.probe import RankedTurn, Tablebase
-from solver.necnon.record import GameRecord, parse_record, read_record
-from solver.necnon.rules import SETTINGS, Game
-from solver.necnon.solve import Progress
-from solver.necnon.survey import SurveyRow, csv_path, run_survey, survey_games, write_report
-from solver.necnon.table import GAME, Table, open_table, table_path
-from solver.necnon.values import Evaluation
+from solver.necnon.drawing import chart, diagram
+from solver.necnon.model.position import Position, notation_grid
+from solver.necnon.model.rules import SETTINGS, Game
+from solver.necnon.model.values import Evaluation
+from solver.necnon.playing.annotate import annotate, annotation_object, annotation_text
+from solver.necnon.playing.play import ENGINES, SIDES, Match, table_exists
+from solver.necnon.playing.record import GameRecord, parse_record, read_record
+from solver.necnon.querying import report
+from solver.necnon.querying.judge import EngineJudge, Judge, TableJudge
+from solver.necnon.querying.probe import RankedTurn, Tablebase
+from solver.necnon.solving.solve import Progress
+from solver.necnon.studies.survey import SurveyRow, csv_path, run_survey, survey_games, write_report
+from solver.necnon.tables.build import UNASKED_CELLS, build_table, check_build_asked, ensure_table
+from solver.necnon.tables.table import GAME, Table, open_table, table_path
 
 F = TypeVar("F", bound=Callable[..., object])
 
@@ -112,7 +113,7 @@ def terminal_progress() -> Callable[[Progress], None] | None:
 
 def open_or_build(game: Game, table_file: Path | None, build: bool) -> Table:
     """The table of ``game`` at ``table_file``, or the default one, built (with progress) if it is
-    missing (a board of more than :data:`~solver.necnon.build.UNASKED_CELLS` cells only if ``build``)."""
+    missing (a board of more than :data:`~solver.necnon.tables.build.UNASKED_CELLS` cells only if ``build``)."""
     return common.open_or_build(game, table_file, open_table, partial(ensure_table, build_large=build),
                                 terminal_progress(), f"necnon {game}")
 

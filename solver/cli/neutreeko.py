@@ -14,15 +14,15 @@ import click
 from solver import __version__
 from solver.cli import common
 from solver.cli.common import CommandGroup, table_option
-from solver.neutreeko.board import MAX_SIDE, MIN_SIDE
-from solver.neutreeko.build import build_cost, ensure_table, is_large
-from solver.neutreeko.game import Game
-from solver.neutreeko.levels import Level
-from solver.neutreeko.position import Position
-from solver.neutreeko.probe import Tablebase
-from solver.neutreeko.record import after_moves
-from solver.neutreeko.rules import DEFAULT_RULE, RULES
-from solver.neutreeko.table import Table, open_table
+from solver.neutreeko.model.board import MAX_SIDE, MIN_SIDE
+from solver.neutreeko.model.game import Game
+from solver.neutreeko.model.position import Position
+from solver.neutreeko.model.rules import DEFAULT_RULE, RULES
+from solver.neutreeko.playing.record import after_moves
+from solver.neutreeko.querying.probe import Tablebase
+from solver.neutreeko.solving.levels import Level
+from solver.neutreeko.tables.build import build_cost, ensure_table, is_large
+from solver.neutreeko.tables.table import Table, open_table
 
 F = TypeVar("F", bound=Callable[..., object])
 
@@ -58,7 +58,7 @@ def position_options(command: F) -> F:
 
 def read_position(words: tuple[str, ...], board: str, rule: str, moves: str) -> Position:
     """POSITION (its words joined by a space, so quoting it is optional) on the --board, after --moves
-    (move text, see :mod:`solver.neutreeko.record`)."""
+    (move text, see :mod:`solver.neutreeko.playing.record`)."""
     return after_moves(Position.parse(" ".join(words), rule, Game.of(board, rule)), moves)
 
 
@@ -82,7 +82,7 @@ def terminal_progress(always: bool = False) -> Callable[[Level], None] | None:
 
 def open_or_build(game: Game, table_file: Path | None, build: bool) -> Table:
     """The table of ``game`` at ``table_file``, or the default one, built (with progress) if it is
-    missing (a board larger than 5 x 5 only if ``build``: see :func:`~solver.neutreeko.build.ensure_table`)."""
+    missing (a board larger than 5 x 5 only if ``build``: see :func:`~solver.neutreeko.tables.build.ensure_table`)."""
     return common.open_or_build(game, table_file, open_table, partial(ensure_table, build_large=build),
                                 terminal_progress(), str(game),
                                 build_cost(game) if is_large(game) else "")

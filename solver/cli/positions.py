@@ -24,11 +24,12 @@ from solver.cli.neutreeko import (
     read_position,
     tablebase_for,
 )
-from solver.neutreeko import pictures, report
-from solver.neutreeko.bulk import BATCH_LINES, LINES_PER_CHUNK, default_batch_lines, query_stream, read_lines
-from solver.neutreeko.game import Game
-from solver.neutreeko.probe import Tablebase, keeping_moves
-from solver.neutreeko.record import play_moves, read_moves
+from solver.neutreeko.drawing import pictures
+from solver.neutreeko.model.game import Game
+from solver.neutreeko.playing.record import play_moves, read_moves
+from solver.neutreeko.querying import report
+from solver.neutreeko.querying.bulk import BATCH_LINES, LINES_PER_CHUNK, default_batch_lines, query_stream, read_lines
+from solver.neutreeko.querying.probe import Tablebase, keeping_moves
 
 
 @cli.command()

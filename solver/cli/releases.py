@@ -81,14 +81,14 @@ def _described(path: Path) -> tuple[str, Attributes]:
     committed: str | None = None
     table: Describable
     if attributes.get("game") == "necnon":
-        from solver.necnon import rules as necnon_rules
-        from solver.necnon import table as necnon_table
+        from solver.necnon.model import rules as necnon_rules
+        from solver.necnon.tables import table as necnon_table
         necnon = necnon_rules.Game.of(str(attributes.get("board")), str(attributes.get("protocol")))
         table, name = necnon_table.open_table(necnon, path), necnon_table.table_path(necnon).name
     else:
-        from solver.neutreeko import digests
-        from solver.neutreeko import table as neutreeko_table
-        from solver.neutreeko.game import Game
+        from solver.neutreeko.model.game import Game
+        from solver.neutreeko.tables import digests
+        from solver.neutreeko.tables import table as neutreeko_table
         game = Game.of(str(attributes.get("board")), str(attributes.get("rule")))
         table, name = neutreeko_table.open_table(game, path), neutreeko_table.table_path(game).name
         committed = digests.committed_digest(game)

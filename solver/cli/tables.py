@@ -24,15 +24,14 @@ from solver.cli.neutreeko import (
 )
 from solver.core import files
 from solver.core.report import csv_path
-from solver.neutreeko import report
-from solver.neutreeko.board import Board
-from solver.neutreeko.build import build_table, check_build_asked, check_memory
-from solver.neutreeko.check import CheckProgress, CheckReport, Progress, check_consistency, check_folded
-from solver.neutreeko.checkpoint import EVERY, state_path
-from solver.neutreeko.digests import committed_digest
-from solver.neutreeko.game import Game
-from solver.neutreeko.rules import RULES
-from solver.neutreeko.survey import (
+from solver.neutreeko.checking.check import CheckProgress, CheckReport, Progress, check_consistency, check_folded
+from solver.neutreeko.checking.verify import verify
+from solver.neutreeko.model.board import Board
+from solver.neutreeko.model.game import Game
+from solver.neutreeko.model.rules import RULES
+from solver.neutreeko.querying import report
+from solver.neutreeko.solving.checkpoint import EVERY, state_path
+from solver.neutreeko.studies.survey import (
     SurveyRow,
     read_csv,
     report_paths,
@@ -42,8 +41,9 @@ from solver.neutreeko.survey import (
     survey_games,
     write_report,
 )
-from solver.neutreeko.table import Table, open_table, table_path
-from solver.neutreeko.verify import verify
+from solver.neutreeko.tables.build import build_table, check_build_asked, check_memory
+from solver.neutreeko.tables.digests import committed_digest
+from solver.neutreeko.tables.table import Table, open_table, table_path
 
 
 @cli.command()

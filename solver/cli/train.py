@@ -8,11 +8,11 @@ import click
 
 from solver.cli.common import input_lines, standard_input, table_option
 from solver.cli.neutreeko import board_option, build_option, cli, rule_option, tablebase_for
-from solver.neutreeko.game import Game
-from solver.neutreeko.play import new_seed
-from solver.neutreeko.puzzles import KINDS, find_puzzles
-from solver.neutreeko.record import read_record
-from solver.neutreeko.train import Drill, from_game, from_puzzles
+from solver.neutreeko.model.game import Game
+from solver.neutreeko.playing.play import new_seed
+from solver.neutreeko.playing.puzzles import KINDS, find_puzzles
+from solver.neutreeko.playing.record import read_record
+from solver.neutreeko.playing.train import Drill, from_game, from_puzzles
 
 #: Puzzles of a drill without --from-game and without --count.
 COUNT = 10

@@ -2,8 +2,8 @@
 gzip-compressed dataset and attributes that describe it, behind a header (HDF5's *user block*, which
 the library skips) that tells this project's reader everything it needs without the HDF5 library.
 
-What the attributes mean is each game's business (:mod:`solver.neutreeko.table`,
-:mod:`solver.necnon.table`); this module guarantees that what is answered is what was written, at the
+What the attributes mean is each game's business (:mod:`solver.neutreeko.tables.table`,
+:mod:`solver.necnon.tables.table`); this module guarantees that what is answered is what was written, at the
 cost of what is read. ``docs/table-format.md`` describes the file for readers in other languages.
 
 The file::

@@ -1,6 +1,6 @@
 """A picture as a list of plain shapes, drawn by two backends: :mod:`solver.core.svg` and :mod:`solver.core.png`.
 
-What a diagram shows is decided once, in :mod:`solver.neutreeko.diagram`, as a :class:`Scene`; the backends only
+What a diagram shows is decided once, in :mod:`solver.neutreeko.drawing.diagram`, as a :class:`Scene`; the backends only
 translate shapes, so an SVG and a PNG of the same scene show the same picture. Coordinates are pixels,
 ``x`` rightwards and ``y`` downwards from the top-left corner (as in SVG)::
 

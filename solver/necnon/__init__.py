@@ -1,3 +1,13 @@
-"""NECNON (Richard Moxham, 2018), a placement game related to Go on square and hexagonal grids: its
-rules, positions, exact solver, tables, and what reads them (queries, lines, pictures, play, records
-and annotation, survey)."""
+"""NECNON (Richard Moxham, 2018), a placement game related to Go on square and hexagonal grids.
+
+* :mod:`~solver.necnon.model`: boards and cells, protocols, positions, keys and symmetry, values;
+* :mod:`~solver.necnon.solving`: the exact solver over symmetry classes;
+* :mod:`~solver.necnon.tables`: writing, opening and building tables, and their figures;
+* :mod:`~solver.necnon.searching`: the search engine for boards too large to solve;
+* :mod:`~solver.necnon.querying`: probes, ranked turns, lines, judging a turn, what the commands print;
+* :mod:`~solver.necnon.playing`: records, annotation and play;
+* :mod:`~solver.necnon.studies`: the survey of boards and protocol settings;
+* :mod:`~solver.necnon.drawing`: diagrams and charts.
+"""
+
+__all__ = ["model", "solving", "tables", "searching", "querying", "playing", "studies", "drawing"]

@@ -1,5 +1,5 @@
 """The pages' files: the package's own ``static/`` files, read once, and ``palette.css``, the colours of
-the board diagrams of both games (:mod:`solver.neutreeko.diagram`, :mod:`solver.necnon.diagram`) as CSS
+the board diagrams of both games (:mod:`solver.neutreeko.drawing.diagram`, :mod:`solver.necnon.drawing.diagram`) as CSS
 custom properties, so that the pages and the pictures share one palette.
 
 The server answers only the paths of :func:`assets` (a fixed table, never a path on disk made from a
@@ -11,9 +11,9 @@ from __future__ import annotations
 from importlib import resources
 from typing import NamedTuple
 
-from solver.necnon import diagram as necnon_diagram
-from solver.neutreeko import diagram
-from solver.neutreeko.position import BLACK, WHITE
+from solver.necnon.drawing import diagram as necnon_diagram
+from solver.neutreeko.drawing import diagram
+from solver.neutreeko.model.position import BLACK, WHITE
 
 
 class Asset(NamedTuple):
@@ -61,7 +61,7 @@ def palette_css() -> str:
         "necnon-faint-ink": necnon_diagram.FAINT_INK,
     })
     lines = [f"  --{name}: {colour};" for name, colour in colours.items()]
-    return ("/* The colours of the board diagrams (solver/neutreeko/diagram.py, solver/necnon/diagram.py). */\n"
+    return ("/* The colours of the board diagrams (solver/neutreeko/drawing/diagram.py, solver/necnon/drawing/diagram.py). */\n"
             ":root {\n" + "\n".join(lines) + "\n}\n")
 
 

@@ -1,8 +1,8 @@
 """NECNON's part of the explorer's JSON API (``game=necnon``; see :mod:`solver.web.api`): an endpoint and
-its parameters in, a JSON object of :mod:`solver.necnon.report` out.
+its parameters in, a JSON object of :mod:`solver.necnon.querying.report` out.
 
 Every value is Black's points minus Green's under perfect play, whoever is to move (see
-:mod:`solver.necnon.probe`)::
+:mod:`solver.necnon.querying.probe`)::
 
     GET /api/position?game=necnon&position=P[&moves=M][&board=B][&protocol=S]
         the ``necnon query --json`` object of P after the turns M: its value and every turn best
@@ -11,7 +11,7 @@ Every value is Black's points minus Green's under perfect play, whoever is to mo
         the ``necnon line --json`` object: the perfect line from there to the end, the final points
         and the smothered groups (a table needed)
     GET /api/rules?game=necnon&...
-        the state object (:func:`solver.necnon.report.state_object`): the cells the side to move may
+        the state object (:func:`solver.necnon.querying.report.state_object`): the cells the side to move may
         play, the stones its turn lays, the points and smothered groups if the game ended there; any
         board, no table read
     GET /api/game?game=necnon&...
@@ -20,7 +20,7 @@ Every value is Black's points minus Green's under perfect play, whoever is to mo
         "positions": [the state object of P and of the position after each turn], "values": [the
         /api/position object of each of them], or null when the board has no table, "refused": null or
         "turn 3, c9, cannot be played: ...", "variations": [...]}``. M may hold variations in
-        parentheses (as a record does, see :mod:`solver.necnon.record`), each answered as ``{"ply",
+        parentheses (as a record does, see :mod:`solver.necnon.playing.record`), each answered as ``{"ply",
         "turns", "positions", "values", "variations"}``: the turn it replaces, its turns, the state
         object after each and their /api/position objects (or null), its own variations. M is read
         while its turns are legal, the first that is not refused, what came before it answered
@@ -28,9 +28,9 @@ Every value is Black's points minus Green's under perfect play, whoever is to mo
         the /api/game object of the record, its variations included
     GET /api/record?game=necnon&...
         ``{"record": "..."}``: the game record of the turns M from P, variations included, as
-        :meth:`GameRecord.text <solver.necnon.record.GameRecord.text>` writes it (every turn checked)
+        :meth:`GameRecord.text <solver.necnon.playing.record.GameRecord.text>` writes it (every turn checked)
     GET /api/search?game=necnon&...[&seconds=T]
-        the search object (:func:`solver.necnon.report.search_object`) of the search engine's view of
+        the search object (:func:`solver.necnon.querying.report.search_object`) of the search engine's view of
         the position after thinking T seconds (default :data:`SEARCH_SECONDS`, at most
         :data:`MAX_SEARCH_SECONDS`): its turns most visited first, the first its choice; any board.
         One search runs at a time (see :mod:`solver.web.searches`); the first ``/api/game`` of a board
@@ -39,7 +39,7 @@ Every value is Black's points minus Green's under perfect play, whoever is to mo
     GET /api/games
         NECNON's entries: ``{"game": "necnon", "board": "4x4", "protocol": "nec", "table": "ready"}``
         for every board and protocol setting, the table "ready", "on demand" (a board of at most
-        :data:`~solver.necnon.build.UNASKED_CELLS` cells, built on first use in a second or so),
+        :data:`~solver.necnon.tables.build.UNASKED_CELLS` cells, built on first use in a second or so),
         "missing" (``necnon solve`` builds it) or "too large" (more cells than the solver takes: the
         search engine plays it)
 
@@ -64,16 +64,16 @@ from pathlib import Path
 
 from solver.core.errors import InputError, MissingTableError
 from solver.core.record import Variation
-from solver.necnon import report
-from solver.necnon.build import UNASKED_CELLS, build_table
-from solver.necnon.engine import SearchEngine
-from solver.necnon.grid import MAX_BASE, MAX_SIDE, MIN_BASE, MIN_SIDE, Grid
-from solver.necnon.keys import check_solvable
-from solver.necnon.position import Position, Turn, notation_grid
-from solver.necnon.probe import Tablebase
-from solver.necnon.record import GameRecord, parse_record, read_playable, read_variations
-from solver.necnon.rules import SETTINGS, Game
-from solver.necnon.table import Table, open_table, solve_command, table_path
+from solver.necnon.model.grid import MAX_BASE, MAX_SIDE, MIN_BASE, MIN_SIDE, Grid
+from solver.necnon.model.keys import check_solvable
+from solver.necnon.model.position import Position, Turn, notation_grid
+from solver.necnon.model.rules import SETTINGS, Game
+from solver.necnon.playing.record import GameRecord, parse_record, read_playable, read_variations
+from solver.necnon.querying import report
+from solver.necnon.querying.probe import Tablebase
+from solver.necnon.searching.engine import SearchEngine
+from solver.necnon.tables.build import UNASKED_CELLS, build_table
+from solver.necnon.tables.table import Table, open_table, solve_command, table_path
 from solver.web.game_api import ApiError, JSONObject
 from solver.web.searches import OneSearch
 from solver.web.tables import Builds, BusyError, LiveTables, listing, run_child
@@ -99,7 +99,7 @@ _SECONDS = re.compile(r"[0-9]{1,2}(\.[0-9]{1,3})?")
 class NecnonApi:
     """Answers NECNON's requests from the tables in ``directory`` (default: the tables directory), and
     from the search engine on any board. A missing table of a board of at most
-    :data:`~solver.necnon.build.UNASKED_CELLS` cells is built on first use by ``builds``, in a child
+    :data:`~solver.necnon.tables.build.UNASKED_CELLS` cells is built on first use by ``builds``, in a child
     process, as Neutreeko's are (see :mod:`solver.web.tables`). A search waits at most ``search_wait``
     seconds for the one before it. Safe to call from several threads at once."""
 
@@ -139,7 +139,7 @@ class NecnonApi:
 
     def game(self, start: Position, text: str) -> JSONObject:
         """The ``/api/game`` object of the turns ``text`` (variations included) from ``start``, read while
-        each is legal (see :func:`~solver.necnon.record.read_playable`); the first that is not is refused."""
+        each is legal (see :func:`~solver.necnon.playing.record.read_playable`); the first that is not is refused."""
         return self._game_object(start, *read_playable(start, text))
 
     def record(self, start: Position, text: str) -> JSONObject:
@@ -271,7 +271,7 @@ def _every_game() -> list[Game]:
 @lru_cache(maxsize=64)
 def game_of(board: str, protocol: str) -> Game:
     """The game of a board and a protocol setting by name, made once; raises as :meth:`Game.of
-    <solver.necnon.rules.Game.of>` does."""
+    <solver.necnon.model.rules.Game.of>` does."""
     return Game.of(board, protocol)
 
 

@@ -1,16 +1,16 @@
 """Neutreeko's part of the explorer's JSON API (``game=neutreeko``, the default; see
 :mod:`solver.web.api`): an endpoint and its parameters in, a JSON object out.
 
-Every value is from the point of view of the side to move (see :mod:`solver.neutreeko.probe`)::
+Every value is from the point of view of the side to move (see :mod:`solver.neutreeko.querying.probe`)::
 
     GET /api/position?position=P[&moves=M][&board=B][&rule=R]
-        the ``neutreeko query --json`` object (:func:`solver.neutreeko.report.query_object`) of P
+        the ``neutreeko query --json`` object (:func:`solver.neutreeko.querying.report.query_object`) of P
         after the moves M: its value and every move best first, each with its resulting position
     GET /api/line?position=P[&moves=M][&board=B][&rule=R][&max_plies=N]
-        the ``neutreeko line --json`` object (:func:`solver.neutreeko.report.line_object`) of the
+        the ``neutreeko line --json`` object (:func:`solver.neutreeko.querying.report.line_object`) of the
         perfect-play line from there, stopped after N plies (default and most: :data:`MAX_LINE_PLIES`)
     GET /api/annotate?position=P[&moves=M][&board=B][&rule=R]
-        the ``neutreeko annotate --json`` object (:func:`solver.neutreeko.annotate.annotation_object`)
+        the ``neutreeko annotate --json`` object (:func:`solver.neutreeko.playing.annotate.annotation_object`)
         of the game of the moves M from P: every ply judged (best, inaccuracy, mistake, blunder, with
         the best moves), a summary per side, the first decisive error
     GET /api/game?position=P[&moves=M][&board=B][&rule=R]
@@ -22,17 +22,17 @@ Every value is from the point of view of the side to move (see :mod:`solver.neut
         moves], "annotation": the /api/annotate object of its whole line from P, "variations": [its
         own]}``; M is read while its moves are legal and their game goes on, the first that is not
         refused, what came before it in M answered
-    POST /api/annotate   (the body: a game record, see :mod:`solver.neutreeko.record`)
+    POST /api/annotate   (the body: a game record, see :mod:`solver.neutreeko.playing.record`)
         the same object for the game the record describes (:meth:`NeutreekoApi.annotate_record`)
     POST /api/game   (the body: a game record)
         the /api/game object of the record, its variations included (:meth:`NeutreekoApi.game_record`)
     GET /api/record?position=P[&moves=M][&board=B][&rule=R]
         ``{"record": the text of the game record}`` of the moves M (variations included) from P, as
-        :meth:`GameRecord.text <solver.neutreeko.record.GameRecord.text>` writes it
+        :meth:`GameRecord.text <solver.neutreeko.playing.record.GameRecord.text>` writes it
     GET /api/stats[?board=B][&rule=R]
-        the ``neutreeko stats --json`` object (:func:`solver.neutreeko.report.stats_object`) of the table
+        the ``neutreeko stats --json`` object (:func:`solver.neutreeko.querying.report.stats_object`) of the table
         of B and R, with ``"counting": false`` and ``"start"``: the start's value, as /api/position gives
-        it without its moves (:func:`solver.neutreeko.report.position_object`). A large table not counted
+        it without its moves (:func:`solver.neutreeko.querying.report.position_object`). A large table not counted
         yet (more than :data:`~solver.web.summaries.BACKGROUND_INDICES` indices, see
         :mod:`solver.web.summaries`) is counted in the background; until that ends the answer is
         ``{"counting": true, "board": B, "rule": R, "legal": ..., ..., "no_move": ..., "start": ...}``,
@@ -77,14 +77,12 @@ from pathlib import Path
 
 from solver.core.errors import MissingTableError
 from solver.core.record import Variation
-from solver.neutreeko import report
-from solver.neutreeko.annotate import annotate, annotation_object
-from solver.neutreeko.board import MAX_SIDE, MIN_SIDE
-from solver.neutreeko.build import build_table, is_large
-from solver.neutreeko.game import Game
-from solver.neutreeko.position import Move, Position
-from solver.neutreeko.probe import Tablebase
-from solver.neutreeko.record import (
+from solver.neutreeko.model.board import MAX_SIDE, MIN_SIDE
+from solver.neutreeko.model.game import Game
+from solver.neutreeko.model.position import Move, Position
+from solver.neutreeko.model.rules import DEFAULT_RULE, RULES, RuleError
+from solver.neutreeko.playing.annotate import annotate, annotation_object
+from solver.neutreeko.playing.record import (
     GameRecord,
     after_moves,
     parse_record,
@@ -92,9 +90,11 @@ from solver.neutreeko.record import (
     read_playable,
     read_variations,
 )
-from solver.neutreeko.rules import DEFAULT_RULE, RULES, RuleError
-from solver.neutreeko.stats import COUNT_NAMES
-from solver.neutreeko.table import Table, open_table, solve_command, table_path
+from solver.neutreeko.querying import report
+from solver.neutreeko.querying.probe import Tablebase
+from solver.neutreeko.tables.build import build_table, is_large
+from solver.neutreeko.tables.stats import COUNT_NAMES
+from solver.neutreeko.tables.table import Table, open_table, solve_command, table_path
 from solver.web import training
 from solver.web.game_api import ApiError, JSONObject
 from solver.web.summaries import Summaries
@@ -172,26 +172,26 @@ class NeutreekoApi:
 
     def annotate_record(self, text: str) -> JSONObject:
         """The annotation object (as ``/api/annotate`` answers) of the game record ``text``; raises
-        :class:`~solver.neutreeko.record.RecordError` naming the line of a record that cannot be read."""
+        :class:`~solver.neutreeko.playing.record.RecordError` naming the line of a record that cannot be read."""
         record = parse_record(text)
         return annotation_object(annotate(self._tablebase(record.start.game), record.start, record.moves))
 
     def game(self, start: Position, text: str) -> JSONObject:
         """The ``/api/game`` object of the move text ``text`` (variations included) from ``start``: read
-        while each token is legal and its game goes on (see :func:`~solver.neutreeko.record.read_playable`);
+        while each token is legal and its game goes on (see :func:`~solver.neutreeko.playing.record.read_playable`);
         the first that is not is refused."""
         moves, variations, refused = read_playable(start, text)
         return self._game_object(start, moves, variations, refused)
 
     def game_record(self, text: str) -> JSONObject:
         """The ``/api/game`` object of the game record ``text``, its variations included; raises
-        :class:`~solver.neutreeko.record.RecordError` naming the line of a record that cannot be read."""
+        :class:`~solver.neutreeko.playing.record.RecordError` naming the line of a record that cannot be read."""
         record = parse_record(text)
         return self._game_object(record.start, record.moves, record.variations, None)
 
     def record(self, start: Position, text: str) -> JSONObject:
         """``{"record": the text of the game record}`` of the move text ``text`` (variations included)
-        from ``start``; raises :class:`~solver.neutreeko.record.RecordError` for a move that is wrong."""
+        from ``start``; raises :class:`~solver.neutreeko.playing.record.RecordError` for a move that is wrong."""
         moves, variations = read_variations(start, text)
         return {"record": GameRecord(start, moves, (), variations).text()}
 
@@ -306,7 +306,7 @@ def build_into(board: str, rule: str, out: str) -> None:
 @lru_cache(maxsize=64)
 def game_of(board: str, rule: str) -> Game:
     """The game of a board and a rule by name, made once (its lookup tables with it); raises as
-    :meth:`Game.of <solver.neutreeko.game.Game.of>` does."""
+    :meth:`Game.of <solver.neutreeko.model.game.Game.of>` does."""
     return Game.of(board, rule)
 
 

@@ -1,5 +1,5 @@
 """The summaries of a server's Neutreeko tables (:attr:`Table.summary
-<solver.neutreeko.table.Table.summary>`, what ``neutreeko stats`` prints), each counted once while its
+<solver.neutreeko.tables.table.Table.summary>`, what ``neutreeko stats`` prints), each counted once while its
 table stays open, the large ones in the background.
 
 Why: a table's summary is counted by reading every chunk of it, in bounded memory but in time that grows
@@ -14,7 +14,7 @@ minute to a minute on 8 x 8 and minutes on 9 x 9. A request thread must not wait
   another large table while a count runs starts nothing, and its count starts at a request after the
   count under way has ended.
 
-A summary (a few hundred bytes) is kept as long as its :class:`~solver.neutreeko.table.Table` object
+A summary (a few hundred bytes) is kept as long as its :class:`~solver.neutreeko.tables.table.Table` object
 lives: the server's tables (:class:`~solver.web.tables.LiveTables`) open a table again when its file
 changes, and the new object has no summary until it is counted. A count that fails (a damaged chunk) is
 kept in the same way, as its error, so that a damaged table is not read again at every request.
@@ -26,8 +26,8 @@ import threading
 import weakref
 
 from solver.core.errors import TableError
-from solver.neutreeko.stats import Summary
-from solver.neutreeko.table import Table
+from solver.neutreeko.tables.stats import Summary
+from solver.neutreeko.tables.table import Table
 from solver.web.tables import reason
 
 #: The most indices of a table counted in the request's thread: every board of at most 36 squares (6 x 6:

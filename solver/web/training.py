@@ -3,12 +3,12 @@ puzzles of ``neutreeko puzzles`` and the judgement of ``neutreeko train``, from 
 functions, so that the page, the terminal and a script agree word for word::
 
     GET /api/puzzles?[board=B][&rule=R][&count=N][&kind=K][&seed=S][&min_plies=A][&max_plies=Z]
-        the ``neutreeko puzzles --json`` object (:func:`solver.neutreeko.puzzles.puzzles_object`) of
-        :func:`~solver.neutreeko.puzzles.find_puzzles` with these arguments; N from 1 to
+        the ``neutreeko puzzles --json`` object (:func:`solver.neutreeko.playing.puzzles.puzzles_object`) of
+        :func:`~solver.neutreeko.playing.puzzles.find_puzzles` with these arguments; N from 1 to
         :data:`MAX_PUZZLES` (default 20), K ``win``, ``save`` or ``all`` (default), S a whole number
         (default 0), A and Z plies (default 1 and no limit)
     GET /api/try?position=P[&moves=M][&board=B][&rule=R][&move=X]
-        the exercise of the position (:class:`solver.neutreeko.train.Exercise`): ``{"position", "board",
+        the exercise of the position (:class:`solver.neutreeko.playing.train.Exercise`): ``{"position", "board",
         "rule", "side", "task": "White to move and win", "moves": [every legal move, by name, in
         alphabetical order]}``, values hidden; with X, also the try judged as ``neutreeko train`` judges
         it: ``{..., "move": X, "correct": true, "verdict": "correct: the only winning move, wins in 7",
@@ -25,11 +25,11 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from solver.neutreeko.game import Game
-from solver.neutreeko.position import Position
-from solver.neutreeko.probe import Tablebase
-from solver.neutreeko.puzzles import KINDS, find_puzzles, puzzles_object
-from solver.neutreeko.train import Exercise
+from solver.neutreeko.model.game import Game
+from solver.neutreeko.model.position import Position
+from solver.neutreeko.playing.puzzles import KINDS, find_puzzles, puzzles_object
+from solver.neutreeko.playing.train import Exercise
+from solver.neutreeko.querying.probe import Tablebase
 from solver.web.game_api import ApiError, JSONObject
 
 #: The most puzzles one request of ``/api/puzzles`` asks for: a set of 100 is sampled in about a second.
@@ -74,7 +74,7 @@ def puzzles(tablebase: Tablebase, game: Game, parameters: Mapping[str, str]) -> 
 def try_move(tablebase: Tablebase, position: Position, move: str | None) -> JSONObject:
     """The ``/api/try`` object of ``position``, and of the try ``move`` there if it is given (see the
     module docstring); a move that does not parse or is not legal raises as :meth:`Position.parse_move
-    <solver.neutreeko.position.Position.parse_move>` does."""
+    <solver.neutreeko.model.position.Position.parse_move>` does."""
     try:
         exercise = Exercise.at(tablebase, position, "puzzle")
     except ValueError as error:

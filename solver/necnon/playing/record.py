@@ -1,0 +1,295 @@
+"""NECNON game records: the written form of a game, tags then its turns, each numbered::
+
+    [Board "3x3"]
+    [Protocol "nec"]
+    [Black "person"]
+    [Green "perfect (the table)"]
+    [Result "Green wins by 1"]
+
+    1. b2 2. a1,c3 3. a3,c1 4. a2,b3 5. b1
+
+The syntax of tags, comments and lines is every game's (:mod:`solver.core.record`). ``Board`` (default:
+the board ``Start`` is written on, else ``4x4``) and ``Protocol`` (default ``nec``) name the game;
+``Start`` is the position the game began from, in notation, written only when it is not the empty
+board; ``Result`` is ``Black wins by N``, ``Green wins by N``, ``draw`` (the score at the end, as the
+rules count it) or ``*`` (not over), and must be what the turns lead to. ``Black``, ``Green`` and any
+other tags (``Event``, ``Date``, ...) are kept as they are. Every tag is optional: a bare list of
+turns is a record of a game from the empty 4 x 4 board under NEC.
+
+**Turns** are written as everywhere (``c3,d4``, ``c3``, ``pass``; see :mod:`solver.necnon.model.position`),
+separated by spaces or line breaks, each checked against the rules. Every turn has its own number, from
+1 at the start (Black and Green alternate, so a turn's number says whose it was); numbers are
+optional, and may be glued to the turn (``3.a1,d4``), but a number given must be the number of the
+turn it stands before. A turn after the end of the game is refused.
+
+**Variations** are turns in parentheses after the turn they are an alternative to, played from the
+position before it, as in Neutreeko's records (:mod:`solver.core.record`); they nest, and several may
+follow one turn, each numbered as the turns it replaces::
+
+    1. b2 2. a1,c3 (2. a1,b1 3. c1,a2 (3. a3,c3)) (2. b1,c1) 3. b1,c1
+
+The turns outside every parenthesis are the game (its main line: :attr:`GameRecord.turns`, what
+``Result`` describes and what annotation and play read); a variation ends at the end of its own game.
+:func:`read_variations` reads turns with variations. A record that cannot be read raises
+:class:`~solver.core.record.RecordError`, one line naming the line and the problem.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Iterable, Mapping, Sequence
+
+from solver.core import files
+from solver.core.errors import InputError
+from solver.core.notation import checked
+from solver.core.record import (
+    MAX_NUMBER_DIGITS,
+    MOVE_NUMBER,
+    GameOverError,
+    LineReader,
+    RecordError,
+    RecordLines,
+    Tagged,
+    TreeReader,
+    Variation,
+    at_line,
+    check_result,
+    parenthesised,
+    read_file,
+    split_record,
+    tag_lines,
+    tokens,
+    tree_groups,
+    wrap,
+)
+from solver.necnon.model.position import MAX_LINE_LENGTH, Position, Turn, notation_grid
+from solver.necnon.model.rules import Game
+from solver.necnon.model.values import Evaluation
+
+#: Tags a record writes from its game, in this order, before any others.
+GAME_TAGS = ("Board", "Protocol", "Start")
+PLAYER_TAGS = ("Black", "Green")
+#: The board and protocol of a record that names none.
+DEFAULT_BOARD, DEFAULT_PROTOCOL = "4x4", "nec"
+#: What a ``Result`` tag may say: the score's wording (:meth:`Evaluation.result`), or ``*``.
+_RESULT = re.compile(r"(Black|Green) wins by [1-9][0-9]*|draw|\*")
+
+__all__ = ["GameRecord", "RecordError", "numbered", "parse_record", "read_playable", "read_record",
+           "read_variations", "write_record"]
+
+
+def numbered(names: Iterable[str], first: int = 1, branches: Mapping[int, Sequence[list[str]]] | None = None) -> list[str]:
+    """The turns ``names`` numbered from ``first``, in groups that a line break should not split;
+    ``branches`` holds the groups of the variations after each turn, written there in parentheses.
+
+    >>> numbered(["b2", "a1,c3", "pass"])
+    ['1. b2', '2. a1,c3', '3. pass']
+    >>> numbered(["b2", "a1,c3"], branches={2: [["2. c1"]]})
+    ['1. b2', '2. a1,c3', '(2. c1)']
+    """
+    groups: list[str] = []
+    for number, name in enumerate(names, first):
+        groups.append(f"{number}. {name}")
+        for branch in (branches or {}).get(number, ()):
+            groups += parenthesised(branch)
+    return groups
+
+
+def turn_groups(start: Position, turns: Sequence[Turn], variations: Sequence[Variation[Turn]]) -> list[str]:
+    """The groups (see :func:`numbered`) of the game of ``turns`` from ``start`` and its variations."""
+    grid = start.game.grid
+    return tree_groups(turns, variations, lambda line, first, branches: numbered(
+        [turn.name(grid) for turn in line], first, branches))
+
+
+@dataclass(frozen=True)
+class GameRecord(Tagged):
+    """A game: where it started, its turns (each legal, none after the end: the main line), its tags
+    other than those of :data:`GAME_TAGS` and ``Result``, which come from the game itself (the players'
+    names, ``Black`` and ``Green``, and any others, in order), and the variations of its turns, in the
+    order of their plies. What reads a game (annotation, play) reads its main line; :meth:`text` writes
+    the variations too."""
+
+    start: Position
+    turns: tuple[Turn, ...] = ()
+    tags: tuple[tuple[str, str], ...] = field(default=())
+    variations: tuple[Variation[Turn], ...] = ()
+
+    def __post_init__(self) -> None:
+        self.check_tags(GAME_TAGS)
+
+    @cached_property
+    def positions(self) -> tuple[Position, ...]:
+        """The start, then the position after each turn (each checked: an illegal one raises
+        :class:`~solver.core.errors.IllegalMoveError`)."""
+        positions = [self.start]
+        for turn in self.turns:
+            positions.append(positions[-1].play(turn))
+        return tuple(positions)
+
+    @property
+    def end(self) -> Position:
+        """The position after the last turn."""
+        return self.positions[-1]
+
+    @property
+    def result(self) -> str:
+        """The ``Result`` tag: the score at the end (``"Black wins by 2"``, ``"draw"``), or ``*`` while
+        the game is not over."""
+        return Evaluation(self.end.margin(), 0).result() if self.end.over else "*"
+
+    def names(self) -> list[str]:
+        """The turns as written: ``c3,d4``, ``c3``, ``pass``."""
+        return [turn.name(self.start.game.grid) for turn in self.turns]
+
+    def __repr__(self) -> str:
+        # The turns as written, a1,c3 rather than Turn(cells=(0, 8)): a turn does not know its board, the
+        # record does.
+        tags = f", tags={self.tags!r}" if self.tags else ""
+        turns = " ".join(turn_groups(self.start, self.turns, self.variations))
+        return f"GameRecord(start={self.start!r}, turns={turns!r}{tags}, result={self.result!r})"
+
+    def text(self) -> str:
+        """The record as text (see the module docstring), ending with a line end."""
+        game = self.start.game
+        tags = [("Board", str(game.grid)), ("Protocol", game.setting)]
+        if not self.start.first_turn:
+            tags.append(("Start", self.start.notation()))
+        players = [(name, self.tag(name)) for name in PLAYER_TAGS if self.tag(name)]
+        others = [(name, value) for name, value in self.tags if name not in PLAYER_TAGS]
+        tags += [*players, ("Result", self.result), *others]
+        return "\n".join([*tag_lines(tags), "", wrap(turn_groups(self.start, self.turns, self.variations))]) + "\n"
+
+
+class _Line(LineReader[Position, Turn]):
+    """A line of turns being read (see :class:`~solver.core.record.LineReader`), each numbered or not:
+    a number given is the number of the turn it stands before."""
+
+    def __init__(self, before: Sequence[Position]) -> None:
+        super().__init__(before)
+        self.pending: str | None = None  # a turn number not yet followed by its turn
+
+    def feed(self, token: str) -> None:
+        number = MOVE_NUMBER.fullmatch(token)
+        if number is not None:
+            self._number(token, *number.groups())
+            token = number.group(3)
+            if not token:
+                return
+        if self.position.over:
+            result = Evaluation(self.position.margin(), 0).result()
+            raise GameOverError(f"{token} comes after the end of the game ({result})", result)
+        turn = self.position.parse_turn(token)
+        self.positions.append(self.position.play(turn))
+        self.moves.append(turn)
+        self.pending = None
+
+    def check_complete(self) -> None:
+        if self.pending is not None:
+            raise RecordError(f"turn number {self.pending} is not followed by a turn")
+
+    def _number(self, token: str, digits: str, dots: str, rest: str) -> None:
+        self.check_complete()
+        written = token[:len(token) - len(rest)]
+        expected = len(self.positions)  # every turn its own number, from 1 at the start
+        if len(digits) > MAX_NUMBER_DIGITS:
+            raise RecordError(f"turn number {written} is too large")
+        if dots != "." or int(digits) != expected:
+            raise RecordError(f"turn number {written} where {expected}. was expected (every turn has its own number)")
+        self.pending = written
+
+
+def _tree_reader(start: Position) -> TreeReader[Position, Turn]:
+    return TreeReader(start, _Line, unit="turn")
+
+
+def read_variations(start: Position, text: str) -> tuple[tuple[Turn, ...], tuple[Variation[Turn], ...]]:
+    """The main line and the variations of the turns ``text`` from ``start`` (numbered or not, over lines
+    or not, see the module docstring), each turn checked, none after the end of its line's game. Raises
+    :class:`RecordError` naming the problem, or what :meth:`Position.parse_turn
+    <solver.necnon.model.position.Position.parse_turn>` raises for a turn that is wrong.
+
+    >>> turns, variations = read_variations(Position.empty(Game.of("3x3")), "b2 (a1) a1,c3")
+    >>> len(turns), variations[0].ply, len(variations[0].moves)
+    (2, 1, 1)
+    """
+    reader = _tree_reader(start)
+    for token in tokens(checked(_one_line(text), "line of turns", MAX_LINE_LENGTH)):
+        reader.feed(token)
+    return reader.finish()
+
+
+def read_playable(start: Position, text: str) -> tuple[tuple[Turn, ...], tuple[Variation[Turn], ...], str | None]:
+    """The main line and the variations of the turns ``text`` from ``start`` up to its first token that
+    cannot be read or played, and why that one was refused (``"turn 3, c9, cannot be played: ..."``), or
+    None if all were read (see :meth:`TreeReader.read_playable
+    <solver.core.record.TreeReader.read_playable>`). Raises :class:`~solver.core.errors.InputError` only
+    for text that is too long or not printable ASCII."""
+    return _tree_reader(start).read_playable(checked(_one_line(text), "line of turns", MAX_LINE_LENGTH), "turn")
+
+
+def _one_line(text: str) -> str:
+    return text.replace("\r", " ").replace("\n", " ")  # turns may run over lines, as in a record
+
+
+def parse_record(text: str) -> GameRecord:
+    """Read a record (see the module docstring). Raises :class:`RecordError` naming the line (from 1)
+    and the problem: a malformed or repeated tag, a board, protocol or start that is not valid, a turn
+    or turn number that is wrong, a turn after the end of the game, a parenthesis out of place, or a
+    ``Result`` that the turns do not lead to.
+
+    >>> record = parse_record('[Board "3x3"]\\n1. b2 2. a1,c3 (2. a1,b1)')
+    >>> record.names(), record.result, record.end.notation()
+    (['b2', 'a1,c3'], '*', '2g/1b1/g2 b')
+    """
+    split = split_record(text)
+    start = _start(split)
+    reader = _tree_reader(start)
+    for number, line in split.moves:
+        with at_line(number):
+            # Checked as notation is (printable ASCII), so that no other character than a space
+            # separates two turns.
+            words = tokens(checked(line, "line of turns", MAX_LINE_LENGTH))
+        for token in words:
+            try:
+                reader.feed(token, number)
+            except InputError as error:
+                within = f" (in the variation at turn {reader.lines[-1].ply})" if len(reader.lines) > 1 else ""
+                raise RecordError(f"line {number}: {error}{within}") from None
+    with at_line(split.moves[-1][0] if split.moves else 0):  # without turns, nothing can be amiss
+        turns, variations = reader.finish()
+    players = tuple((name, value) for name, (_, value) in split.tags.items() if name not in (*GAME_TAGS, "Result"))
+    record = GameRecord(start, turns, players, variations)
+    check_result(split, record.result, lambda said: _RESULT.fullmatch(said) is not None,
+                 "Black wins by N, Green wins by N, draw or *")
+    return record
+
+
+def _start(split: RecordLines) -> Position:
+    """The start position the ``Board``, ``Protocol`` and ``Start`` tags describe."""
+    board_line, board = split.tag("Board")
+    protocol_line, protocol = split.tag("Protocol", DEFAULT_PROTOCOL)
+    start_line, start = split.tag("Start")
+    with at_line(start_line):
+        written_on = notation_grid(start) if start else None
+    with at_line(board_line):
+        game = Game.of(board or written_on or DEFAULT_BOARD, DEFAULT_PROTOCOL)
+    with at_line(protocol_line):
+        game = Game.of(game.grid, protocol)
+    with at_line(start_line):
+        return Position.parse(start, game) if start else Position.empty(game)
+
+
+def read_record(path: Path | str) -> GameRecord:
+    """The record in the file ``path`` (UTF-8). Raises :class:`RecordError` naming the file, and the
+    line for a record that cannot be read."""
+    return read_file(path, parse_record)
+
+
+def write_record(path: Path | str, record: GameRecord) -> None:
+    """Write ``record`` to ``path`` atomically (see :mod:`solver.core.files`); raises :class:`OSError`."""
+    files.write_atomically(path, record.text())
+

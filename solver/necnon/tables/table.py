@@ -1,0 +1,200 @@
+"""NECNON tables: one HDF5 file per board and protocol setting, in the digest-checked container of
+:mod:`solver.core.container` (the one Neutreeko's tables use).
+
+The dataset ``classes`` holds one record per class of positions reachable from the empty board
+(:data:`solver.necnon.solving.solve.RECORD`: canonical key, margin, turns, number of positions), sorted by key,
+so that a position is found by binary search on its canonical key (:mod:`solver.necnon.model.keys`): first
+over the chunks, by the first key of each that the container's chunk map keeps, then inside the one
+chunk read. A position reachable from the empty board is always there; one that is not there cannot be
+reached. Whole-table readers (:attr:`Table.records`, :attr:`Table.summary`) check that the records
+agree with the attributes.
+The attributes describe the file:
+
+=================  =============================================================================
+attribute          meaning
+=================  =============================================================================
+format             ``"neutreeko-solver table"`` (the container's; anything else is not one of ours)
+format_version     :data:`FORMAT_VERSION`
+game               ``"necnon"``
+grid, board        ``"square"`` or ``"hex"``; the board, e.g. ``"4x4"``, ``"hex3"``
+cells, symmetries  the board's number of cells and of symmetries (8, 4 or 12)
+protocol           the setting, e.g. ``"nec-non"``; black_protocol, green_protocol: each player's
+key_layout         :data:`solver.necnon.model.keys.KEY_LAYOUT`
+classes, positions, black_wins, draws, green_wins, finished, value, turns, longest
+                   the figures of :class:`solver.necnon.tables.stats.Summary`; ``value`` and ``turns`` are
+                   the empty board's (Black's points minus Green's under perfect play)
+best_first         the cells whose first stone keeps the empty board's value
+sorted_by          ``"key"``: the records are sorted by their key
+digest             ``"sha256:<hex>"`` of the data bytes; checked by every reader of the whole table
+writer, written    the package and version that wrote the file, and when (UTC)
+solve_seconds      how long the search took (not part of the data)
+=================  =============================================================================
+
+Tables live in :func:`solver.core.container.tables_dir`, named ``necnon-<board>-<protocol>.h5``
+(``necnon-4x4-nec.h5``). The same solve gives the same data bytes and attributes (``solve_seconds`` and
+``written`` apart) on every run.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from solver.core import container
+from solver.core.chunks import Chunks
+from solver.core.container import Attributes, Contents, tables_dir
+from solver.core.errors import TableError, TableMismatchError
+from solver.necnon.model.keys import KEY_LAYOUT, find
+from solver.necnon.model.rules import Game
+from solver.necnon.solving.solve import RECORD
+from solver.necnon.tables.stats import COUNT_NAMES, Summary, summarize
+
+FORMAT_VERSION = 1
+GAME = "necnon"
+_DATASET = "classes"
+
+
+def table_path(game: Game) -> Path:
+    """Default path of ``game``'s table."""
+    return tables_dir() / f"necnon-{game.grid}-{game.setting}.h5"
+
+
+def solve_command(game: Game, path: Path | None = None) -> str:
+    """The command that builds ``game``'s table at ``path`` (default: where :func:`table_path` says)."""
+    out = "" if path is None or Path(path) == table_path(game) else f" --out {path}"
+    return f"necnon solve --board {game.grid} --protocol {game.setting}{out}"
+
+
+def write_table(game: Game, records: npt.NDArray[np.void], path: Path, solve_seconds: float,
+                replace: bool = True) -> Summary:
+    """Write ``records`` (see :mod:`solver.necnon.solving.solve`) as ``game``'s table at ``path``, atomically;
+    return its summary. Unless ``replace``, a file at ``path`` (one that appeared while the table was
+    written) is left as it is: :class:`~solver.core.errors.TableExistsError`. Raises
+    :class:`TableError` if the file cannot be written."""
+    summary = summarize(game, records)
+    attributes: Attributes = {
+        "format_version": FORMAT_VERSION, "game": GAME, "grid": game.grid.kind, "board": str(game.grid),
+        "cells": game.grid.cells, "symmetries": len(game.grid.symmetries), "protocol": game.setting,
+        "black_protocol": game.black.value, "green_protocol": game.green.value, "key_layout": KEY_LAYOUT,
+        **summary.counts(), "best_first": list(summary.best_first), "solve_seconds": float(solve_seconds),
+    }
+    container.write(Path(path), _DATASET, records, attributes, sorted_by="key", replace=replace)
+    return summary
+
+
+def convert_table(path: Path, attributes: Attributes, records: npt.NDArray[Any]) -> Game:
+    """Rewrite the table at ``path`` in today's format from its contents in the first container format,
+    ``attributes`` and ``records``, as :func:`solver.core.legacy.read` gives them verified (nothing is
+    solved again); return its game. Raises :class:`TableError` unless they are a table of NECNON."""
+    if attributes.get("game") != GAME or attributes.get("format_version") != FORMAT_VERSION:
+        raise TableError(f"{path} is not a NECNON table of format {FORMAT_VERSION}")
+    game = Game.of(str(attributes["board"]), str(attributes["protocol"]))
+    if records.dtype != RECORD:
+        raise TableError(f"{path} holds records of {records.dtype}, not of {RECORD}")
+    write_table(game, records, path, float(attributes["solve_seconds"]))
+    return game
+
+
+@dataclass(frozen=True, eq=False)
+class Table:
+    """An opened table of ``game``: its records sorted by canonical key, read a verified chunk at a time."""
+
+    game: Game
+    path: Path
+    chunks: Chunks = field(repr=False)
+    contents: Contents = field(repr=False)
+
+    @property
+    def attributes(self) -> Attributes:
+        return self.contents.attributes
+
+    @property
+    def records(self) -> npt.NDArray[np.void]:
+        """Every record, the whole table read; :class:`TableError` unless they match their digest, are
+        sorted by key and give the figures the attributes state."""
+        return self._checked[0]
+
+    @property
+    def summary(self) -> Summary:
+        """The figures of the table, computed from its records (checked as they are)."""
+        return self._checked[1]
+
+    @cached_property
+    def _checked(self) -> tuple[npt.NDArray[np.void], Summary]:
+        records = self.contents.read(_DATASET, len(self.chunks), RECORD)
+        if len(records) == 0 or np.any(records["key"][1:] <= records["key"][:-1]):
+            raise self.contents.damaged("its records are not sorted by key")
+        summary = summarize(self.game, records)
+        self.contents.check_figures({**summary.counts(), "best_first": list(summary.best_first)})
+        return records, summary
+
+    def lookup(self, keys: npt.NDArray[np.uint64]) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.void]]:
+        """For each canonical key: is it in the table (a position that can be reached), and its record
+        (meaningless where absent); reads only the chunks where the keys would be."""
+        keys = np.asarray(keys, dtype=np.uint64)
+        numbers = np.maximum(np.searchsorted(self.chunks.fences, keys, side="right") - 1, 0)
+        present = np.zeros(len(keys), dtype=bool)
+        found = np.zeros(len(keys), dtype=RECORD)
+        for number in np.unique(numbers):
+            chunk = self.chunks.chunk(int(number))
+            which = numbers == number
+            rows = find(chunk, keys[which])
+            present[which] = rows >= 0
+            found[which] = chunk[np.maximum(rows, 0)]
+        return present, found
+
+    def result_digest(self) -> str:
+        """``"sha256:<hex>"`` of the records' bytes: the ``digest`` attribute, once the records, read a
+        chunk at a time, are found to have it (:class:`TableError` otherwise)."""
+        return self.contents.checked_digest(_DATASET, len(self.chunks), RECORD)
+
+    def describe(self) -> Attributes:
+        """What a release's manifest says of the table (:mod:`solver.core.release`): the game, board and
+        protocol, :meth:`result_digest` and the figures its attributes state."""
+        return {"game": GAME, "board": str(self.game.grid), "protocol": self.game.setting,
+                "result_digest": self.result_digest(),
+                "figures": {name: self.attributes.get(name) for name in (*COUNT_NAMES, "best_first")}}
+
+    def close(self) -> None:
+        """Close the file (its chunks leave the cache)."""
+        self.contents.close()
+
+
+def open_table(game: Game, path: Path | None = None) -> Table:
+    """Open and check ``game``'s table (at ``path``, or where :func:`table_path` says).
+
+    Raises :class:`MissingTableError` (a ``KeyError``) if there is no file, :class:`TableMismatchError`
+    if it is a table of another game, board or protocol, :class:`TableError` if something other than a
+    regular file is there, or the file is not a table of ours or is damaged (see
+    :mod:`solver.core.container`: the header and the chunk map are verified here, each chunk when it is
+    first read)."""
+    path = Path(path) if path is not None else table_path(game)
+    container.check_present(path, f"no table for {game} at {path} (build it with: {solve_command(game, path)})")
+    rebuild = f"{solve_command(game, path)} --force"
+    contents = container.open_contents(path, rebuild)
+    try:
+        attributes = contents.attributes
+        if not contents.ours:
+            raise TableError(f"{path} is not a neutreeko-solver table")
+        if attributes.get("game") != GAME:
+            raise TableMismatchError(f"{path} is a table of {attributes.get('game', 'neutreeko')}, not of necnon")
+        if not contents.has(_DATASET) or attributes.get("format_version") != FORMAT_VERSION \
+                or attributes.get("key_layout") != KEY_LAYOUT or attributes.get("sorted_by") != "key":
+            raise TableError(f"{path} has format {attributes.get('format_version')}; this version reads necnon "
+                             f"format {FORMAT_VERSION} (rebuild it with {rebuild})")
+        if (attributes.get("board"), attributes.get("protocol")) != (str(game.grid), game.setting):
+            raise TableMismatchError(f"{path} is a table for {attributes.get('board')} "
+                                     f"{attributes.get('protocol')}, not {game}")
+        classes = attributes.get("classes")
+        if type(classes) is not int or classes < 1:
+            raise contents.damaged(f"its classes attribute is {classes!r}, not a count")
+        chunks = contents.chunks(_DATASET, classes, RECORD)
+    except BaseException:
+        contents.close()
+        raise
+    return Table(game, path, chunks, contents)

@@ -1,0 +1,281 @@
+"""Numba kernels of the forward consistency check. Private: :mod:`solver.neutreeko.checking.check` is the public
+wrapper.
+
+Independent of the retrograde kernels on purpose: moves are generated forwards, square by square along
+``steps[square, direction]`` (the neighbour, or -1 off the board) as the rules describe a slide, and
+each child is encoded with the plain functions of :mod:`solver.neutreeko.model.index`; nothing of the solver's
+unmoves, ray words or bookkeeping is used. The definitions checked are those of
+:mod:`solver.neutreeko.model.values`, as the expected byte of a position given its children's bytes.
+
+The pass runs over the *other* side's triple (a row of the parallel loop), then every mover triple
+that leaves it free: all the children of those positions have that triple as their mover, so they lie
+in one stretch of the index, ``C(N - 3, 3)`` bytes, which stays in the caches while the row is checked.
+"""
+
+import numba as nb
+import numpy as np
+
+from solver.core.jit import njit
+from solver.neutreeko.model import index
+from solver.neutreeko.model.values import ILLEGAL, UNDECIDED
+
+_jit = njit(cache=True, nogil=True, error_model="numpy")
+_triple_rank = _jit(index.triple_rank)
+_squeeze = _jit(index.squeeze)
+_unsqueeze = _jit(index.unsqueeze)
+
+
+@_jit
+def _slide(origin, direction, steps, occupied):
+    """Where a piece on ``origin`` stops sliding in ``direction`` (``origin`` itself if it cannot move)."""
+    target = origin
+    while steps[target, direction] >= 0 and not occupied[steps[target, direction]]:
+        target = steps[target, direction]
+    return target
+
+
+@_jit
+def _sorted_after(low, high, target):
+    """The sorted squares ``low < high`` and ``target``."""
+    if target < low:
+        return target, low, high
+    if target < high:
+        return low, target, high
+    return low, high, target
+
+
+@_jit
+def _verdict(moves, bytes_):
+    """The byte a position with the ``moves`` children's bytes ``bytes_[:moves]`` must hold: lost in 0
+    without a move; else won in 1 + the shortest loss among the children if there is one; else a draw
+    if a child is drawn; else lost in 1 + the longest win. An illegal child is never consistent."""
+    if moves == 0:
+        return 1
+    shortest_loss, longest_win, drawn = 1 << 30, -1, False
+    for k in range(moves):
+        byte = np.int64(bytes_[k])
+        if byte == UNDECIDED:
+            drawn = True
+        elif byte == ILLEGAL:
+            longest_win = 1 << 30  # no legal position has an illegal child: never consistent
+        elif (byte - 1) % 2 == 0:
+            shortest_loss = min(shortest_loss, byte - 1)
+        else:
+            longest_win = max(longest_win, byte - 1)
+    if shortest_loss < (1 << 30):
+        return shortest_loss + 2
+    if drawn:
+        return UNDECIDED
+    return longest_win + 2
+
+
+@_jit
+def _expected(m0, m1, m2, other_rank, steps, wins, weights, squeezed, row_base, result, occupied, bytes_):
+    """The byte that the position (mover on ``m0 < m1 < m2``, other side on the triple of rank
+    ``other_rank``) must hold given its children's bytes: ILLEGAL if the mover has won; lost in 0 if
+    the other side has won; else what :func:`_verdict` says.
+
+    ``occupied`` marks the six pieces' squares; ``squeezed[square]`` numbers the squares the other side
+    leaves free, and its children lie from ``row_base`` on (their mover is the other side); ``bytes_``
+    is room for the children's bytes."""
+    if wins[_triple_rank(m0, m1, m2)]:
+        return ILLEGAL
+    if wins[other_rank]:
+        return 1
+    moves = 0
+    for moved in range(3):
+        origin, low, high = (m0, m1, m2) if moved == 0 else ((m1, m0, m2) if moved == 1 else (m2, m0, m1))
+        for direction in range(steps.shape[1]):
+            target = _slide(origin, direction, steps, occupied)
+            if target == origin:
+                continue
+            # The child: the other side to move, the mover's pieces on low, high and target.
+            a, b, c = _sorted_after(low, high, target)
+            bytes_[moves] = result[row_base + weights[0, squeezed[a]] + weights[1, squeezed[b]]
+                                   + weights[2, squeezed[c]]]
+            moves += 1
+    return _verdict(moves, bytes_)
+
+
+@njit(cache=True, parallel=True, error_model="numpy")
+def _check_rows(result, steps, triples, wins, weights, other_count, legal, wrong, listing, found, found_offsets,
+                expected, first_row, last_row):
+    """Check every index of the rows ``first_row`` to ``last_row`` (excluded), a row per triple of the
+    other side: ``legal[row]`` counts the legal positions and ``wrong[row]`` those whose byte is not the
+    expected one. If ``found_offsets[row] >= 0``, the row's wrong indices also go to
+    ``found[found_offsets[row]:]`` and their expected bytes to ``expected`` (the same places), as many as
+    there is room for; if ``listing``, only those rows are checked."""
+    squares = steps.shape[0]
+    for row in nb.prange(first_row, last_row):
+        if listing and found_offsets[row] < 0:
+            continue
+        o0, o1, o2 = triples[row, 0], triples[row, 1], triples[row, 2]
+        occupied = np.zeros(squares, dtype=np.bool_)
+        occupied[o0] = occupied[o1] = occupied[o2] = True
+        squeezed = np.empty(squares, dtype=np.int64)
+        for square in range(squares):
+            squeezed[square] = _squeeze(square, o0, o1, o2)
+        row_base = row * np.int64(other_count)
+        bytes_ = np.empty(3 * steps.shape[1], dtype=np.uint8)
+        slot = found_offsets[row]
+        legal_here, wrong_here = 0, 0
+        for mover in range(triples.shape[0]):
+            m0, m1, m2 = triples[mover, 0], triples[mover, 1], triples[mover, 2]
+            if occupied[m0] or occupied[m1] or occupied[m2]:
+                continue
+            position = mover * np.int64(other_count) + _triple_rank(
+                _squeeze(o0, m0, m1, m2), _squeeze(o1, m0, m1, m2), _squeeze(o2, m0, m1, m2))
+            occupied[m0] = occupied[m1] = occupied[m2] = True
+            byte = _expected(m0, m1, m2, row, steps, wins, weights, squeezed, row_base, result, occupied, bytes_)
+            occupied[m0] = occupied[m1] = occupied[m2] = False
+            legal_here += byte != ILLEGAL
+            if result[position] != byte:
+                wrong_here += 1
+                if slot >= 0 and slot < found.shape[0]:
+                    found[slot] = position
+                    expected[slot] = byte
+                    slot += 1
+        legal[row] = legal_here
+        wrong[row] = wrong_here
+
+
+
+@_jit
+def _sorted3(a, b, c):
+    """The squares ``a, b, c`` sorted."""
+    return _sorted_after(min(a, b), max(a, b), c)
+
+
+@_jit
+def _canonical(x0, x1, x2, y0, y1, y2, symmetries, other_count):
+    """The canonical index of the position with the mover on ``x0, x1, x2`` and the other side on
+    ``y0, y1, y2``: the smallest index among its images (:mod:`solver.neutreeko.model.symmetry`), each image
+    encoded with the plain functions of :mod:`solver.neutreeko.model.index`."""
+    best = np.int64(1) << 62
+    for g in range(symmetries.shape[0]):
+        a, b, c = _sorted3(symmetries[g, x0], symmetries[g, x1], symmetries[g, x2])
+        d, e, f = _sorted3(symmetries[g, y0], symmetries[g, y1], symmetries[g, y2])
+        image = _triple_rank(a, b, c) * np.int64(other_count) + _triple_rank(
+            _squeeze(d, a, b, c), _squeeze(e, a, b, c), _squeeze(f, a, b, c))
+        best = min(best, image)
+    return best
+
+
+@_jit
+def _class_number(canonical, block_start, symmetric, symmetric_indices, other_count):
+    """The class of a canonical index in the numbering of :class:`solver.neutreeko.tables.folding.Classes`
+    (whose arrays these are): its block's start, plus its squeezed rank in a full block or its place
+    among the listed canonical indices of a symmetric one."""
+    mover = canonical // other_count
+    if not symmetric[mover]:
+        return block_start[mover] + canonical % other_count
+    first = np.searchsorted(symmetric_indices, mover * np.int64(other_count))
+    return block_start[mover] + np.searchsorted(symmetric_indices, canonical) - first
+
+
+@_jit
+def _lowest_images(x0, x1, x2, symmetries, chosen):
+    """The smallest rank among the images of the triple ``x0 < x1 < x2``; the symmetries giving it go to
+    ``chosen``, their number is returned too. (An image's index is its mover's rank times ``C(N - 3,
+    3)`` plus a squeezed rank below ``C(N - 3, 3)``: only these symmetries can give a position whose
+    mover is that triple its smallest index.)"""
+    lowest = np.int64(1) << 62
+    for g in range(symmetries.shape[0]):
+        a, b, c = _sorted3(symmetries[g, x0], symmetries[g, x1], symmetries[g, x2])
+        lowest = min(lowest, _triple_rank(a, b, c))
+    count = 0
+    for g in range(symmetries.shape[0]):
+        a, b, c = _sorted3(symmetries[g, x0], symmetries[g, x1], symmetries[g, x2])
+        if _triple_rank(a, b, c) == lowest:
+            chosen[count] = g
+            count += 1
+    return lowest, count
+
+
+@_jit
+def _smallest_other(x0, x1, x2, b0, b1, b2, symmetries, chosen, count, other_count):
+    """The smallest squeezed rank of the images of the triple ``x0, x1, x2`` under the ``count``
+    symmetries ``chosen`` (:func:`_lowest_images` of the other triple, whose smallest image is
+    ``b0 < b1 < b2``), each squeezed around that image."""
+    other = np.int64(other_count)
+    for j in range(count):
+        g = chosen[j]
+        d, e, f = _sorted3(symmetries[g, x0], symmetries[g, x1], symmetries[g, x2])
+        other = min(other, _triple_rank(_squeeze(d, b0, b1, b2), _squeeze(e, b0, b1, b2), _squeeze(f, b0, b1, b2)))
+    return other
+
+
+@_jit
+def _expected_of_class(m0, m1, m2, o0, o1, o2, steps, wins, symmetries, other_count, block_start, symmetric,
+                       symmetric_indices, folded, occupied, bytes_, lowest, chosen, count):
+    """What :func:`_expected` says of the position (mover on ``m0 < m1 < m2``, other side on ``o0 < o1 <
+    o2``), each child's byte read from ``folded`` at its class: the smallest index among the child's
+    images, over the ``count`` symmetries ``chosen`` that take the child's mover (the other side's
+    triple) to its smallest image, of rank ``lowest`` (:func:`_lowest_images`)."""
+    if wins[_triple_rank(m0, m1, m2)]:
+        return ILLEGAL
+    if wins[_triple_rank(o0, o1, o2)]:
+        return 1
+    g = chosen[0]
+    b0, b1, b2 = _sorted3(symmetries[g, o0], symmetries[g, o1], symmetries[g, o2])
+    moves = 0
+    for moved in range(3):
+        origin, low, high = (m0, m1, m2) if moved == 0 else ((m1, m0, m2) if moved == 1 else (m2, m0, m1))
+        for direction in range(steps.shape[1]):
+            target = _slide(origin, direction, steps, occupied)
+            if target == origin:
+                continue
+            a, b, c = _sorted_after(low, high, target)
+            child = lowest * np.int64(other_count) + _smallest_other(a, b, c, b0, b1, b2, symmetries, chosen, count,
+                                                                     other_count)
+            bytes_[moves] = folded[_class_number(child, block_start, symmetric, symmetric_indices, other_count)]
+            moves += 1
+    return _verdict(moves, bytes_)
+
+
+@njit(cache=True, parallel=True, error_model="numpy")
+def _check_classes(folded, steps, triples, wins, symmetries, other_count, block_start, symmetric, symmetric_indices,
+                   checked, wrong, listing, found, found_offsets, expected, first_row, last_row):
+    """Check every class of a folded table, a row per triple of the *other* side, from ``first_row`` to
+    ``last_row`` (excluded), as :func:`_check_rows` does: the classes whose canonical position has that
+    triple as its other side (its mover canonical, the position the smallest of its images). Their
+    children all have that triple as their mover, so they lie in one block of ``folded``, which stays in
+    the caches while the row is checked. ``checked[row]`` counts the row's classes (all of them make
+    every class once), ``wrong[row]`` those whose byte is not the expected one; ``found_offsets``,
+    ``found`` (class numbers) and ``expected`` as in :func:`_check_rows`."""
+    squares = steps.shape[0]
+    for row in nb.prange(first_row, last_row):
+        if listing and found_offsets[row] < 0:
+            continue
+        o0, o1, o2 = triples[row, 0], triples[row, 1], triples[row, 2]
+        occupied = np.zeros(squares, dtype=np.bool_)
+        occupied[o0] = occupied[o1] = occupied[o2] = True
+        chosen = np.empty(symmetries.shape[0], dtype=np.int64)
+        lowest, count = _lowest_images(o0, o1, o2, symmetries, chosen)
+        bytes_ = np.empty(3 * steps.shape[1], dtype=np.uint8)
+        slot = found_offsets[row]
+        checked_here, wrong_here = 0, 0
+        for mover in range(triples.shape[0]):
+            if block_start[mover] < 0:
+                continue
+            m0, m1, m2 = triples[mover, 0], triples[mover, 1], triples[mover, 2]
+            if occupied[m0] or occupied[m1] or occupied[m2]:
+                continue
+            position = mover * np.int64(other_count) + _triple_rank(
+                _squeeze(o0, m0, m1, m2), _squeeze(o1, m0, m1, m2), _squeeze(o2, m0, m1, m2))
+            if symmetric[mover] and _canonical(m0, m1, m2, o0, o1, o2, symmetries, other_count) != position:
+                continue
+            occupied[m0] = occupied[m1] = occupied[m2] = True
+            byte = _expected_of_class(m0, m1, m2, o0, o1, o2, steps, wins, symmetries, other_count, block_start,
+                                      symmetric, symmetric_indices, folded, occupied, bytes_, lowest, chosen, count)
+            occupied[m0] = occupied[m1] = occupied[m2] = False
+            number = _class_number(position, block_start, symmetric, symmetric_indices, other_count)
+            checked_here += 1
+            if folded[number] != byte:
+                wrong_here += 1
+                if slot >= 0 and slot < found.shape[0]:
+                    found[slot] = number
+                    expected[slot] = byte
+                    slot += 1
+        checked[row] = checked_here
+        wrong[row] = wrong_here

@@ -1,0 +1,227 @@
+"""Board symmetries and the canonical form of a position.
+
+A symmetry maps the board onto itself and the rules with it: every winning condition, every slide and
+the centre square are unchanged by it, so all positions of one *class* (the images of one position) have
+the same value. A square board has 8 symmetries (four quarter turns, each with or without a mirror), any
+other board 4 (identity, half turn, left-right mirror, top-bottom mirror). Swapping colours is not among
+them: the index already folds it away by describing a position from the side to move.
+
+Each symmetry is a permutation of the squares, ``symmetries(board)[g, square]``, built once per board from two
+generators, *rotate* (a quarter turn, or a half turn on a board that is not square) and *mirror* (files
+reversed)::
+
+    g = rotate^k               k = 0 .. 3 (square board) or 0 .. 1 (other boards)
+    g = rotate^k . mirror      the same, after mirroring;  g = 0 is the identity
+
+    5 x 5, quarter turn (file, rank) -> (4 - rank, file)     mirror (file, rank) -> (4 - file, rank)
+
+**Canonical form.** The canonical index of a position is the smallest :mod:`solver.neutreeko.model.index` index among
+the indices of its images. Since ``index = rank(mover) * C(N-3, 3) + rank(squeezed other)``, the
+canonical twin has the mover's triple of smallest rank among its images and, among the symmetries that
+give that triple, the other side's smallest squeezed rank. A position is canonical when its index is its
+canonical index. For example the standard start is its own mirror image, so its moves B1-A1 and D1-E1
+lead to two positions of one class:
+
+>>> from solver.neutreeko.model.game import Game
+>>> from solver.neutreeko.model.position import Position
+>>> game = Game.of("5x5")
+>>> left = Position.start(game).play("B1-A1").index()
+>>> right = Position.start(game).play("D1-E1").index()  # the mirror image of B1-A1
+>>> left == right, int(canonical_indices(left, game.board)) == int(canonical_indices(right, game.board))
+(False, True)
+
+Everything here is plain numpy on arrays of indices (no numba: queries use it and must start fast).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+import numpy.typing as npt
+
+from solver.neutreeko.model import index
+from solver.neutreeko.model.board import Board
+
+#: The canonical form, stored in folded tables; change it whenever the symmetries or their use change.
+CANONICAL_FORM = "smallest index among the images under rotations and mirrors, index scheme 1"
+
+# Two ways to one result, for speed only: indices that share their mover's triple by the dozen (a table
+# being folded or unfolded) go a triple at a time, scattered ones (probes) a symmetry at a time.
+_DENSE = 32
+
+
+def _rotate(board: Board) -> np.ndarray:
+    """A quarter turn (square board) or a half turn (other boards), as a square permutation."""
+    width, height = board.width, board.height
+    table = np.empty(board.size, dtype=np.int32)
+    for square in range(board.size):
+        file, rank = board.file_of(square), board.rank_of(square)
+        if width == height:
+            table[square] = board.square(width - 1 - rank, file)
+        else:
+            table[square] = board.square(width - 1 - file, height - 1 - rank)
+    return table
+
+
+def _mirror(board: Board) -> np.ndarray:
+    """Files reversed (A <-> the last file), as a square permutation."""
+    return np.array([board.square(board.width - 1 - board.file_of(square), board.rank_of(square))
+                     for square in range(board.size)], dtype=np.int32)
+
+
+@lru_cache(maxsize=None)
+def symmetries(board: Board) -> np.ndarray:
+    """``symmetries(board)[g, square]``: the image of ``square`` under symmetry ``g`` (read-only int32,
+    shape ``(8 or 4, N)``, ``g = 0`` the identity; order as in the module docstring).
+
+    >>> symmetries(Board(3, 4)).shape
+    (4, 12)
+    """
+    rotate, mirror = _rotate(board), _mirror(board)
+    turns = [np.arange(board.size, dtype=np.int32)]
+    for _ in range(3 if board.width == board.height else 1):
+        turns.append(rotate[turns[-1]])
+    table = np.array(turns + [turn[mirror] for turn in turns], dtype=np.int32)
+    table.flags.writeable = False
+    return table
+
+
+def symmetry_count(board: Board) -> int:
+    """8 on a square board, 4 on any other."""
+    return len(symmetries(board))
+
+
+@lru_cache(maxsize=None)
+def triple_images(board: Board) -> npt.NDArray[np.int32]:
+    """``triple_images(board)[g, rank]``: the rank of the image under ``g`` of the triple of that rank
+    (see :func:`solver.neutreeko.model.index.triple_rank`); read-only int32, shape ``(symmetries, C(N, 3))``."""
+    moved = np.sort(symmetries(board)[:, index.triples(board.size)], axis=2)
+    table: npt.NDArray[np.int32] = index.triple_rank(moved[..., 0], moved[..., 1], moved[..., 2]).astype(np.int32)
+    table.flags.writeable = False
+    return table
+
+
+@lru_cache(maxsize=None)
+def smallest_triple_images(board: Board) -> npt.NDArray[np.int32]:
+    """``smallest_triple_images(board)[rank]``: the smallest rank among the images of the triple of that
+    rank, the canonical form of a mover's triple; read-only int32, shape ``(C(N, 3),)`` (computed once:
+    a pass over every image, 1 ms on 9 x 9, which a probe of a folded table would otherwise repeat)."""
+    smallest: npt.NDArray[np.int32] = triple_images(board).min(axis=0)
+    smallest.flags.writeable = False
+    return smallest
+
+
+def _decode(indices: npt.NDArray[np.int64], board: Board) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """(mover's triple rank, other side's triple rank, not squeezed) of each index."""
+    _, other = index.decode(indices, board.size)
+    return indices // index.other_count(board.size), index.triple_rank(other[:, 0], other[:, 1], other[:, 2])
+
+
+def _image(mover_rank: npt.NDArray[np.int64], other_rank: npt.NDArray[np.int64], symmetry: int,
+           board: Board) -> npt.NDArray[np.int64]:
+    """Indices of the images under ``symmetry`` of the positions (mover rank, other side's full rank)."""
+    table, triples = triple_images(board), index.triples(board.size)
+    mover = triples[table[symmetry, mover_rank]]
+    other = triples[table[symmetry, other_rank]]
+    m0, m1, m2 = mover[:, 0], mover[:, 1], mover[:, 2]
+    image: npt.NDArray[np.int64] = index.encode(m0, m1, m2, other[:, 0], other[:, 1], other[:, 2],
+                                                index.other_count(board.size)).astype(np.int64)
+    return image
+
+
+def images(indices: index.Integers, board: Board) -> npt.NDArray[np.int64]:
+    """Indices of the images of each position: shape ``(symmetries, len(indices))``, row ``g`` the
+    image under symmetry ``g`` (row 0 the indices themselves)."""
+    indices = np.asarray(indices, dtype=np.int64).reshape(-1)
+    mover_rank, other_rank = _decode(indices, board)
+    return np.array([_image(mover_rank, other_rank, g, board) for g in range(symmetry_count(board))],
+                    dtype=np.int64).reshape(symmetry_count(board), len(indices))
+
+
+def canonical_indices(indices: index.Integers, board: Board) -> npt.NDArray[np.int64]:
+    """The canonical index (smallest index among the images, see the module docstring) of each index.
+
+    Takes an index or an array of them (any shape); returns int64 of the same shape."""
+    array = np.asarray(indices, dtype=np.int64)
+    flat = array.reshape(-1)
+    other_count = index.other_count(board.size)
+    movers = flat // other_count
+    order = np.argsort(movers, kind="stable")
+    movers = movers[order]
+    bounds = np.flatnonzero(np.diff(movers)) + 1
+    if len(flat) < _DENSE * (len(bounds) + 1):
+        return _canonical_by_symmetry(flat, board).reshape(array.shape)
+    canonical = np.empty(len(flat), dtype=np.int64)
+    for first, last in zip(np.r_[0, bounds], np.r_[bounds, len(flat)]):
+        chosen = order[first:last]
+        canonical[chosen] = _canonical_with_mover(int(movers[first]), flat[chosen] % other_count, board)
+    return canonical.reshape(array.shape)
+
+
+def _canonical_by_symmetry(indices: np.ndarray, board: Board) -> np.ndarray:
+    """Canonical indices, one symmetry at a time over the indices whose mover it minimises."""
+    table = triple_images(board)
+    mover_rank, other_rank = _decode(indices, board)
+    best = smallest_triple_images(board)[mover_rank]
+    canonical = np.full(len(indices), np.iinfo(np.int64).max, dtype=np.int64)
+    for g in range(len(table)):
+        chosen = np.flatnonzero(table[g, mover_rank] == best)
+        if len(chosen):  # a probe's few indices meet one symmetry or two: the others cost nothing
+            canonical[chosen] = np.minimum(canonical[chosen], _image(mover_rank[chosen], other_rank[chosen], g, board))
+    return canonical
+
+
+def _canonical_with_mover(mover: int, squeezed: npt.NDArray[np.int64], board: Board) -> npt.NDArray[np.int64]:
+    """Canonical indices of the positions with the mover on the triple of rank ``mover``, given the
+    other side's squeezed ranks."""
+    # The mover's part of the index dominates, so only the symmetries that bring the mover's triple to
+    # its smallest image can give the canonical index: just one unless the mover's triple is symmetric.
+    table, triples = triple_images(board), index.triples(board.size)
+    other_count = index.other_count(board.size)
+    m0, m1, m2 = (int(square) for square in triples[mover])
+    other = index.unsqueeze(triples[squeezed], m0, m1, m2)
+    other_rank = index.triple_rank(other[:, 0], other[:, 1], other[:, 2])
+    best = int(smallest_triple_images(board)[mover])
+    b0, b1, b2 = (int(square) for square in triples[best])
+    canonical: npt.NDArray[np.int64] = np.full(len(squeezed), np.iinfo(np.int64).max, dtype=np.int64)
+    for g in np.flatnonzero(table[:, mover] == best):
+        image = triples[table[g, other_rank]]
+        rank: npt.NDArray[np.int64] = index.triple_rank(
+            index.squeeze(image[:, 0], b0, b1, b2), index.squeeze(image[:, 1], b0, b1, b2),
+            index.squeeze(image[:, 2], b0, b1, b2))
+        canonical = np.minimum(canonical, rank)
+    canonical += best * other_count
+    return canonical
+
+
+def class_sizes(indices: index.Integers, board: Board) -> npt.NDArray[np.int64]:
+    """How many distinct positions the class of each index has (a divisor of the symmetry count).
+
+    >>> int(class_sizes(0, Board(5, 5))[()])
+    8
+    """
+    array = np.asarray(indices, dtype=np.int64)
+    every = np.sort(images(array, board), axis=0)
+    sizes: npt.NDArray[np.int64] = 1 + np.count_nonzero(every[1:] != every[:-1], axis=0)
+    return sizes.reshape(array.shape)
+
+
+def by_class(indices: index.Integers, board: Board) -> list[tuple[int, list[int]]]:
+    """``indices`` grouped by class: (canonical index, the indices of that class among them, in order),
+    by canonical index.
+
+    >>> from solver.neutreeko.model.game import Game
+    >>> from solver.neutreeko.model.position import Position
+    >>> start = Position.start(Game.of("5x5"))
+    >>> twins = [start.play("B1-A1").index(), start.play("D1-E1").index()]  # mirror images
+    >>> [len(members) for _, members in by_class([*twins, start.index(), twins[0]], start.game.board)]
+    [2, 1]
+    """
+    array = np.asarray(indices, dtype=np.int64).reshape(-1)
+    groups: dict[int, list[int]] = {}
+    for position_index, canonical in zip(array.tolist(), canonical_indices(array, board).tolist()):
+        members = groups.setdefault(canonical, [])
+        if position_index not in members:
+            members.append(position_index)
+    return [(canonical, sorted(groups[canonical])) for canonical in sorted(groups)]

@@ -1,0 +1,396 @@
+"""Game records: the written form of a game, in the spirit of chess's PGN, and of its moves.
+
+A record is tag lines, then the moves, numbered as in chess (Black moves first)::
+
+    [Board "5x5"]
+    [Rule "connected"]
+    [Black "person"]
+    [White "strong engine (seed 7)"]
+    [Result "white wins"]
+
+    1. C4-C3 D5-D2 2. D1-E1 B5-B2
+
+The syntax of tags, comments and lines is every game's (:mod:`solver.core.record`). ``Board``
+(default ``5x5``) and ``Rule`` (default ``connected``) name the game; ``Start`` is the position the game
+began from, in notation, written only when it is not the board's standard start; ``Result`` is
+``black wins``, ``white wins``, ``draw by repetition`` or ``*`` (not over), and must be what the moves
+lead to. ``Black``, ``White`` and any other tags (``Event``, ``Date``, ...) are kept as they are.
+Every tag is optional: a bare list of moves is a record of a game from the standard start.
+
+**Move text** (the part after the tags, and what ``--moves`` takes everywhere) is moves ``FROM-TO``
+separated by spaces or line breaks, optionally numbered: ``1. C4-C3 D5-D2 2. D1-E1`` (``1... D5-D2``
+for a move of White's that opens a pair). A number, when given, must be the number of the move it stands before,
+counting from the first number given (so a fragment of a game, ``12. B1-C1 C2-C3``, reads too).
+:func:`numbered` writes the numbers; :func:`read_moves` reads them; each move is checked by
+:meth:`Position.parse_move <solver.neutreeko.model.position.Position.parse_move>`.
+
+**Variations**, in a record's move text, are moves in parentheses after the move they are an
+alternative to, played from the position before it; they nest, and several may follow one move::
+
+    1. C4-C3 (1. B1-C1 B5-A5 (1... C2-C3) 2. C1-A3) (1. D1-C1) 1... D5-D2 2. D1-E1
+
+The moves outside every parenthesis are the game (its main line: :attr:`GameRecord.moves`, what
+``Result`` describes and what annotation, play and training read); a variation is numbered as the plies
+it replaces, and the move after one is numbered again (``1... D5-D2``). A variation ends at the end of
+its own game, as the main line does. :func:`read_variations` reads move text with variations.
+
+A record that cannot be read raises :class:`RecordError`, one line naming the line and the problem.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Iterable, Mapping, Sequence
+
+from solver.core import files
+from solver.core.errors import BoardError, InputError
+from solver.core.notation import checked
+from solver.core.record import (
+    MAX_NUMBER_DIGITS,
+    MOVE_NUMBER,
+    GameOverError,
+    LineReader,
+    RecordError,
+    RecordLines,
+    Tagged,
+    TreeReader,
+    Variation,
+    at_line,
+    check_result,
+    parenthesised,
+    read_file,
+    split_record,
+    tag_lines,
+    tokens,
+    wrap,
+)
+from solver.core.record import tree_groups as core_tree_groups
+from solver.neutreeko.model.board import Board
+from solver.neutreeko.model.game import Game
+from solver.neutreeko.model.outcome import LINE_RESULTS, Outcome, ending
+from solver.neutreeko.model.position import Move, Position
+from solver.neutreeko.model.rules import DEFAULT_RULE, RuleError
+
+#: What a record's ``Result`` tag may say: how the game ended, or ``*`` while it is not over.
+RESULTS = (*LINE_RESULTS[:3], "*")
+#: Tags a record writes from its game, in this order, before any others.
+GAME_TAGS = ("Board", "Rule", "Start")
+PLAYER_TAGS = ("Black", "White")
+#: :func:`read_moves` refuses longer move text: room for a thousand moves with their numbers.
+MAX_MOVE_TEXT_LENGTH = 10_000
+# -- numbering ----------------------------------------------------------------------------------------
+
+def move_number(start: Position, ply: int) -> int:
+    """The move number of ply ``ply`` (from 1) of a game from ``start``: a Black move and the White reply
+    share one."""
+    return (ply - 1 + (0 if start.black_to_move else 1)) // 2 + 1
+
+
+def ply_label(start: Position, ply: int) -> str:
+    """``3.`` or ``3...``: the move number of ply ``ply`` (from 1) of a game from ``start``.
+
+    >>> start = Position.parse("start")
+    >>> ply_label(start, 1), ply_label(start, 2), ply_label(start, 5)
+    ('1.', '1...', '3.')
+    """
+    black_moves = (ply % 2 == 1) == start.black_to_move
+    return f"{move_number(start, ply)}{'.' if black_moves else '...'}"
+
+
+def numbered(start: Position, names: Iterable[str], first: int = 1,
+             branches: Mapping[int, Sequence[list[str]]] | None = None) -> list[str]:
+    """The moves ``names`` of a game from ``start``, the first of them ply ``first``, numbered as in
+    chess, in groups that a line break should not split: ``["1. C4-C3 D5-D2", "2. B1-B4"]``;
+    ``["1... D5-D2", "2. B1-C1"]`` if White began. ``branches`` holds the groups of the variations
+    after each ply, written there in parentheses; the move after them is numbered again (``1...``)."""
+    branches = branches or {}
+    groups: list[str] = []
+    for ply, name in enumerate(names, first):
+        label = ply_label(start, ply)
+        if ply > first and label.endswith("...") and ply - 1 not in branches:
+            groups[-1] += f" {name}"
+        else:
+            groups.append(f"{label} {name}")
+        for branch in branches.get(ply, ()):
+            groups += parenthesised(branch)
+    return groups
+
+
+def tree_groups(start: Position, moves: Sequence[Move], variations: Sequence[Variation[Move]], first: int = 1) -> list[str]:
+    """The groups (see :func:`numbered`) of the moves ``moves`` from ply ``first`` of a game from
+    ``start``, with their variations, and theirs, in parentheses."""
+    board = start.game.board
+    return core_tree_groups(moves, variations, lambda line, ply, branches: numbered(
+        start, [move.name(board) for move in line], ply, branches), first)
+
+
+# -- reading moves ------------------------------------------------------------------------------------
+
+class _Numbers:
+    """The move numbers of one text: the first given fixes their offset from the numbers counted from 1,
+    for the main line and its variations alike."""
+
+    def __init__(self) -> None:
+        self.offset: int | None = None
+
+
+class _Line(LineReader[Position, Move]):
+    """A line of moves being read (see :class:`~solver.core.record.LineReader`), and the move numbers
+    before them. With ``ends``, a move after the game ended (three in a row, no move, a third occurrence
+    counted along the line) is refused."""
+
+    def __init__(self, start: Position, before: Sequence[Position], numbers: _Numbers, ends: bool) -> None:
+        super().__init__(before)
+        self.start = start  # the game's: move numbers count from it
+        self.seen = Counter(before) if ends else None
+        self.numbers = numbers
+        self.pending: str | None = None  # a move number not yet followed by its move
+
+    def feed(self, token: str) -> None:
+        number = MOVE_NUMBER.fullmatch(token)
+        if number is not None:
+            self._number(number.group(1), token[:len(token) - len(number.group(3))])
+            if number.group(3):
+                self._move(number.group(3))
+        else:
+            self._move(token)
+
+    def check_complete(self) -> None:
+        """Raise :class:`RecordError` if a move number waits for its move."""
+        if self.pending is not None:
+            raise RecordError(f"move number {self.pending} is not followed by a move")
+
+    def _number(self, digits: str, token: str) -> None:
+        self.check_complete()
+        label = ply_label(self.start, len(self.positions))
+        counted = int(label.rstrip("."))
+        if len(digits) > MAX_NUMBER_DIGITS:
+            raise RecordError(f"move number {token} is too large")
+        if self.numbers.offset is None:
+            self.numbers.offset = int(digits) - counted
+        elif int(digits) != counted + self.numbers.offset:
+            expected = f"{counted + self.numbers.offset}{label[len(str(counted)):]}"
+            raise RecordError(f"move number {token} where {expected} was expected")
+        self.pending = token
+
+    def _move(self, text: str) -> None:
+        if self.seen is not None:
+            over = ending(self.position, self.seen[self.position])
+            if over is not None:
+                raise GameOverError(f"{text} comes after the end of the game ({over.result})", over.result)
+        move = self.position.parse_move(text)
+        self.positions.append(self.position.play(move))
+        self.moves.append(move)
+        if self.seen is not None:
+            self.seen[self.position] += 1
+        self.pending = None
+
+
+def _tree_reader(start: Position) -> TreeReader[Position, Move]:
+    """A reader of move text with variations from ``start``: every line's move numbers alike, a move after
+    the end of its line's game refused."""
+    numbers = _Numbers()
+    return TreeReader(start, lambda before: _Line(start, before, numbers, ends=True))
+
+
+def _one_line(text: str) -> str:
+    return text.replace("\r", " ").replace("\n", " ")  # move text may run over lines, as in a record
+
+
+def read_moves(start: Position, text: str) -> list[Move]:
+    """The moves of move text ``text`` (a plain list or numbered, see the module docstring) played
+    from ``start``, each checked. Raises :class:`RecordError` for a wrong or dangling move number and
+    what :meth:`Position.parse_move` raises for a move that does not parse or is not legal; text longer
+    than :data:`MAX_MOVE_TEXT_LENGTH` or not printable ASCII is refused before any move is read.
+    Variations are not taken (see :func:`read_variations`).
+
+    >>> [move.name(Game.of().board) for move in read_moves(Position.parse("start"), "1. C4-C3 D5-D2 2.B1-B4")]
+    ['C4-C3', 'D5-D2', 'B1-B4']
+    """
+    line = _Line(start, [start], _Numbers(), ends=False)
+    for token in checked(_one_line(text), "move text", MAX_MOVE_TEXT_LENGTH).split():
+        line.feed(token)
+    line.check_complete()
+    return line.moves
+
+
+def read_variations(start: Position, text: str) -> tuple[tuple[Move, ...], tuple[Variation[Move], ...]]:
+    """The main line and the variations of move text ``text`` from ``start`` (see the module
+    docstring), each move checked, none after the end of its line's game. Raises :class:`RecordError`
+    naming the problem, as :func:`read_moves` does, and for a parenthesis out of place.
+
+    >>> moves, variations = read_variations(Position.parse("start"), "B1-C1 (C4-C3 D5-D2) B5-A5")
+    >>> len(moves), variations[0].ply, len(variations[0].moves)
+    (2, 1, 2)
+    """
+    reader = _tree_reader(start)
+    for token in tokens(checked(_one_line(text), "move text", MAX_MOVE_TEXT_LENGTH)):
+        reader.feed(token)
+    return reader.finish()
+
+
+def read_playable(start: Position, text: str) -> tuple[tuple[Move, ...], tuple[Variation[Move], ...], str | None]:
+    """The main line and the variations of move text ``text`` from ``start`` up to its first token
+    that cannot be read or played, and why that one was refused (``"ply 3, C4-C9, cannot be played:
+    ..."``), or None if all were read (see :meth:`TreeReader.read_playable
+    <solver.core.record.TreeReader.read_playable>`). Raises :class:`~solver.core.errors.InputError` only
+    for text that is too long or not printable ASCII."""
+    return _tree_reader(start).read_playable(checked(_one_line(text), "move text", MAX_MOVE_TEXT_LENGTH))
+
+
+def play_moves(start: Position, moves: Iterable[Move]) -> Position:
+    """The position after ``moves`` (each checked) from ``start``."""
+    position = start
+    for move in moves:
+        position = position.play(move)
+    return position
+
+
+def after_moves(start: Position, text: str) -> Position:
+    """The position after the move text ``text`` from ``start`` (see :func:`read_moves`)."""
+    return play_moves(start, read_moves(start, text))
+
+
+# -- records ------------------------------------------------------------------------------------------
+
+class Moves(tuple[Move, ...]):
+    """Moves of a game on ``board``: a tuple of :class:`Move` (equal to a plain tuple of the same moves)
+    that shows them by name, ``Moves('C4-C3 D5-D2')``, since it knows the board a move does not."""
+
+    board: Board
+
+    def __new__(cls, moves: Iterable[Move], board: Board) -> Moves:
+        made = super().__new__(cls, moves)
+        made.board = board
+        return made
+
+    def __getnewargs__(self) -> tuple[tuple[Move, ...], Board]:  # copy and pickle pass the board to __new__
+        return tuple(self), self.board
+
+    def __repr__(self) -> str:
+        return f"Moves({' '.join(move.name(self.board) for move in self)!r})"
+
+
+@dataclass(frozen=True)
+class GameRecord(Tagged):
+    """A game: where it started, its moves (each legal, none after the game ended: the main line), its
+    tags other than those of :data:`GAME_TAGS` and ``Result``, which come from the game itself (the
+    players' names, ``Black`` and ``White``, and any others, in order), and the variations of its
+    moves, in the order of their plies. Everything that reads a game (annotation, play, training)
+    reads its main line; :meth:`text` writes the variations too."""
+
+    start: Position
+    moves: tuple[Move, ...] = ()
+    tags: tuple[tuple[str, str], ...] = field(default=())
+    variations: tuple[Variation[Move], ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "moves", Moves(self.moves, self.start.game.board))
+        self.check_tags(GAME_TAGS)
+
+    @cached_property
+    def positions(self) -> tuple[Position, ...]:
+        """The start, then the position after each move."""
+        positions = [self.start]
+        for move in self.moves:
+            positions.append(positions[-1].play(move))
+        return tuple(positions)
+
+    @property
+    def end(self) -> Position:
+        """The position after the last move."""
+        return self.positions[-1]
+
+    @cached_property
+    def outcome(self) -> Outcome | None:
+        """How the moves ended the game (three in a row, no move, or a third occurrence of a
+        position, the start counting once), or None if it is not over."""
+        return ending(self.end, Counter(self.positions)[self.end])
+
+    @property
+    def result(self) -> str:
+        """The ``Result`` tag: the outcome's result, or ``*`` while the game is not over."""
+        return self.outcome.result if self.outcome else "*"
+
+    def names(self) -> list[str]:
+        """The moves as ``FROM-TO``."""
+        return [move.name(self.start.game.board) for move in self.moves]
+
+    def __repr__(self) -> str:
+        # The moves as move text, C4-C3 rather than Move(origin=17, target=12): a move does not know its
+        # board, the record does.
+        moves = " ".join(tree_groups(self.start, self.moves, self.variations))
+        tags = f", tags={self.tags!r}" if self.tags else ""
+        return f"GameRecord(start={self.start!r}, moves={moves!r}{tags}, result={self.result!r})"
+
+    def text(self) -> str:
+        """The record as text (see the module docstring), ending with a line end."""
+        game = self.start.game
+        tags = [("Board", str(game.board)), ("Rule", game.rule.name)]
+        if self.start != Position.start(game):
+            tags.append(("Start", self.start.fen()))
+        players = [(name, self.tag(name)) for name in PLAYER_TAGS if self.tag(name)]
+        others = [(name, value) for name, value in self.tags if name not in PLAYER_TAGS]
+        tags += [*players, ("Result", self.result), *others]
+        return "\n".join([*tag_lines(tags), "", wrap(tree_groups(self.start, self.moves, self.variations))]) + "\n"
+
+
+def parse_record(text: str) -> GameRecord:
+    """Read a record (see the module docstring). Raises :class:`RecordError` naming the line (from 1)
+    and the problem: a malformed or repeated tag, a board, rule or start that is not valid, a move or
+    move number that is wrong, a move after the end of the game, or a ``Result`` that the moves do not
+    lead to."""
+    split = split_record(text)
+    start = _start(split)
+    reader = _tree_reader(start)
+    for number, line in split.moves:
+        with at_line(number):
+            words = tokens(checked(line, "move text", MAX_MOVE_TEXT_LENGTH))
+        for token in words:
+            try:
+                reader.feed(token, number)
+            except InputError as error:
+                raise RecordError(f"line {number}: {error}{_within(start, reader)}") from None
+    with at_line(split.moves[-1][0] if split.moves else 0):  # without moves, nothing can be amiss
+        main, variations = reader.finish()
+    players = tuple((name, value) for name, (_, value) in split.tags.items() if name not in (*GAME_TAGS, "Result"))
+    record = GameRecord(start, main, players, variations)
+    check_result(split, record.result, RESULTS.__contains__, f"one of {', '.join(RESULTS)}")
+    return record
+
+
+def _within(start: Position, reader: TreeReader[Position, Move]) -> str:
+    """`` (in the variation at 2...)``: where the line being read branches off, if it is a variation."""
+    line = reader.lines[-1]
+    return f" (in the variation at {ply_label(start, line.ply)})" if len(reader.lines) > 1 else ""
+
+
+def _start(split: RecordLines) -> Position:
+    """The start position the ``Board``, ``Rule`` and ``Start`` tags describe (without ``Board``, a
+    ``Start`` gives the board; without either, 5 x 5)."""
+    board_line, board = split.tag("Board")
+    rule_line, rule = split.tag("Rule", DEFAULT_RULE)
+    start_line, start = split.tag("Start")
+    try:
+        game = Game.of(board or "5x5", rule) if board or not start else None
+        return Position.parse(start, rule, game) if start else Position.start(game or Game.of())
+    except BoardError as error:
+        raise RecordError(f"line {board_line}: {error}") from None
+    except RuleError as error:
+        raise RecordError(f"line {rule_line}: {error}") from None
+    except InputError as error:
+        raise RecordError(f"line {start_line}: {error}") from None
+
+
+def read_record(path: Path | str) -> GameRecord:
+    """The record in the file ``path`` (UTF-8). Raises :class:`RecordError` naming the file, and the
+    line for a record that cannot be read."""
+    return read_file(path, parse_record)
+
+
+def write_record(path: Path | str, record: GameRecord) -> None:
+    """Write ``record`` to ``path`` atomically (see :mod:`solver.core.files`); raises :class:`OSError`."""
+    files.write_atomically(path, record.text())

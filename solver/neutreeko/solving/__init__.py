@@ -1,0 +1,12 @@
+"""The retrograde solver: over positions and over symmetry classes, its numba kernels, saved states.
+
+* :mod:`~solver.neutreeko.solving.solve`: retrograde analysis over positions;
+* :mod:`~solver.neutreeko.solving.solve_classes`: retrograde analysis over symmetry classes;
+* :mod:`~solver.neutreeko.solving.levels`: the loop over levels both solves share;
+* :mod:`~solver.neutreeko.solving.kernel_inputs`: the arrays the position kernels read;
+* :mod:`~solver.neutreeko.solving.class_inputs`: the arrays the class kernels read;
+* :mod:`~solver.neutreeko.solving.checkpoint`: saved states of a long solve;
+* :mod:`~solver.neutreeko.solving.memory`: whether a solve fits this machine's memory.
+"""
+
+__all__ = ["solve", "solve_classes", "levels", "kernel_inputs", "class_inputs", "checkpoint", "memory"]

@@ -1,0 +1,243 @@
+"""Numba kernels of the retrograde analysis over symmetry classes. Private:
+:mod:`solver.neutreeko.solving.solve_classes` is the public wrapper.
+
+The state is that of :mod:`solver.neutreeko.solving._kernel`, one byte and one bit per *class* instead of per
+index, in the class numbering of the folded tables (:mod:`solver.neutreeko.tables.folding`), so that the bytes
+at the end are the folded table itself. The classes are described to the kernels by the tuple
+``classes`` of :class:`solver.neutreeko.solving.class_inputs.ClassInputs`; a class is met as its canonical
+position (an index of :mod:`solver.neutreeko.model.index`), a predecessor found by unmoves is taken to its class
+by :func:`_class_of`.
+
+**Counting every move.** A class's byte counts, until it is decided, the moves of *every position of
+the class*: ``moves x size`` (``size``, the number of distinct positions in the class, is 8 or 4 but
+for the few positions that a symmetry leaves unchanged). The unmoves of a won class's canonical
+position ``X`` stand for the unmoves of each of its ``size(X)`` twins, so each parent they meet is
+lowered by ``size(X)``. That is exact, twins of one class among the children and symmetric positions
+included: let ``D`` be a class, ``P`` one of its positions, ``m`` the number of moves from ``P`` into
+the class of ``X`` and ``u`` the number of unmoves from ``X`` that land in ``D``. Counting the pairs
+(position of ``D``, move into the class of ``X``) both ways, ``size(D) * m = size(X) * u``, so the ``u``
+meetings lower ``D``'s byte by ``size(X) * u = size(D) * m``: by the moves of all its positions into
+that class, as the full solve lowers each of them once per move. The byte reaches zero exactly when
+every move of the class leads to a won class, and at most 24 moves x 8 positions = 192 fits a byte.
+
+**Rows.** The byte array is padded with decided ILLEGAL bytes to a whole number of *chunks* of
+``chunk`` classes (a multiple of 8, so that chunks share no byte of ``decided``). ``fresh[c]`` counts
+the classes of the latest level in chunk ``c``, and ``part_of[c]`` says which thread settles that
+chunk: the chunks are the rows of :func:`solver.neutreeko.solving._kernel._collect` and
+:func:`solver.neutreeko.solving._kernel._settle`, which serve the class solve unchanged.
+"""
+
+import numba as nb
+import numpy as np
+
+# LLVM's count-trailing-zeros instruction, which numba does not otherwise expose.
+from numba.cpython.unsafe.numbers import trailing_zeros
+
+from solver.core.jit import njit
+from solver.neutreeko.model import index
+from solver.neutreeko.model.values import ILLEGAL
+from solver.neutreeko.solving._kernel import (
+    _decode,
+    _is_decided,
+    _jit,
+    _mark_decided,
+    _move_count,
+    _origins,
+    _parent_mover,
+    _ray_occupancy,
+    _staying_weights,
+    _triple_rank,
+    _unsigned,
+)
+
+_squeeze = _jit(index.squeeze)
+
+
+@_jit
+def _sorted3(a, b, c):
+    low, high = min(a, b), max(a, b)
+    return min(low, c), max(low, min(high, c)), max(high, c)
+
+
+@_jit
+def _image_rank(g, a, b, c, symmetries, m0, m1, m2):
+    """The squeezed rank, around the mover's sorted ``m0 < m1 < m2``, of the image under symmetry ``g``
+    of the other side's squares ``a, b, c``."""
+    x, y, z = _sorted3(symmetries[g, a], symmetries[g, b], symmetries[g, c])
+    return _triple_rank(_squeeze(x, m0, m1, m2), _squeeze(y, m0, m1, m2), _squeeze(z, m0, m1, m2))
+
+
+# The hottest step of the class solve, once per unmove; written so that it costs no more than its
+# arithmetic and lookups. Inlined where it is called: a call of its own would pass the ten arrays of
+# ``classes`` as some ninety arguments. And each array is indexed where it is used (``classes.rows[block]``)
+# rather than unpacked into a variable: numba counts the references of such variables, atomically, on
+# every call, and leaves uncounted only a reference that lives within one basic block. (Unpacked, as
+# the other kernels here do once per class, the gathering of the class solve took 2 to 3 times as long.)
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
+def _class_of(mover, a, b, c, triples, classes):
+    """The class of the position with the mover on the triple of rank ``mover`` and the other side on
+    ``a, b, c``, or -1 if the mover has won (the position is not legal). Its canonical twin has the
+    block's triple as mover and, among the symmetries that take the mover there, the smallest squeezed
+    rank of the other side (:mod:`solver.neutreeko.model.symmetry`); a symmetric block's classes are found
+    among its sorted ``sym_within`` by bisection."""
+    block = classes.block_of[_unsigned(mover)]
+    if block < 0:
+        return np.int64(-1)
+    row = classes.rows[block]
+    c0, c1, c2 = triples[row, 0], triples[row, 1], triples[row, 2]
+    g = classes.to_canonical[_unsigned(mover)]
+    if classes.stab_count[block] == 1:
+        return classes.row_start[block] + _image_rank(g, a, b, c, classes.symmetries, c0, c1, c2)
+    best = np.int64(1) << 62
+    for j in range(classes.stab_count[block]):
+        best = min(best, _image_rank(classes.compose[classes.stab[block, j], g], a, b, c, classes.symmetries,
+                                     c0, c1, c2))
+    first = classes.sym_first[block]
+    low, high = first, first + classes.row_start[block + 1] - classes.row_start[block]
+    while low < high:
+        middle = (low + high) >> 1
+        if classes.sym_within[middle] < best:
+            low = middle + 1
+        else:
+            high = middle
+    return classes.row_start[block] + low - first
+
+
+@_jit
+def _block_of_class(number, row_start):
+    """The block that holds class ``number``."""
+    return np.searchsorted(row_start, number, side="right") - 1
+
+
+@_jit
+def _canonical_index(number, block, classes, other_count):
+    """The canonical index of class ``number`` of ``block``."""
+    rows, row_start, sym_first, sym_within = classes[0], classes[1], classes[2], classes[3]
+    within = number - row_start[block]
+    if sym_first[block] >= 0:
+        within = np.int64(sym_within[sym_first[block] + within])
+    return rows[block] * np.int64(other_count) + within
+
+
+@_jit
+def _class_size(position, triples, other_count, classes):
+    """How many distinct positions the class of the canonical ``position`` has: the symmetry count
+    divided by the number of symmetries that leave the position unchanged."""
+    stab, stab_count, block_of, symmetries = classes[4], classes[5], classes[6], classes[8]
+    mover = position // other_count
+    block = block_of[mover]
+    if stab_count[block] == 1:
+        return symmetries.shape[0]
+    m0, m1, m2, o0, o1, o2 = _decode(position, triples, other_count)
+    within = position % other_count
+    fixed = 0
+    for j in range(stab_count[block]):
+        fixed += _image_rank(stab[block, j], o0, o1, o2, symmetries, m0, m1, m2) == within
+    return symmetries.shape[0] // fixed
+
+
+@njit(cache=True, parallel=True, error_model="numpy")
+def _classify(rays, triples, wins, other_count, classes, chunk, result, decided, fresh):
+    """Decide what is decided before any move, class by class as the full kernel's ``_classify`` does
+    position by position (lost in 0 counted in ``fresh``), and give every other class its count of
+    ``moves x size``; the padding after the last class becomes decided ILLEGAL. In parallel over chunks."""
+    ray_bit, ray_guards = rays[0], rays[1]
+    row_start = classes[1]
+    count = row_start[row_start.shape[0] - 1]
+    for c in nb.prange(result.shape[0] // chunk):
+        first = c * np.int64(chunk)
+        block = _block_of_class(min(first, count - 1), row_start)
+        for number in range(first, first + chunk):
+            if number >= count:
+                result[number] = ILLEGAL
+                _mark_decided(decided, number)
+                continue
+            while row_start[block + 1] <= number:
+                block += 1
+            position = _canonical_index(number, block, classes, other_count)
+            m0, m1, m2, o0, o1, o2 = _decode(position, triples, other_count)
+            moves = 0 if wins[_triple_rank(o0, o1, o2)] else _move_count(m0, m1, m2, o0, o1, o2, ray_bit,
+                                                                         ray_guards)
+            if moves == 0:
+                result[number] = 1
+                _mark_decided(decided, number)
+                fresh[c] += 1
+            else:
+                result[number] = moves * _class_size(position, triples, other_count, classes)
+
+
+@njit(cache=True, parallel=True, error_model="numpy")
+def _canonical_positions(level, size, triples, other_count, classes, sizes):
+    """Replace the class numbers ``level[:size]`` by their canonical indices, and give each its class
+    size in ``sizes``."""
+    for slot in nb.prange(size):
+        number = level[slot]
+        position = _canonical_index(number, _block_of_class(number, classes[1]), classes, other_count)
+        level[slot] = position
+        sizes[slot] = _class_size(position, triples, other_count, classes)
+
+
+@_jit
+def _unmoves(position, rays, triples, weights, other_count, classes, decided, part_of, chunk, out, base, counts):
+    """Append the undecided classes of the predecessors of ``position`` (a canonical index) to the
+    buckets, as :func:`solver.neutreeko.solving._kernel._unmoves` does with indices: one entry per unmove, so a
+    class reached by two unmoves is met twice."""
+    ray_bit, ray_guards, ray_firsts, ray_live, ray_square = rays
+    m0, m1, m2, o0, o1, o2 = _decode(position, triples, other_count)
+    for moved in range(3):
+        # The piece on `square` moves back; `low` < `high` stay. The parent's mover is the side that
+        # just moved; its other side is the present mover, on m0, m1, m2.
+        square, low, high = (o0, o1, o2) if moved == 0 else ((o1, o0, o2) if moved == 1 else (o2, o0, o1))
+        below, between, above = _staying_weights(low, high, weights)
+        occupied = _ray_occupancy(square, m0, m1, m2, o0, o1, o2, ray_bit, ray_guards)
+        origins = _origins(square, occupied, ray_firsts, ray_live)
+        while origins:
+            origin = ray_square[_unsigned(square), _unsigned(trailing_zeros(origins))]
+            origins &= origins - 1
+            parent = _class_of(_parent_mover(origin, low, high, weights, below, between, above), m0, m1, m2,
+                               triples, classes)
+            if parent < 0:
+                continue
+            part = _unsigned(part_of[_unsigned(parent // chunk)])
+            out[part, _unsigned(base + counts[part])] = parent
+            counts[part] += 1 - _is_decided(decided, parent)
+
+
+@njit(cache=True, parallel=True, error_model="numpy")
+def _gather(level, first, last, block, rays, triples, weights, other_count, classes, decided, part_of, chunk, out,
+            counts):
+    """What :func:`solver.neutreeko.solving._kernel._gather` does, with the classes of the predecessors."""
+    blocks = (last - first + block - 1) // block
+    capacity = out.shape[1] // counts.shape[0]
+    for b in nb.prange(blocks):
+        counts[b, :] = 0
+        for slot in range(first + b * block, min(first + (b + 1) * block, last)):
+            _unmoves(level[slot], rays, triples, weights, other_count, classes, decided, part_of, chunk, out,
+                     b * capacity, counts[b])
+    return blocks
+
+
+@njit(cache=True, parallel=True, error_model="numpy")
+def _histogram(result, offset, triples, wins, other_count, classes, histogram, no_move):
+    """Count the positions of the classes ``offset`` to ``offset + len(result) - 1``, whose result bytes
+    ``result`` holds (each class as many times as its size), by result byte: stretch ``s`` of them
+    (``histogram.shape[0]`` stretches) into ``histogram[s]``, and those lost in 0 with the other side
+    not three in a row (the mover has no move) into ``no_move[s]``."""
+    row_start = classes[1]
+    count = len(result)
+    stretches = histogram.shape[0]
+    for s in nb.prange(stretches):
+        first, last = offset + count * s // stretches, offset + count * (s + 1) // stretches
+        if first == last:
+            continue
+        block = _block_of_class(first, row_start)
+        for number in range(first, last):
+            while row_start[block + 1] <= number:
+                block += 1
+            position = _canonical_index(number, block, classes, other_count)
+            size = _class_size(position, triples, other_count, classes)
+            histogram[s, result[number - offset]] += size
+            if result[number - offset] == 1:
+                _, _, _, o0, o1, o2 = _decode(position, triples, other_count)
+                if not wins[_triple_rank(o0, o1, o2)]:
+                    no_move[s] += size

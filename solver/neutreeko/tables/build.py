@@ -1,0 +1,148 @@
+"""Building tables: solve a game and store the result, or open the table that is already there."""
+
+from __future__ import annotations
+
+from functools import partial
+from pathlib import Path
+from typing import Callable, Iterable
+
+from solver.core import container, interrupts
+from solver.core.container import check_replaceable
+from solver.core.errors import InputError, MissingTableError, TableExistsError
+from solver.core.files import size_text
+from solver.neutreeko.model.game import Game
+from solver.neutreeko.model.symmetry import symmetry_count
+from solver.neutreeko.solving import memory
+from solver.neutreeko.solving.checkpoint import EVERY, Checkpoints, state_path
+from solver.neutreeko.solving.levels import Level, Progress
+from solver.neutreeko.solving.memory import fits_over_positions, state_bytes
+from solver.neutreeko.solving.solve import solve
+from solver.neutreeko.solving.solve_classes import solve_classes
+from solver.neutreeko.tables.folding import Classes
+from solver.neutreeko.tables.stats import Summary
+from solver.neutreeko.tables.table import Table, open_table, solve_command, table_path, write_folded_table, write_table
+
+__all__ = ["UNASKED_SQUARES", "LargeTableError", "SolveTooLargeError", "TableExistsError", "build_cost", "build_table",
+           "check_build_asked", "check_memory", "ensure_table", "is_large"]
+
+
+#: Boards of up to this many squares (5 x 5) have their missing tables built unasked (a second or so);
+#: larger ones, whose solve takes up to a minute and whose file up to hundreds of megabytes, only when
+#: asked (``build_large``, the command line's ``--build``).
+UNASKED_SQUARES = 25
+
+
+class LargeTableError(MissingTableError):
+    """A missing table of a board larger than :data:`UNASKED_SQUARES` squares, not asked to be built."""
+
+
+class SolveTooLargeError(InputError):
+    """A solve whose state would not fit this machine's memory."""
+
+
+def build_table(game: Game, path: Path | None = None, force: bool = False, progress: Progress | None = None,
+                fold: bool = False, resume: bool = False, save_every: float = EVERY) -> tuple[Path, Summary, float]:
+    """Solve ``game`` and write its table (to ``path`` or the default place); if ``fold``, solve it over
+    its symmetry classes (:mod:`solver.neutreeko.solving.solve_classes`, an eighth of the memory on a square board)
+    and write the folded table (see :mod:`solver.neutreeko.tables.table`).
+
+    The solve saves its state beside the table every ``save_every`` seconds of solving and, if
+    ``resume``, continues from the state saved there (:mod:`solver.neutreeko.solving.checkpoint`); the state is
+    removed once the table is written.
+
+    Returns (path, summary, solve seconds). Unless ``force``, refuses with :class:`TableExistsError`
+    to replace any file at ``path``: a valid table, or a file that is not one (which may be someone's
+    data), before solving, and one that appeared there during the solve, after it. Raises
+    :class:`TableError` before solving if ``path`` cannot be written,
+    :class:`~solver.neutreeko.solving.checkpoint.StateError` for a saved state that cannot be taken up, and
+    :class:`SolveTooLargeError` (see :func:`check_memory`) before anything else."""
+    check_memory(game, fold)
+    path = Path(path) if path is not None else table_path(game)
+    check_replaceable(path, force, lambda existing: open_table(game, existing))
+    checkpoints = Checkpoints(state_path(path), game, "classes" if fold else "positions", save_every, resume)
+    if fold:
+        folded = solve_classes(game, _stopping(progress), checkpoints)
+        write_folded_table(game, folded.folded, folded.summary, path, folded.seconds, replace=force)
+        summary, seconds = folded.summary, folded.seconds
+    else:
+        solution = solve(game, _stopping(progress), checkpoints)
+        summary = write_table(game, solution.result, path, solution.seconds, replace=force)
+        seconds = solution.seconds
+    checkpoints.discard()
+    return path, summary, seconds
+
+
+def check_memory(game: Game, fold: bool) -> None:
+    """Raise :class:`SolveTooLargeError` if the state of ``game``'s solve, over positions or (``fold``)
+    over symmetry classes, is more than :func:`~solver.neutreeko.solving.memory.physical_memory` (see
+    :mod:`solver.neutreeko.solving.memory`). Over positions the message names the solve over classes, if that
+    one fits."""
+    available = memory.physical_memory()
+    if available is None or fits_over_positions(game):
+        return
+    if fold:
+        needed = state_bytes(Classes.of(game).count)
+        if needed > available:
+            raise SolveTooLargeError(f"solving {game} over symmetry classes holds about {size_text(needed)}, more "
+                                     f"than this machine's {size_text(available)} of memory")
+        return
+    full = state_bytes(game.positions)
+    # About one class in symmetry_count positions: counting them exactly takes a while on a board this size.
+    classes = full // symmetry_count(game.board)
+    advice = f"; solve it over symmetry classes with --fold (about {size_text(classes)})" if classes <= available else ""
+    raise SolveTooLargeError(f"solving {game} over positions holds about {size_text(full)}, more than this "
+                             f"machine's {size_text(available)} of memory{advice}")
+
+
+def _stopping(progress: Progress | None) -> Progress:
+    """``progress``, after stopping the solve at the next level if a signal was received (one whose
+    exception Python swallowed, see :mod:`solver.core.interrupts`)."""
+    def each_level(level: Level) -> None:
+        interrupts.check()
+        if progress:
+            progress(level)
+
+    return each_level
+
+
+def ensure_table(game: Game, path: Path | None = None, progress: Progress | None = None,
+                 on_build: Callable[[Path], None] | None = None, build_large: bool = False) -> Table:
+    """Open ``game``'s table, building it first if there is none (``on_build`` is told where).
+
+    A board of more than :data:`UNASKED_SQUARES` squares is built only if ``build_large``; otherwise
+    a missing table raises :class:`LargeTableError` saying what building it takes and how to ask."""
+    return container.ensure(Path(path) if path is not None else table_path(game), partial(open_table, game),
+                            lambda where: check_build_asked([game], build_large, where),
+                            partial(build_table, game, force=True, progress=progress), on_build)
+
+
+def check_build_asked(games: Iterable[Game], build_large: bool, path: Path | None = None) -> None:
+    """Raise :class:`LargeTableError` for the first of ``games`` whose table is missing (at ``path``, or
+    the default place) and is larger than :data:`UNASKED_SQUARES` squares, unless ``build_large``, and
+    :class:`SolveTooLargeError` for one whose solve does not fit in memory (:func:`check_memory`): so
+    that a command building many tables refuses before building any."""
+    for game in games:
+        where = path if path is not None else table_path(game)
+        if where.exists():
+            continue
+        if build_large or not is_large(game):
+            check_memory(game, False)
+        else:
+            command = solve_command(game)
+            how = (f"add --build to build it now, or build it with: {command}" if fits_over_positions(game) else
+                   f"its solve over positions does not fit this machine's memory; build it with: {command}")
+            raise LargeTableError(f"no table for {game} at {where}; a board larger than 5 x 5 is built only when "
+                                  f"asked ({build_cost(game)}): {how}")
+
+
+def is_large(game: Game) -> bool:
+    """Is ``game``'s board larger than :data:`UNASKED_SQUARES` squares (its table built only when asked)?"""
+    return game.board.size > UNASKED_SQUARES
+
+
+def build_cost(game: Game) -> str:
+    """What building ``game``'s table takes, for messages: ``"38,955,840 positions, about 43.8 MB of
+    memory, a file of up to 39.0 MB"`` (6 x 6). The solve holds 1.125 bytes per index (see
+    :mod:`solver.neutreeko.solving._kernel`) besides the interpreter's 150 MB or so."""
+    return (f"{game.positions:,} positions, about {size_text(state_bytes(game.positions))} of memory, "
+            f"a file of up to {size_text(game.positions)}")

@@ -1,0 +1,186 @@
+"""Symmetry-folded results: one byte per class of legal positions instead of one byte per index.
+
+All positions of a symmetry class have one value (see :mod:`solver.neutreeko.model.symmetry`), so a folded table keeps
+the result of each class's canonical position only, legal classes only, in increasing canonical index.
+On 5 x 5 that is 434,500 bytes for 3,542,000 indices.
+
+Class numbers are not stored: they follow from the board and the rule. A canonical index has the
+mover's triple canonical (the smallest rank among its images), so the classes come in *blocks*, one per
+canonical triple that does not win, in increasing rank::
+
+    class number  0                 C(N-3,3)                      +(classes of the block)
+                  |-- block of m1 ---|-- block of m2 (symmetric) --|-- block of m3 --| ...
+
+A triple with no symmetry but the identity (nearly all) owns a full block: every squeezed rank of the
+other side, 0 .. C(N-3,3) - 1, is a class of its own, so the number is the block's start plus that rank.
+A triple left unchanged by some symmetries (e.g. B1 C1 D1 by the mirror) has fewer classes; their
+canonical indices are listed, sorted, in :attr:`Classes.symmetric_indices` and found by binary search.
+
+How many classes such a block has follows without listing them: the images of a position whose mover
+is canonical that keep the mover's part of the index smallest are those under the symmetries leaving
+the triple unchanged, its *stabiliser* S, so the block's classes are the orbits of S on the other
+side's triples, counted by Burnside's lemma as the mean over S of the triples each symmetry fixes: a
+triple fixed by g is a union of g's cycles on the free squares, three fixed squares or a fixed square
+and a swapped pair (no symmetry of a rectangle has a cycle of three). So the numbering is known at
+once (10 x 10: 277 symmetric blocks of 147,440 indices), and a block's list is made only when a
+probe needs it (:meth:`Classes.block_indices`), or every list at once for the kernels.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
+from math import comb
+from typing import Iterator
+
+import numpy as np
+import numpy.typing as npt
+
+from solver.neutreeko.model import index
+from solver.neutreeko.model.game import Game
+from solver.neutreeko.model.symmetry import canonical_indices, smallest_triple_images, symmetries, triple_images
+
+# Indices are unfolded this many at a time, to bound the temporary arrays.
+_CHUNK = 1 << 22
+
+
+@dataclass(frozen=True, eq=False)
+class Classes:
+    """The numbering of ``game``'s legal symmetry classes. Build it with :meth:`of` (cached)."""
+
+    game: Game
+    #: ``block_start[rank]``: number of the first class of that mover triple's block, -1 if the triple
+    #: is not canonical or wins (its positions are then not canonical, or not legal).
+    block_start: np.ndarray
+    #: ``symmetric[rank]``: the triple is canonical, does not win and some symmetry besides the
+    #: identity leaves it unchanged.
+    symmetric: np.ndarray
+    #: Number of legal classes.
+    count: int
+
+    @classmethod
+    def of(cls, game: Game) -> Classes:
+        """``game``'s numbering, computed from the board and rule (0.2 s on 10 x 10), cached."""
+        return _classes(game)
+
+    @cached_property
+    def symmetric_indices(self) -> np.ndarray:
+        """Sorted canonical indices of the classes in the blocks of symmetric triples (the kernels'
+        form; 4 s on 10 x 10, where a probe lists only the blocks it meets)."""
+        lists = [listed_block(self.game, int(mover)) for mover in np.flatnonzero(self.symmetric)]
+        return np.concatenate(lists) if lists else np.empty(0, dtype=np.int64)
+
+    def block_indices(self, mover: int) -> np.ndarray:
+        """Sorted canonical indices of the classes of the symmetric triple of rank ``mover``'s block (the
+        last few asked kept)."""
+        return _block_indices(self.game, mover)
+
+    def numbers(self, indices: index.Integers) -> npt.NDArray[np.int64]:
+        """Class number of each index (any shape), or -1 for an index that is not a legal position."""
+        other_count = index.other_count(self.game.board.size)
+        shape = np.shape(indices)
+        canonical = canonical_indices(indices, self.game.board).reshape(-1)
+        mover = canonical // other_count
+        start = self.block_start[mover]
+        within = canonical % other_count
+        for row in np.unique(mover[self.symmetric[mover]]):
+            chosen = mover == row
+            within[chosen] = np.searchsorted(self.block_indices(int(row)), canonical[chosen])
+        return np.where(start >= 0, start + within, -1).reshape(shape)
+
+    def canonical_of(self, numbers: index.Integers) -> npt.NDArray[np.int64]:
+        """The canonical index of each class number (the inverse of :meth:`numbers`; for a few numbers,
+        :meth:`canonical` gives them all)."""
+        numbers = np.asarray(numbers, dtype=np.int64).reshape(-1)
+        other_count = index.other_count(self.game.board.size)
+        rows = np.flatnonzero(self.block_start >= 0)
+        mover = rows[np.searchsorted(self.block_start[rows], numbers, side="right") - 1]
+        within = numbers - self.block_start[mover]
+        canonical: npt.NDArray[np.int64] = mover * np.int64(other_count) + within
+        for row in np.unique(mover[self.symmetric[mover]]):
+            chosen = mover == row
+            canonical[chosen] = self.block_indices(int(row))[within[chosen]]
+        return canonical
+
+    def canonical(self) -> np.ndarray:
+        """The canonical index of every legal class, in class-number order (int64)."""
+        other_count = index.other_count(self.game.board.size)
+        parts = []
+        for mover in np.flatnonzero(self.block_start >= 0):
+            if self.symmetric[mover]:
+                parts.append(listed_block(self.game, int(mover)))
+            else:
+                parts.append(mover * np.int64(other_count) + np.arange(other_count, dtype=np.int64))
+        return np.concatenate(parts) if parts else np.empty(0, dtype=np.int64)
+
+
+@lru_cache(maxsize=8)
+def _classes(game: Game) -> Classes:
+    table = triple_images(game.board)
+    ranks = np.arange(table.shape[1])
+    other_count = index.other_count(game.board.size)
+    blocks = (smallest_triple_images(game.board) == ranks) & ~game.wins
+    symmetric = blocks & (np.count_nonzero(table == ranks, axis=0) > 1)
+    sizes = np.where(blocks, other_count, 0)
+    for mover in np.flatnonzero(symmetric):
+        sizes[mover] = _orbits(game, table, int(mover))
+    starts = np.cumsum(sizes) - sizes
+    return Classes(game=game, block_start=np.where(blocks, starts, -1), symmetric=symmetric, count=int(sizes.sum()))
+
+
+def _orbits(game: Game, table: np.ndarray, mover: int) -> int:
+    """The number of classes in the block of the canonical triple of rank ``mover``: the orbits of its
+    stabiliser on the other side's triples, by Burnside's lemma (see the module docstring)."""
+    taken = set(index.triples(game.board.size)[mover].tolist())
+    fixed_triples = []
+    for permutation in symmetries(game.board)[table[:, mover] == mover]:
+        free = [square for square in range(game.board.size) if square not in taken]
+        fixed = sum(1 for square in free if permutation[square] == square)
+        swapped = sum(1 for square in free if permutation[square] != square and permutation[permutation[square]] == square)
+        fixed_triples.append(comb(fixed, 3) + fixed * (swapped // 2))
+    return sum(fixed_triples) // len(fixed_triples)
+
+
+def listed_block(game: Game, mover: int) -> np.ndarray:
+    """The sorted canonical indices of the block of the symmetric triple of rank ``mover``."""
+    other_count = index.other_count(game.board.size)
+    block = mover * np.int64(other_count) + np.arange(other_count, dtype=np.int64)
+    listed: np.ndarray = block[canonical_indices(block, game.board) == block]
+    listed.flags.writeable = False
+    return listed
+
+
+# A probe meets few blocks (10 x 10's lists are up to 1.2 MB each): the last ones met are kept.
+_block_indices = lru_cache(maxsize=32)(listed_block)
+
+
+def fold(game: Game, result: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    """One result byte per legal class (class-number order) from one byte per index."""
+    folded: npt.NDArray[np.uint8] = result[Classes.of(game).canonical()]
+    return folded
+
+
+def unfold(game: Game, folded: np.ndarray) -> np.ndarray:
+    """One result byte per index (:data:`~solver.neutreeko.model.values.ILLEGAL` where not legal) from one per class."""
+    result = np.empty(game.positions, dtype=np.uint8)
+    for first, part in unfolded_stretches(game, folded):
+        result[first:first + len(part)] = part
+    return result
+
+
+def unfolded_stretches(game: Game, folded: np.ndarray) -> Iterator[tuple[int, npt.NDArray[np.uint8]]]:
+    """The unfolding of ``folded`` (one byte per legal class) as (first index, bytes) stretches of whole
+    rows (mover triples), about :data:`_CHUNK` indices each, in index order: for a digest or a count that
+    never holds the whole. Compiled and parallel (:mod:`solver.neutreeko.tables._unfold`)."""
+    from solver.neutreeko.tables import _unfold  # numba is imported only when a table is unfolded
+
+    classes = Classes.of(game)
+    other_count = index.other_count(game.board.size)
+    triples = index.triples(game.board.size)
+    permutations = np.ascontiguousarray(symmetries(game.board))
+    rows = max(1, _CHUNK // other_count)
+    for first_row in range(0, len(triples), rows):
+        part = np.empty(min(rows, len(triples) - first_row) * other_count, dtype=np.uint8)
+        _unfold._unfold_rows(folded, first_row, triples, game.wins, permutations, other_count, classes.block_start,
+                             classes.symmetric, classes.symmetric_indices, part)
+        yield first_row * other_count, part
