@@ -1,6 +1,6 @@
-"""``python -m solver`` and the ``neutreeko`` command: :func:`main`; the ``necnon`` command: :func:`necnon`."""
+"""``python -m solver`` and every game's command: :func:`main` (a console script of each), :func:`run`."""
 
-import importlib
+import os
 import sys
 
 # Light: what is imported before the handlers are installed is time in which a signal gets Python's traceback.
@@ -8,28 +8,30 @@ from solver.core import interrupts
 
 
 def main() -> None:
-    """Run the ``neutreeko`` command line. SIGINT and SIGTERM are handled from its first line, so that
-    one arriving while the command line is still being imported ends it like one arriving later: one
-    line on standard error and exit 130 (143), no traceback; one arriving once the command has ended is
-    ignored, and the command exits as it would have. (Before that first line, while the interpreter
-    starts and the console script imports this module, Python handles signals as for any program.)"""
-    _run("neutreeko", "solver.cli")
+    """Run the command line of the game whose command started this process (``neutreeko``, ``necnon``:
+    the name the console script was invoked by), or of the default game (``python -m solver``). SIGINT
+    and SIGTERM are handled from its first line, so that one arriving while the command line is still
+    being imported ends it like one arriving later: one line on standard error and exit 130 (143), no
+    traceback; one arriving once the command has ended is ignored, and the command exits as it would
+    have. (Before that first line, while the interpreter starts and the console script imports this
+    module, Python handles signals as for any program.)"""
+    name = os.path.splitext(os.path.basename(sys.argv[0]))[0]
+    run(name.removesuffix("-script"))  # setuptools' launchers on Windows: necnon.exe, necnon-script.py
 
 
-def necnon() -> None:
-    """Run the ``necnon`` command line, with signals handled as :func:`main` handles them."""
-    _run("necnon", "solver.cli.necnon")
-
-
-def _run(program: str, module: str) -> None:
-    """Install the signal handlers, import ``module``'s ``cli`` and run it as ``program`` (it exits),
-    then settle the signals (:func:`interrupts.settle`) however it ended, so that Python's exit is
-    not cut short. An interrupt no command handled (one arriving during the imports, or after the
-    command, before the signals were settled) is reported here."""
+def run(invoked: str) -> None:
+    """Install the signal handlers, import the command line and run the group of the game whose command
+    is ``invoked`` (the default game's if none is; it exits), then settle the signals
+    (:func:`interrupts.settle`) however it ended, so that Python's exit is not cut short. An interrupt
+    no command handled (one arriving during the imports, or after the command, before the signals were
+    settled) is reported here."""
+    program = invoked
     try:
         try:
             interrupts.install()  # inside: a signal arriving as the second handler goes in is reported
-            importlib.import_module(module).cli(prog_name=program)
+            from solver import cli, registry
+            program = (registry.program(invoked) or registry.default()).program
+            cli.group(program)(prog_name=program)
         finally:
             interrupts.settle()
     except KeyboardInterrupt as error:

@@ -332,14 +332,14 @@ def test_python_m_solver(fresh_tables):
         "neutreeko: error: board 'five' is not of the form WIDTHxHEIGHT, e.g. 5x5"]
 
 
-@pytest.mark.parametrize("program, function", [("neutreeko", "main"), ("necnon", "necnon")])
-def test_shell_completion_as_the_readme_sets_it_up(program, function):
+@pytest.mark.parametrize("program", ["neutreeko", "necnon"])
+def test_shell_completion_as_the_readme_sets_it_up(program):
     """README's line for ~/.bashrc names click's variable of each program; its script completes
     commands and options."""
     variable = f"_{program.upper()}_COMPLETE"
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
     assert f'eval "$({variable}=bash_source {program})"' in readme
-    run = [sys.executable, "-c", f"from solver.__main__ import {function}; {function}()"]
+    run = [sys.executable, "-c", f"from solver.__main__ import run; run({program!r})"]
 
     def completed(**environment: str) -> str:
         done = subprocess.run(run, capture_output=True, text=True, timeout=60, env={**os.environ, **environment})

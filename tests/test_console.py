@@ -15,8 +15,8 @@ from tests.helpers import read_terminal
 #: ``necnon play`` on 3 x 3, both sides typed; on exit, whether the line editor was loaded.
 PROGRAM = ("import atexit, sys\n"
            "atexit.register(lambda: sys.stderr.write(f\"readline loaded: {'readline' in sys.modules}\\n\"))\n"
-           "from solver.__main__ import necnon\n"
-           "necnon()\n")
+           "from solver.__main__ import run\n"
+           "run('necnon')\n")
 ARGUMENTS = ["play", "--board", "3x3", "--protocol", "nec", "--as", "both"]
 UP = "\x1b[A"  # the up-arrow key: the line before, from the history
 HINT = "turns, best first for Black"

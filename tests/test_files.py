@@ -19,7 +19,9 @@ import pytest
 import solver.necnon.tables.build
 import solver.neutreeko.tables.build
 from solver.cli import cli as neutreeko_cli
-from solver.cli.necnon import cli as necnon_cli
+from solver.cli import group
+
+necnon_cli = group("necnon")
 from solver.core import files
 from tests.helpers import assert_one_line_error, invoke
 
@@ -325,8 +327,7 @@ def test_a_full_disk_at_any_point_of_a_table(small_disk):
     assert os.listdir(small_disk) == []
 
 
-_COMMANDS = {"neutreeko": "from solver.__main__ import main; main()",
-             "necnon": "from solver.__main__ import necnon; necnon()"}
+_COMMANDS = {program: f"from solver.__main__ import run; run({program!r})" for program in ("neutreeko", "necnon")}
 
 
 @pytest.mark.parametrize("small_disk, program, board", [("256k", "neutreeko", "5x4"), ("8k", "necnon", "3x3")],

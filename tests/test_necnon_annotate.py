@@ -8,7 +8,9 @@ import xml.etree.ElementTree as ElementTree
 
 import pytest
 
-from solver.cli.necnon import cli
+from solver.cli import group
+
+cli = group("necnon")
 from solver.core.marks import Mark
 from solver.necnon.drawing import chart
 from solver.necnon.model.position import Position

@@ -11,7 +11,9 @@ import shutil
 import h5py
 import pytest
 
-from solver.cli.necnon import cli
+from solver.cli import group
+
+cli = group("necnon")
 from solver.necnon.model.position import Position
 from solver.necnon.model.rules import Game
 from solver.necnon.playing.record import read_record

@@ -7,7 +7,9 @@ import re
 
 import pytest
 
-from solver.cli.necnon import cli
+from solver.cli import group
+
+cli = group("necnon")
 from solver.necnon.playing.play import Match
 from solver.necnon.playing.record import GameRecord, parse_record, read_record
 from solver.necnon.querying.probe import Tablebase
@@ -117,7 +119,7 @@ def test_interrupt_shows_the_end_and_goes_on(necnon_tables):
 def test_interrupted_play_prints_the_record_and_exits_130(necnon_env, monkeypatch, tmp_path):
     """Through the command line: the end of the game stopped, its record, exit 130 with one line on
     standard error; the --record file (written after every turn) holds the same record."""
-    monkeypatch.setattr("solver.cli.necnon.input_lines", lambda stream: interrupted_after("b2", "hint"))
+    monkeypatch.setattr("solver.necnon.cli.commands.input_lines", lambda stream: interrupted_after("b2", "hint"))
     saved = tmp_path / "game.txt"
     result = necnon("play", "--board", "3x3", "--record", str(saved))
     assert result.exit_code == 130, result.stderr

@@ -7,7 +7,9 @@ import random
 
 import pytest
 
-from solver.cli.necnon import cli
+from solver.cli import group
+
+cli = group("necnon")
 from solver.core.errors import IllegalMoveError
 from solver.core.record import Variation
 from solver.necnon.model.position import Position, Turn

@@ -75,7 +75,8 @@ def test_the_survey_report(tmp_path):
 
 
 def test_survey_command_refuses_a_csv_report(fresh_tables, tmp_path):
-    from solver.cli.necnon import cli
+    from solver.cli import group
+    cli = group("necnon")
 
     result = invoke("survey", "--max-cells", "4", "--out", str(tmp_path / "survey.csv"), program=cli)
     assert_one_line_error(result, "overwritten by its CSV", code=2, program="necnon")
@@ -153,7 +154,8 @@ def test_the_engine_refuses_a_finished_game():
 def test_survey_command_replaces_a_report_only_with_force(fresh_tables, tmp_path):
     """As ``neutreeko survey``: an existing report, or its CSV alone, is left as it is without --force
     (refused before any table is built), replaced with it; the report names the command with --force."""
-    from solver.cli.necnon import cli
+    from solver.cli import group
+    cli = group("necnon")
 
     out = tmp_path / "survey.md"
     args = ["survey", "--max-cells", "4", "--games", "20", "--out", str(out)]

@@ -359,7 +359,7 @@ def test_interrupted_play_prints_the_record_and_exits_130(tables_4x4, monkeypatc
     monkeypatch.setenv("NEUTREEKO_TABLES", str(tables_4x4))
     start = Position.parse(SMALL)
     first = start.moves()[0].name(start.game.board)
-    monkeypatch.setattr("solver.cli.games.input_lines", lambda stream: interrupted_after("hint", first))
+    monkeypatch.setattr("solver.neutreeko.cli.games.input_lines", lambda stream: interrupted_after("hint", first))
     saved = tmp_path / "game.txt"
     result = play("--board", "4x4", "--from", SMALL, "--as", "white", "--seed", "3", "--record", str(saved))
     assert result.exit_code == 130, result.stderr

@@ -8,7 +8,9 @@ import sys
 import pytest
 
 from solver.cli import cli as neutreeko_cli
-from solver.cli.necnon import cli as necnon_cli
+from solver.cli import group
+
+necnon_cli = group("necnon")
 from solver.core import png
 from solver.core.scene import Scene
 from tests.helpers import assert_one_line_error, invoke

@@ -24,8 +24,9 @@ import h5py
 import numpy as np
 import pytest
 
-from solver.cli import releases
-from solver.cli.necnon import cli as necnon_cli
+from solver.cli import group, releases
+
+necnon_cli = group("necnon")
 from solver.core import download, release
 from solver.core.container import digest, stamp
 from solver.core.errors import TableError

@@ -12,11 +12,13 @@ from urllib.parse import quote, urlencode
 
 import pytest
 
-from solver.cli.necnon import cli
+from solver.cli import group
+
+cli = group("necnon")
 from solver.necnon.model.position import Position
 from solver.necnon.model.rules import Game
+from solver.necnon.web.api import NecnonApi
 from solver.web import api
-from solver.web.necnon_api import NecnonApi
 from solver.web.server import ExplorerServer
 from solver.web.tables import BusyError
 from tests.helpers import invoke

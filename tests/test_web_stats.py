@@ -16,8 +16,8 @@ from solver.core.errors import TableError
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.tables.stats import COUNT_NAMES
 from solver.neutreeko.tables.table import Table, open_table, table_path
-from solver.web.neutreeko_api import NeutreekoApi
-from solver.web.summaries import Summaries
+from solver.neutreeko.web.api import NeutreekoApi
+from solver.neutreeko.web.summaries import Summaries
 from tests.helpers import invoke
 from tests.test_web import get_json
 

@@ -1,13 +1,43 @@
-"""The command line: thin click layers over the library, one module per group of commands.
+"""The command line: each game's command group (its own commands, from the registry) with the commands
+every game shares: ``check-file`` and ``convert`` (:mod:`~solver.cli.containers`), ``publish``
+(:mod:`~solver.cli.releases`) and, in the default game's group, ``serve`` (:mod:`~solver.cli.explorer`).
 
-``neutreeko`` is :data:`cli`; importing the command modules registers their commands with it.
+:func:`group` gives a game's group; ``cli`` is the default game's.
 """
 
-from solver.cli import explorer, games, positions, puzzles, releases, tables, train  # noqa: F401  (registers the commands)
-from solver.cli.containers import commands
-from solver.cli.neutreeko import cli
+from __future__ import annotations
 
-for command in (*commands("neutreeko", "neutreeko-5x5.h5"), releases.publish_command("neutreeko")):
-    cli.add_command(command)
+from functools import cache
 
-__all__ = ["cli"]
+import click
+
+from solver import registry
+from solver.cli import containers, explorer, releases
+from solver.core.games import load
+
+__all__ = ["cli", "group"]
+
+
+@cache
+def group(program: str) -> click.Group:
+    """The command group of the game whose command is ``program``, with the shared commands added;
+    :class:`KeyError` if no game has that command."""
+    entry = registry.program(program)
+    if entry is None:
+        raise KeyError(program)
+    commands: click.Group = load(entry.commands)
+    shared = [*containers.commands(entry.program, entry.example_table, entry.example_build),
+              releases.publish_command(entry.program)]
+    if entry is registry.default():
+        shared.append(explorer.serve)
+    for command in shared:
+        commands.add_command(command)
+    return commands
+
+
+def __getattr__(name: str) -> click.Group:
+    """``cli``, the default game's group, made on first use so that another game's command line does not
+    load the default game's commands."""
+    if name == "cli":
+        return group(registry.default().program)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,7 +1,7 @@
-"""Commands on the table files of either game, added to both groups: ``check-file`` digests whole
+"""Commands on the table files of every game, added to every game's group: ``check-file`` digests whole
 files, ``convert`` rewrites files of the first container format in today's without solving again.
-Each game's table module is imported only when a file of that game is converted, so that neither
-command line loads the other game at start-up. Each group gets commands of its own, whose help shows
+A game's table module is imported only when a file of that game is converted, so that no command
+line loads another game at start-up. Each group gets commands of its own, whose help shows
 an example of its game (:func:`commands`)."""
 
 from __future__ import annotations
@@ -10,7 +10,9 @@ from pathlib import Path
 
 import click
 
+from solver import registry
 from solver.core import container, legacy
+from solver.core.games import load
 
 _TABLES = click.argument("tables", nargs=-1, required=True, metavar="TABLE...", type=click.Path(path_type=Path))
 
@@ -25,12 +27,8 @@ def _convert(tables: tuple[Path, ...]) -> None:
     for path in tables:
         container.check_present(path, f"no table at {path}")
         attributes, data = legacy.read(path)
-        if attributes.get("game") == "necnon":
-            from solver.necnon.tables import table as necnon_table
-            game: object = necnon_table.convert_table(path, attributes, data)
-        else:
-            from solver.neutreeko.tables import table as neutreeko_table
-            game = neutreeko_table.convert_table(path, attributes, data)
+        tables_module = load(registry.of_table(attributes, path).tables)
+        game = tables_module.convert_table(path, attributes, data)
         click.echo(f"converted {path} ({game}): {attributes['digest']}")
 
 

@@ -6,28 +6,30 @@ import socket
 import threading
 import time
 import webbrowser
+from collections.abc import Callable
+from functools import partial
 
 import click
 
+from solver import registry
 from solver.cli.common import fail
-from solver.cli.neutreeko import cli
 from solver.core import chunks
 
 
-def _say(message: str) -> None:
-    click.echo(f"neutreeko serve: {message}", err=True)
+def _say(program: str, message: str) -> None:
+    click.echo(f"{program} serve: {message}", err=True)
 
 
 def _log(line: str) -> None:
     click.echo(f"{time.strftime('%H:%M:%S')} {line}", err=True)
 
 
-def _open_browser(url: str) -> None:
+def _open_browser(url: str, say: Callable[[str], None]) -> None:
     if not webbrowser.open(url):
-        _say(f"no web browser found: open {url} yourself")
+        say(f"no web browser found: open {url} yourself")
 
 
-@cli.command()
+@click.command()
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on; 127.0.0.1 is this machine only, 0.0.0.0 every network.")
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
@@ -68,7 +70,8 @@ def serve(host: str, port: int, open_browser: bool, quiet: bool, cache_mb: int) 
     from solver.web.server import ExplorerServer
 
     chunks.set_cache_limit(cache_mb << 20)
-    explorer = Explorer(announce=_say)
+    say = partial(_say, click.get_current_context().find_root().info_name or "")  # called from other threads too
+    explorer = Explorer(announce=say)
     try:
         server = ExplorerServer(host, port, explorer, None if quiet else _log)
     except socket.gaierror as error:
@@ -77,14 +80,14 @@ def serve(host: str, port: int, open_browser: bool, quiet: bool, cache_mb: int) 
         fail(f"cannot listen on {host} port {port}: {error.strerror or error}", 1)
     with server:
         if not server.on_loopback:
-            _say(f"warning: listening on {server.host}, not on loopback: anyone who can reach this machine "
+            say(f"warning: listening on {server.host}, not on loopback: anyone who can reach this machine "
                  f"can use the explorer")
-        click.echo(f"Neutreeko explorer at {server.url} (Ctrl-C to stop)")
+        click.echo(f"{registry.default().title} explorer at {server.url} (Ctrl-C to stop)")
         if open_browser:
-            threading.Thread(target=_open_browser, args=(server.url,), daemon=True).start()
+            threading.Thread(target=_open_browser, args=(server.url, say), daemon=True).start()
         try:
             server.serve_forever()
         except KeyboardInterrupt:  # Ctrl-C, or SIGTERM (solver.core.interrupts): the server's usual end
-            _say("stopped")
+            say("stopped")
         finally:
             explorer.close()  # a build under way is killed and what it wrote removed

@@ -1,9 +1,9 @@
-"""Releases of tables on the command line (:mod:`solver.core.release`): ``publish``, added to both
-groups (it takes tables of either game), and what each game's ``fetch`` shares: its mirror, force and
+"""Releases of tables on the command line (:mod:`solver.core.release`): ``publish``, added to every
+game's group (it takes tables of every game), and what each game's ``fetch`` shares: its mirror, force and
 quiet options, and the run of a fetch with its progress on standard error (:func:`fetch_table`). Each
 game's ``fetch`` is a command of its own group, whose board and variant options it takes. As in
 :mod:`solver.cli.containers`, a game's table module is imported only when a file of that game is
-published."""
+published (its ``release_entry``, see :class:`~solver.core.games.GameEntry`)."""
 
 from __future__ import annotations
 
@@ -15,10 +15,12 @@ from typing import Protocol, TypeVar
 
 import click
 
+from solver import registry
 from solver.core import container, release
 from solver.core.container import Attributes
 from solver.core.errors import ReleaseError
 from solver.core.files import size_text
+from solver.core.games import load
 
 #: The environment variable that names the mirror when --mirror is not given.
 MIRROR_VARIABLE = "NEUTREEKO_MIRROR"
@@ -78,20 +80,7 @@ def _described(path: Path) -> tuple[str, Attributes]:
     contents = container.open_contents(path)
     attributes = dict(contents.attributes)
     contents.close()
-    committed: str | None = None
-    table: Describable
-    if attributes.get("game") == "necnon":
-        from solver.necnon.model import rules as necnon_rules
-        from solver.necnon.tables import table as necnon_table
-        necnon = necnon_rules.Game.of(str(attributes.get("board")), str(attributes.get("protocol")))
-        table, name = necnon_table.open_table(necnon, path), necnon_table.table_path(necnon).name
-    else:
-        from solver.neutreeko.model.game import Game
-        from solver.neutreeko.tables import digests
-        from solver.neutreeko.tables import table as neutreeko_table
-        game = Game.of(str(attributes.get("board")), str(attributes.get("rule")))
-        table, name = neutreeko_table.open_table(game, path), neutreeko_table.table_path(game).name
-        committed = digests.committed_digest(game)
+    name, table, committed = load(registry.of_table(attributes, path).tables).release_entry(path, attributes)
     description = describing(table)
     if committed is not None and description["result_digest"] != committed:
         raise ReleaseError(f"{path} does not match the committed digest: its result digest is "

@@ -7,7 +7,16 @@
 * :mod:`~solver.necnon.querying`: probes, ranked turns, lines, judging a turn, what the commands print;
 * :mod:`~solver.necnon.playing`: records, annotation and play;
 * :mod:`~solver.necnon.studies`: the survey of boards and protocol settings;
+* :mod:`~solver.necnon.cli`: its commands;
+* :mod:`~solver.necnon.web`: its part of the explorer: API and pages;
 * :mod:`~solver.necnon.drawing`: diagrams and charts.
 """
 
-__all__ = ["model", "solving", "tables", "searching", "querying", "playing", "studies", "drawing"]
+from solver.core.games import GameEntry
+
+__all__ = ["GAME", "model", "solving", "tables", "searching", "querying", "playing", "studies", "drawing", "cli", "web"]
+
+#: The game, as the registry (:mod:`solver.registry`) lists it.
+GAME = GameEntry(name="necnon", title="NECNON", program="necnon", example_table="necnon-3x3-nec.h5",
+                 example_build="necnon stats --board 3x3", commands="solver.necnon.cli:cli",
+                 web="solver.necnon.web.api:NecnonApi", tables="solver.necnon.tables.table", pages="solver.necnon.web.pages")

@@ -7,7 +7,16 @@
 * :mod:`~solver.neutreeko.querying`: probes, ranked moves, lines, and what the commands print;
 * :mod:`~solver.neutreeko.playing`: records, annotation, play, puzzles and training;
 * :mod:`~solver.neutreeko.studies`: analyses, the survey of boards, fair starts, the draw graph;
+* :mod:`~solver.neutreeko.cli`: its commands;
+* :mod:`~solver.neutreeko.web`: its part of the explorer: API and pages;
 * :mod:`~solver.neutreeko.drawing`: diagrams, charts and their files.
 """
 
-__all__ = ["model", "solving", "tables", "checking", "querying", "playing", "studies", "drawing"]
+from solver.core.games import GameEntry
+
+__all__ = ["GAME", "model", "solving", "tables", "checking", "querying", "playing", "studies", "drawing", "cli", "web"]
+
+#: The game, as the registry (:mod:`solver.registry`) lists it.
+GAME = GameEntry(name="neutreeko", title="Neutreeko", program="neutreeko", example_table="neutreeko-5x5.h5",
+                 commands="solver.neutreeko.cli:cli", web="solver.neutreeko.web.api:NeutreekoApi",
+                 tables="solver.neutreeko.tables.table", pages="solver.neutreeko.web.pages")

@@ -1,17 +1,17 @@
 """The explorer's JSON API, apart from HTTP: an endpoint and its parameters in, a JSON object out, for
-every game of :data:`GAMES`, the registry of the games the explorer serves.
+every game of the registry (:mod:`solver.registry`).
 
-A request names its game with the parameter ``game`` (default ``neutreeko``); the game's own API module
-answers it with the parameters it reads, which are that game's (:mod:`solver.web.neutreeko_api`:
-``position``, ``moves``, ``board``, ``rule``; :mod:`solver.web.necnon_api`: ``position``, ``moves``,
-``board``, ``protocol``). ``GET /api/games`` lists every game's boards in one answer::
+A request names its game with the parameter ``game`` (default: the registry's default game); the
+game's own API (its entry's ``web``, a :class:`~solver.web.game_api.GameApi`) answers it with the
+parameters it reads, which are that game's. ``GET /api/games`` lists every game's boards in one
+answer, with what the default game's :meth:`~solver.web.game_api.GameApi.catalogue` adds::
 
     {"games": [{"game": "neutreeko", "board": "5x5", "rule": "connected", "table": "ready"}, ...,
                {"game": "necnon", "board": "4x4", "protocol": "nec", "table": "on demand"}, ...],
      "default": {"board": "5x5", "rule": "connected"}, "max_line_plies": 1000}
 
-``POST /api/annotate`` and ``POST /api/game`` take a game record as their body, of the game the URL
-names (``POST /api/game?game=necnon``; nothing else is read from the URL of a POST).
+A POST to one of the endpoints that take a game record (:attr:`Explorer.posted`) carries the record as
+its body, of the game the URL names (``?game=...``; nothing else is read from the URL of a POST).
 
 A request that cannot be answered raises :class:`~solver.web.game_api.ApiError` (HTTP 400, 404 for an
 endpoint no game has) or another :class:`~solver.core.errors.InputError` naming the problem (400); the
@@ -24,28 +24,19 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
+from solver import registry
+from solver.core.games import load
 from solver.web.game_api import ApiError, GameApi, JSONObject, check_parameters
-from solver.web.necnon_api import NecnonApi
-from solver.web.neutreeko_api import NeutreekoApi
 from solver.web.tables import BuildLimits, Builds
 
-__all__ = ["ENDPOINTS", "GAMES", "POSTED", "ApiError", "Explorer"]
+__all__ = ["ApiError", "Explorer"]
 
-#: The games the explorer serves, by the name a request gives in ``game``, each its API's maker: called
-#: with the tables directory and the builds every game's tables share.
-GAMES: dict[str, Callable[[Path | None, Builds], GameApi]] = {
-    "neutreeko": NeutreekoApi,
-    "necnon": NecnonApi,
-}
-DEFAULT_GAME = "neutreeko"
-#: Every endpoint of some game, and ``/api/games``.
-ENDPOINTS = sorted({endpoint for api in (NeutreekoApi, NecnonApi) for endpoint in api.endpoints} | {"/api/games"})
-#: Every endpoint that takes a game record of some game as a POST's body.
-POSTED = sorted({endpoint for api in (NeutreekoApi, NecnonApi) for endpoint in api.posted})
+#: The endpoint every explorer answers itself, whatever its games.
+GAMES_ENDPOINT = "/api/games"
 
 
 class Explorer:
-    """Answers the API's requests for every game of :data:`GAMES` from the tables in ``directory``
+    """Answers the API's requests for every game of the registry from the tables in ``directory``
     (default: the tables directory). Missing tables are built one at a time, whatever their game, within
     ``limits``; ``announce`` is told, in words, when a build starts, ends or fails (see
     :mod:`solver.web.tables`). :meth:`close` stops a build under way."""
@@ -53,14 +44,22 @@ class Explorer:
     def __init__(self, directory: Path | None = None, announce: Callable[[str], None] = lambda message: None,
                  limits: BuildLimits = BuildLimits()) -> None:
         self._builds = Builds(announce, limits)
-        self._apis = {name: make(directory, self._builds) for name, make in GAMES.items()}
+        makers: dict[str, Callable[[Path | None, Builds], GameApi]] = {
+            entry.name: load(entry.web) for entry in registry.games()}
+        self._apis = {name: make(directory, self._builds) for name, make in makers.items()}
+        self._default = registry.default().name
+        #: Every endpoint of some game, and ``/api/games``.
+        self.endpoints = sorted({endpoint for api in self._apis.values() for endpoint in api.endpoints}
+                                | {GAMES_ENDPOINT})
+        #: Every endpoint that takes a game record of some game as a POST's body.
+        self.posted = sorted({endpoint for api in self._apis.values() for endpoint in api.posted})
         self._games: tuple[tuple[list[JSONObject], ...], JSONObject] | None = None  # the games' lists, the answer
 
     def answer(self, endpoint: str, parameters: Mapping[str, str]) -> JSONObject:
         """The JSON object ``endpoint`` answers with for ``parameters``: the answer of the game they name."""
-        if endpoint not in ENDPOINTS:
-            raise ApiError(f"no endpoint {endpoint}; the API has {', '.join(ENDPOINTS)}", 404)
-        if endpoint == "/api/games":
+        if endpoint not in self.endpoints:
+            raise ApiError(f"no endpoint {endpoint}; the API has {', '.join(self.endpoints)}", 404)
+        if endpoint == GAMES_ENDPOINT:
             check_parameters(endpoint, parameters, ())
             return self.games()
         api = self._api(endpoint, parameters, posted=False)
@@ -68,7 +67,7 @@ class Explorer:
         return api.answer(endpoint, {key: value for key, value in parameters.items() if key != "game"})
 
     def answer_record(self, endpoint: str, parameters: Mapping[str, str], text: str) -> JSONObject:
-        """The JSON object ``endpoint`` (one of :data:`POSTED`) answers with for the game record ``text``
+        """The JSON object ``endpoint`` (one of :attr:`posted`) answers with for the game record ``text``
         of the game ``parameters`` name (their only parameter)."""
         api = self._api(endpoint, parameters, posted=True)
         if set(parameters) - {"game"}:
@@ -78,10 +77,10 @@ class Explorer:
     def _api(self, endpoint: str, parameters: Mapping[str, str], posted: bool) -> GameApi:
         """The API of the game ``parameters`` name, if it answers ``endpoint`` (among the endpoints that
         take a posted record if ``posted``); else :class:`ApiError` naming what it has."""
-        name = parameters.get("game", DEFAULT_GAME)
+        name = parameters.get("game", self._default)
         api = self._apis.get(name)
         if api is None:
-            raise ApiError(f"unknown game {name[:40]!r}; the explorer has {', '.join(GAMES)}")
+            raise ApiError(f"unknown game {name[:40]!r}; the explorer has {', '.join(self._apis)}")
         offered = api.posted if posted else tuple(api.endpoints)
         if endpoint not in offered:
             what = "no POST of a record to" if posted else "no endpoint"
@@ -90,11 +89,11 @@ class Explorer:
 
     def games(self) -> JSONObject:
         """Every game's boards, with the state of their tables (``GET /api/games``); the answer is kept
-        while every game keeps its list (see :meth:`NeutreekoApi.games
-        <solver.web.neutreeko_api.NeutreekoApi.games>`)."""
+        while every game keeps its list (see :meth:`GameApi.games <solver.web.game_api.GameApi.games>`)."""
         lists = tuple(api.games() for api in self._apis.values())
         if self._games is None or any(kept is not new for kept, new in zip(self._games[0], lists)):
-            self._games = lists, {"games": [entry for each in lists for entry in each], **NeutreekoApi.catalogue()}
+            self._games = lists, {"games": [entry for each in lists for entry in each],
+                                  **self._apis[self._default].catalogue()}
         return self._games[1]
 
     def close(self) -> None:

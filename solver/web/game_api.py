@@ -1,9 +1,9 @@
 """What the explorer asks of each game's API (:class:`GameApi`), and the error an API raises for a
 request it cannot answer (:class:`ApiError`).
 
-Each game's API is a module of its own (:mod:`solver.web.neutreeko_api`, :mod:`solver.web.necnon_api`),
-reached through the registry of :mod:`solver.web.api`: the server sees endpoints, parameters and JSON
-objects only, never a board or a rule.
+Each game's API lives in its own package (its registry entry's ``web``, see
+:class:`~solver.core.games.GameEntry`), reached through :mod:`solver.web.api`: the server sees
+endpoints, parameters and JSON objects only, never a board or a rule.
 """
 
 from __future__ import annotations
@@ -45,7 +45,12 @@ class GameApi(Protocol):
         raises :class:`~solver.core.errors.InputError` naming the line of a record that cannot be read."""
 
     def games(self) -> list[JSONObject]:
-        """The game's entries of ``/api/games``: ``{"game": name, "board": ..., ..., "table": state}``."""
+        """The game's entries of ``/api/games``: ``{"game": name, "board": ..., ..., "table": state}``;
+        the same list object while nothing in it changed."""
+
+    def catalogue(self) -> JSONObject:
+        """What ``/api/games`` says beside the lists when this is the default game (its default board,
+        for example)."""
 
 
 def check_parameters(endpoint: str, parameters: Mapping[str, str], known: tuple[str, ...]) -> None:

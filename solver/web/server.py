@@ -55,7 +55,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 from solver import __version__
 from solver.core.errors import InputError, MissingTableError, TableError
-from solver.web.api import POSTED, ApiError, Explorer
+from solver.web.api import ApiError, Explorer
 from solver.web.assets import assets
 from solver.web.tables import BusyError
 
@@ -320,7 +320,7 @@ class _Handler(BaseHTTPRequestHandler):
         self._answer(self._route)
 
     def do_POST(self) -> None:
-        if urlsplit(self.path).path in POSTED:
+        if urlsplit(self.path).path in self.server.explorer.posted:
             self._answer(self._posted)
         else:
             self._refuse_method()
@@ -332,7 +332,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _refuse_method(self) -> None:
         self.close_connection = True  # its body, if any, is not read
-        allowed = "GET, HEAD, POST" if urlsplit(self.path).path in POSTED else "GET, HEAD"
+        allowed = "GET, HEAD, POST" if urlsplit(self.path).path in self.server.explorer.posted else "GET, HEAD"
         self._send_json(HTTPStatus.METHOD_NOT_ALLOWED, {"error": f"{self.command} is not allowed here; use "
                                                                  f"{' or '.join(allowed.split(', '))}"},
                         {"Allow": allowed})

@@ -37,6 +37,7 @@ Tables live in :func:`solver.core.container.tables_dir`, named ``necnon-<board>-
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -198,3 +199,10 @@ def open_table(game: Game, path: Path | None = None) -> Table:
         contents.close()
         raise
     return Table(game, path, chunks, contents)
+
+
+def release_entry(path: Path, attributes: Mapping[str, object]) -> tuple[str, Table, None]:
+    """The table at ``path`` (``attributes`` read from it) as a release takes it: its file name there and
+    the table opened; NECNON commits no digests (see :class:`~solver.core.games.GameEntry`)."""
+    game = Game.of(str(attributes.get("board")), str(attributes.get("protocol")))
+    return table_path(game).name, open_table(game, path), None

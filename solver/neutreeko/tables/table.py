@@ -47,6 +47,7 @@ the same attributes (``solve_seconds`` and ``written`` apart) on every run.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -66,6 +67,7 @@ from solver.neutreeko.model.symmetry import CANONICAL_FORM, symmetry_count
 from solver.neutreeko.model.values import ENCODING, ILLEGAL
 from solver.neutreeko.solving.memory import fits_over_positions
 from solver.neutreeko.tables import folding
+from solver.neutreeko.tables.digests import committed_digest
 from solver.neutreeko.tables.stats import (
     COUNT_NAMES,
     Summary,
@@ -325,3 +327,10 @@ def _checked(game: Game, path: Path, contents: Contents, rebuild: str) -> bool:
         raise TableError(f"{path} is folded with canonical form {attributes.get('canonical_form')!r}; "
                          f"this version reads {CANONICAL_FORM!r} (rebuild it with {rebuild})")
     return folded
+
+
+def release_entry(path: Path, attributes: Mapping[str, object]) -> tuple[str, Table, str | None]:
+    """The table at ``path`` (``attributes`` read from it) as a release takes it: its file name there,
+    the table opened, and its committed result digest, if any (see :class:`~solver.core.games.GameEntry`)."""
+    game = Game.of(str(attributes.get("board")), str(attributes.get("rule")))
+    return table_path(game).name, open_table(game, path), committed_digest(game)

@@ -4,7 +4,7 @@
  * confirming (a pass when no cell is allowed), against the table or, on a board without one, the search
  * engine.
  *
- * Everything the page knows of the game comes from the server (solver/web/necnon_api.py): /api/games (the
+ * Everything the page knows of the game comes from the server (solver/necnon/web/api.py): /api/games (the
  * boards and protocols, and their tables), /api/game (the board's cells and where they are drawn, and for
  * the start and each turn of the game and its variations the position's state, which cells are allowed
  * and how many stones a turn lays, and its values where there is a table; a pasted record is posted

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from solver.cli.common import input_lines, standard_input, table_option
-from solver.cli.neutreeko import board_option, build_option, cli, rule_option, tablebase_for
+from solver.neutreeko.cli.group import board_option, build_option, cli, rule_option, tablebase_for
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.playing.play import new_seed
 from solver.neutreeko.playing.puzzles import KINDS, find_puzzles

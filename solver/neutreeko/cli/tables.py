@@ -14,7 +14,11 @@ from solver.cli.common import fail, out_option, rebuild_option, table_option, wr
 
 #: Where ``neutreeko survey`` writes its report unless told otherwise.
 SURVEY_REPORT = Path("docs/survey.md")
-from solver.cli.neutreeko import (
+from solver.core import files
+from solver.core.report import csv_path
+from solver.neutreeko.checking.check import CheckProgress, CheckReport, Progress, check_consistency, check_folded
+from solver.neutreeko.checking.verify import verify
+from solver.neutreeko.cli.group import (
     board_option,
     build_option,
     cli,
@@ -22,10 +26,6 @@ from solver.cli.neutreeko import (
     rule_option,
     terminal_progress,
 )
-from solver.core import files
-from solver.core.report import csv_path
-from solver.neutreeko.checking.check import CheckProgress, CheckReport, Progress, check_consistency, check_folded
-from solver.neutreeko.checking.verify import verify
 from solver.neutreeko.model.board import Board
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.model.rules import RULES

@@ -33,8 +33,8 @@ Every value is from the point of view of the side to move (see :mod:`solver.neut
         the ``neutreeko stats --json`` object (:func:`solver.neutreeko.querying.report.stats_object`) of the table
         of B and R, with ``"counting": false`` and ``"start"``: the start's value, as /api/position gives
         it without its moves (:func:`solver.neutreeko.querying.report.position_object`). A large table not counted
-        yet (more than :data:`~solver.web.summaries.BACKGROUND_INDICES` indices, see
-        :mod:`solver.web.summaries`) is counted in the background; until that ends the answer is
+        yet (more than :data:`~solver.neutreeko.web.summaries.BACKGROUND_INDICES` indices, see
+        :mod:`solver.neutreeko.web.summaries`) is counted in the background; until that ends the answer is
         ``{"counting": true, "board": B, "rule": R, "legal": ..., ..., "no_move": ..., "start": ...}``,
         the counts its attributes state (verified by its header's digest), without the counts by plies
         or the longest wins: ask again a few seconds later
@@ -42,7 +42,7 @@ Every value is from the point of view of the side to move (see :mod:`solver.neut
         the ``neutreeko puzzles --json`` object of the puzzles found with these arguments
     GET /api/try?position=P[&moves=M][&board=B][&rule=R][&move=X]
         the puzzle at P (its task and legal moves, values hidden) and the try X judged as ``neutreeko
-        train`` judges it, with the solution line (both: :mod:`solver.web.training`)
+        train`` judges it, with the solution line (both: :mod:`solver.neutreeko.web.training`)
     GET /api/games
         {"games": [{"game": "neutreeko", "board": "5x5", "rule": "connected", "table": "ready"}, ...],
          "default": {...}, "max_line_plies": 1000}: every board and rule, and whether its table is
@@ -63,7 +63,7 @@ not be built, raises :class:`~solver.core.errors.TableError` (the server's fault
 built :class:`~solver.web.tables.BusyError` (503). :class:`NeutreekoApi` is safe to call from several
 threads at once.
 
-Run as ``python -m solver.web.neutreeko_api BOARD RULE OUT``, the module is the child process that builds a table
+Run as ``python -m solver.neutreeko.web.api BOARD RULE OUT``, the module is the child process that builds a table
 on demand (see :mod:`solver.web.tables`): it writes the table of BOARD and RULE to OUT.
 """
 
@@ -95,9 +95,9 @@ from solver.neutreeko.querying.probe import Tablebase
 from solver.neutreeko.tables.build import build_table, is_large
 from solver.neutreeko.tables.stats import COUNT_NAMES
 from solver.neutreeko.tables.table import Table, open_table, solve_command, table_path
-from solver.web import training
+from solver.neutreeko.web import training
+from solver.neutreeko.web.summaries import Summaries
 from solver.web.game_api import ApiError, JSONObject
-from solver.web.summaries import Summaries
 from solver.web.tables import Builds, LiveTables, listing, run_child
 
 #: The most plies ``/api/line`` answers with: its lines stop there ("stopped").
@@ -197,7 +197,7 @@ class NeutreekoApi:
 
     def stats(self, game: Game) -> JSONObject:
         """The ``/api/stats`` object of ``game``'s table (see the module docstring): counted in this
-        thread, or being counted in the background (see :class:`~solver.web.summaries.Summaries`)."""
+        thread, or being counted in the background (see :class:`~solver.neutreeko.web.summaries.Summaries`)."""
         tablebase = self._tablebase(game)
         table = tablebase.table(game)
         start = Position.start(game)
@@ -246,8 +246,7 @@ class NeutreekoApi:
             self._games = names, self._list_games()
         return self._games[1]
 
-    @staticmethod
-    def catalogue() -> JSONObject:
+    def catalogue(self) -> JSONObject:
         """What ``/api/games`` says of Neutreeko beside its list: the default board and rule, and the
         longest line ``/api/line`` answers."""
         return {"default": {"board": str(Game.of().board), "rule": DEFAULT_RULE}, "max_line_plies": MAX_LINE_PLIES}
@@ -295,7 +294,7 @@ class NeutreekoApi:
 
 def _build_command(game: Game, out: Path) -> list[str]:
     """The child process that writes ``game``'s table to ``out``: this module run as a program."""
-    return [sys.executable, "-m", "solver.web.neutreeko_api", str(game.board), game.rule.name, str(out)]
+    return [sys.executable, "-m", "solver.neutreeko.web.api", str(game.board), game.rule.name, str(out)]
 
 
 def build_into(board: str, rule: str, out: str) -> None:

@@ -8,8 +8,8 @@ from pathlib import Path
 import click
 
 from solver.cli.common import table_option, write_pictures, writing
-from solver.cli.neutreeko import board_option, build_option, cli, rule_option, tablebase_for
 from solver.core import files
+from solver.neutreeko.cli.group import board_option, build_option, cli, rule_option, tablebase_for
 from solver.neutreeko.drawing import pictures
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.playing.puzzles import KINDS, ORIGINS, find_puzzles, puzzles_object, puzzles_text, summary_line

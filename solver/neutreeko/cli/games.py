@@ -17,7 +17,8 @@ from solver.cli.common import (
     write_pictures,
     writing,
 )
-from solver.cli.neutreeko import (
+from solver.core import files
+from solver.neutreeko.cli.group import (
     board_option,
     build_option,
     cli,
@@ -25,7 +26,6 @@ from solver.cli.neutreeko import (
     rule_option,
     tablebase_for,
 )
-from solver.core import files
 from solver.neutreeko.drawing import pictures
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.playing.annotate import annotate, annotation_object, annotation_text

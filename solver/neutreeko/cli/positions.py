@@ -18,7 +18,7 @@ from solver.cli.common import (
     svg_on_standard_output,
     write_pictures,
 )
-from solver.cli.neutreeko import (
+from solver.neutreeko.cli.group import (
     cli,
     position_options,
     read_position,

@@ -1,4 +1,4 @@
-"""The training page's part of Neutreeko's API (:mod:`solver.web.neutreeko_api` answers through it): the
+"""The training page's part of Neutreeko's API (:mod:`solver.neutreeko.web.api` answers through it): the
 puzzles of ``neutreeko puzzles`` and the judgement of ``neutreeko train``, from the same library
 functions, so that the page, the terminal and a script agree word for word::
 

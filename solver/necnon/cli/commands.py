@@ -17,7 +17,7 @@ from typing import TypeVar
 import click
 
 from solver import __version__
-from solver.cli import common, containers, releases
+from solver.cli import common, releases
 from solver.cli.common import (
     STANDARD_OUTPUT,
     SVG_HINT,
@@ -439,7 +439,3 @@ def annotate_command(game: str, table_file: Path | None, build: bool, seconds: f
     judged = annotate(judge, record)
     write_pictures(asked, lambda kind: encode(chart.value_history(judged), kind))
     click.echo(json.dumps(annotation_object(judged)) if as_json else annotation_text(judged))
-
-
-for _command in (*containers.commands("necnon", "necnon-3x3-nec.h5", "necnon stats --board 3x3"), releases.publish_command("necnon")):
-    cli.add_command(_command)

@@ -49,7 +49,7 @@ P is a position in notation or ``empty`` (the default); M is turns separated by 
 before any file is touched; a table being built :class:`~solver.web.tables.BusyError` (503), and so does
 a search still waiting for another after :data:`MAX_SEARCH_SECONDS`.
 
-Run as ``python -m solver.web.necnon_api BOARD PROTOCOL OUT``, the module is the child process that
+Run as ``python -m solver.necnon.web.api BOARD PROTOCOL OUT``, the module is the child process that
 builds a table on demand (see :mod:`solver.web.tables`): it writes the table of BOARD and PROTOCOL to OUT.
 """
 
@@ -215,6 +215,11 @@ class NecnonApi:
                                    "table": self._table_state(game)} for game in _every_game()]
         return self._games[1]
 
+    def catalogue(self) -> JSONObject:
+        """What ``/api/games`` says of NECNON beside the lists when it is the default game: its default
+        board and protocol."""
+        return {"default": {"board": str(DEFAULT_GAME.grid), "protocol": DEFAULT_GAME.setting}}
+
     def _table_state(self, game: Game) -> str:
         if self._path(game).is_file():
             return "ready"
@@ -302,7 +307,7 @@ def read_seconds(text: str | None) -> float:
 
 def _build_command(game: Game, out: Path) -> list[str]:
     """The child process that writes ``game``'s table to ``out``: this module run as a program."""
-    return [sys.executable, "-m", "solver.web.necnon_api", str(game.grid), game.setting, str(out)]
+    return [sys.executable, "-m", "solver.necnon.web.api", str(game.grid), game.setting, str(out)]
 
 
 def build_into(board: str, protocol: str, out: str) -> None:

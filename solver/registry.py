@@ -1,0 +1,71 @@
+"""The registry of games: every game the command line, the explorer and releases know.
+
+A game is registered by one line of :data:`BUILTIN` (the package that defines its ``GAME``), by an
+entry point of the group :data:`ENTRY_POINTS` (``name = "package:GAME"``, for games installed apart),
+or at run time by :func:`register`. Nothing outside a game's package and this module names a game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+from solver.core.errors import InputError, TableError
+from solver.core.games import GameEntry, load
+
+#: The packages of the games shipped with the package, the first being the default game.
+BUILTIN = ("solver.neutreeko:GAME", "solver.necnon:GAME")
+#: The entry-point group through which installed packages add games.
+ENTRY_POINTS = "neutreeko_solver.games"
+
+_registered: list[GameEntry] = []
+_discovered: tuple[GameEntry, ...] | None = None
+
+
+def register(entry: GameEntry) -> None:
+    """Add ``entry`` to the games (a game of the same name already there is replaced)."""
+    global _discovered
+    _registered[:] = [each for each in _registered if each.name != entry.name] + [entry]
+    _discovered = None
+
+
+def games() -> tuple[GameEntry, ...]:
+    """Every game: the built-in ones, then those of entry points, then those registered, by name once
+    each (a later one replaces an earlier of the same name)."""
+    global _discovered
+    if _discovered is None:
+        from importlib.metadata import entry_points
+        found = [load(spec) for spec in BUILTIN]
+        found += [point.load() for point in entry_points(group=ENTRY_POINTS)]
+        by_name = {entry.name: entry for entry in (*found, *_registered)}
+        _discovered = tuple(by_name.values())
+    return _discovered
+
+
+def default() -> GameEntry:
+    """The default game: the first built-in one."""
+    return games()[0]
+
+
+def game(name: str) -> GameEntry:
+    """The game called ``name``; :class:`InputError` naming the games if there is none."""
+    for entry in games():
+        if entry.name == name:
+            return entry
+    raise InputError(f"unknown game {name[:40]!r}; the games are {', '.join(entry.name for entry in games())}")
+
+
+def program(name: str) -> GameEntry | None:
+    """The game whose command is ``name``, if any."""
+    return next((entry for entry in games() if entry.program == name), None)
+
+
+def of_table(attributes: Mapping[str, object], path: Path) -> GameEntry:
+    """The game of the table at ``path`` whose attributes are ``attributes``: the one its ``game``
+    attribute names (the default game's tables of the first format have none); :class:`TableError` if
+    no game has that name."""
+    name = attributes.get("game", default().name)
+    for entry in games():
+        if entry.name == name:
+            return entry
+    raise TableError(f"{path} is a table of no game this program knows ({str(name)[:40]!r})")
