@@ -3,7 +3,7 @@ data relative to the raw bytes, and the time to decompress one chunk (what a pro
 cached pays), on the same sampled stretches of a real table for every choice.
 
 Usage: ``python scripts/bench_chunk_size.py [--board 8x8] [--sample-mb 32]``. The table is read from
-where ``neutreeko`` reads it. Tables are written with 256 KiB chunks at level 6 (``solver.core.container``).
+where ``neutreeko`` reads it. Tables are written with 256 KiB chunks at level 6 (``solver.core.storage.container``).
 """
 
 from __future__ import annotations

@@ -100,9 +100,14 @@ sys.path.insert(0, sys.argv[1])
 import solver
 if not solver.__file__.startswith(sys.argv[1]):
     sys.exit(f"solver was imported from {solver.__file__}, not from {sys.argv[1]}")
-from solver.necnon.searching.engine import SearchEngine
-from solver.necnon.model.position import Position
-from solver.necnon.model.rules import Game
+try:
+    from solver.necnon.searching.engine import SearchEngine
+    from solver.necnon.model.position import Position
+    from solver.necnon.model.rules import Game
+except ModuleNotFoundError:  # a tree from before the game's modules were grouped into packages
+    from solver.necnon.engine import SearchEngine
+    from solver.necnon.position import Position
+    from solver.necnon.rules import Game
 for line in sys.stdin:
     word, _, rest = line.rstrip("\n").partition(" ")
     if word == "new":
@@ -121,8 +126,9 @@ class TreeEngine:
     (or use it in a ``with`` block) to end the process."""
 
     def __init__(self, tree: Path) -> None:
-        if not (tree / "solver" / "necnon" / "engine.py").is_file():
-            raise SystemExit(f"{tree} is not a source tree of this project (no solver/necnon/searching/engine.py)")
+        necnon = tree / "solver" / "necnon"
+        if not ((necnon / "searching" / "engine.py").is_file() or (necnon / "engine.py").is_file()):
+            raise SystemExit(f"{tree} is not a source tree of this project (no NECNON search engine in solver/necnon)")
         self._process = subprocess.Popen([sys.executable, "-c", _TREE_WORKER, str(tree.resolve())],
                                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
 

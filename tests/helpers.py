@@ -19,8 +19,8 @@ from click.testing import CliRunner, Result
 
 import solver.neutreeko.model.position
 from solver.cli import cli
-from solver.core.chunks import MAP_ENTRY
-from solver.core.container import stamp
+from solver.core.storage.chunks import MAP_ENTRY
+from solver.core.storage.container import stamp
 from solver.neutreeko.model.board import Board
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.model.position import Position

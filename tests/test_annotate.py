@@ -9,8 +9,8 @@ import xml.etree.ElementTree as ElementTree
 
 import pytest
 
+from solver.core.answers.marks import Mark
 from solver.core.errors import IllegalMoveError
-from solver.core.marks import Mark
 from solver.neutreeko.drawing import chart
 from solver.neutreeko.model.position import Position
 from solver.neutreeko.model.values import DRAW, Evaluation

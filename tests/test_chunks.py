@@ -13,9 +13,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from solver.core import chunks
-from solver.core.container import CHUNK_BYTES, check_file, open_contents, write
 from solver.core.errors import TableError
+from solver.core.storage import chunks
+from solver.core.storage.container import CHUNK_BYTES, check_file, open_contents, write
 from solver.necnon.model.keys import find
 from solver.necnon.model.rules import Game as NecnonGame
 from solver.necnon.tables.build import build_table as build_necnon_table
@@ -119,7 +119,7 @@ def test_necnon_probes_search_the_chunks_by_their_first_keys(tmp_path):
 def flip_and_probe(path: str, near: int, far: int) -> None:
     """In the child: flip, one at a time, every byte of the 5 x 5 table at ``path`` outside its chunks,
     and a sample of the bytes inside them; print what was not as promised (JSON)."""
-    from solver.core.container import check_file
+    from solver.core.storage.container import check_file
     from solver.neutreeko.tables.table import open_table
 
     intact = open_table(GAME, Path(path))

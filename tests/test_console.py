@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from solver.core.console import TerminalLines, read_line
+from solver.core.answers.console import TerminalLines, read_line
 from tests.helpers import read_terminal
 
 #: ``necnon play`` on 3 x 3, both sides typed; on exit, whether the line editor was loaded.

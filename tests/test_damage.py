@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from solver.core.container import HEADER_BYTES
+from solver.core.storage.container import HEADER_BYTES
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.solving.solve import solve
 from solver.neutreeko.tables.table import open_table, write_table

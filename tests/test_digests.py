@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from solver.core.container import digest
+from solver.core.storage.container import digest
 from solver.neutreeko.model.board import Board
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.model.rules import RULES

@@ -11,7 +11,7 @@ import xml.etree.ElementTree as ElementTree
 import pytest
 from IPython.core.formatters import DisplayFormatter
 
-from solver.core.scene import Circle, Group, Scene
+from solver.core.drawing.scene import Circle, Group, Scene
 from solver.necnon.model.position import Position as NecnonPosition
 from solver.necnon.model.rules import Game as NecnonGame
 from solver.necnon.querying.probe import Tablebase as NecnonTablebase
@@ -132,8 +132,8 @@ def test_a_necnon_line_displays_as_its_summary_and_its_sheet(necnon_tables):
 def test_the_drawing_layer_loads_only_to_draw(game, position):
     """Positions and probes import no drawing module (a query starts fast); displaying a position does."""
     rules = "from solver.necnon.model.rules import Game\n" if game == "necnon" else ""
-    code = (f"import sys\nfrom solver.{game}.position import Position\nimport solver.{game}.probe\n{rules}"
-            f"drawing = {{'solver.{game}.diagram', 'solver.core.svg', 'solver.core.notebook'}}\n"
+    code = (f"import sys\nfrom solver.{game}.model.position import Position\nimport solver.{game}.querying.probe\n{rules}"
+            f"drawing = {{'solver.{game}.drawing.diagram', 'solver.core.drawing.svg', 'solver.core.drawing.notebook'}}\n"
             f"print(sorted(drawing & set(sys.modules)))\n"
             f"text = {position}._repr_svg_()\n"
             f"print(text.startswith('<svg'), 'matplotlib' in sys.modules, 'numba' in sys.modules)\n")

@@ -300,7 +300,7 @@ _FILLING = """
 import sys
 from pathlib import Path
 import numpy as np
-from solver.core import container
+from solver.core.storage import container
 from solver.core.errors import TableError
 path = Path(sys.argv[1]) / "t.h5"
 data = np.random.default_rng(0).integers(0, 256, int(sys.argv[3]), dtype=np.uint8)

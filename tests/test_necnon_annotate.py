@@ -11,7 +11,7 @@ import pytest
 from solver.cli import group
 
 cli = group("necnon")
-from solver.core.marks import Mark
+from solver.core.answers.marks import Mark
 from solver.necnon.drawing import chart
 from solver.necnon.model.position import Position
 from solver.necnon.playing.annotate import annotate, annotation_object

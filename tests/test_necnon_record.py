@@ -10,8 +10,8 @@ import pytest
 from solver.cli import group
 
 cli = group("necnon")
+from solver.core.answers.record import Variation
 from solver.core.errors import IllegalMoveError
-from solver.core.record import Variation
 from solver.necnon.model.position import Position, Turn
 from solver.necnon.model.rules import Game
 from solver.necnon.playing.record import (

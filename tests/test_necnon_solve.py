@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.core.container import digest
 from solver.core.errors import BoardError
+from solver.core.storage.container import digest
 from solver.necnon.model.keys import canonical_keys
 from solver.necnon.model.position import Position
 from solver.necnon.model.rules import Game

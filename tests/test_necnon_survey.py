@@ -8,7 +8,7 @@ import random
 import numpy as np
 import pytest
 
-from solver.core.report import csv_path
+from solver.core.answers.report import csv_path
 from solver.necnon.model.position import Position
 from solver.necnon.model.rules import SETTINGS, Game
 from solver.necnon.querying.probe import Tablebase

@@ -8,8 +8,8 @@ import json
 import pytest
 
 import solver.neutreeko.model.position
+from solver.core.answers.notation import QUOTED, checked, quote
 from solver.core.errors import InputError, NotationError
-from solver.core.notation import QUOTED, checked, quote
 from solver.neutreeko.model.board import Board
 from solver.neutreeko.model.position import MAX_MOVE_LENGTH, MAX_POSITION_LENGTH, Position
 from solver.neutreeko.model.rules import get_rule

@@ -11,8 +11,8 @@ from solver.cli import cli as neutreeko_cli
 from solver.cli import group
 
 necnon_cli = group("necnon")
-from solver.core import png
-from solver.core.scene import Scene
+from solver.core.drawing import png
+from solver.core.drawing.scene import Scene
 from tests.helpers import assert_one_line_error, invoke
 
 INSTALL = "pip install 'neutreeko-solver[png]'"

@@ -10,8 +10,8 @@ import threading
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver.core.chunks import Chunks, cache_limit, set_cache_limit
 from solver.core.errors import InputError
+from solver.core.storage.chunks import Chunks, cache_limit, set_cache_limit
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.model.position import Position
 from solver.neutreeko.querying.bulk import BATCH_LINES, CHUNK_LINES, answer_lines, query_stream, read_lines

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from solver.core import record as records
+from solver.core.answers import record as records
 from solver.necnon.model import grid as necnon_grid
 from solver.necnon.model import position as necnon_position
 from solver.necnon.model import rules as necnon_rules

@@ -8,8 +8,8 @@ import random
 
 import pytest
 
+from solver.core.answers.record import Variation
 from solver.core.errors import IllegalMoveError, InputError, NotationError
-from solver.core.record import Variation
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.model.outcome import ending
 from solver.neutreeko.model.position import Move, Position, random_positions

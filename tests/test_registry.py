@@ -120,7 +120,7 @@ def _code_strings(path: Path) -> list[tuple[int, str]]:
 #: names in two messages.
 STILL_NAMED = {
     ("solver/web/server.py", "neutreeko serve: "), ("solver/web/server.py", "neutreeko-explorer/"),
-    ("solver/core/container.py", " is a table in the first container forma"),
+    ("solver/core/storage/container.py", " is a table in the first container forma"),
 }
 
 

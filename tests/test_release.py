@@ -27,9 +27,9 @@ import pytest
 from solver.cli import group, releases
 
 necnon_cli = group("necnon")
-from solver.core import download, release
-from solver.core.container import digest, stamp
 from solver.core.errors import TableError
+from solver.core.storage import download, release
+from solver.core.storage.container import digest, stamp
 from solver.necnon.model.rules import Game as NecnonGame
 from solver.necnon.tables.table import open_table as open_necnon_table
 from solver.necnon.tables.table import table_path as necnon_table_path

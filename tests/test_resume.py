@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from solver.core.container import digest
+from solver.core.storage.container import digest
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.solving.checkpoint import Checkpoints, StateError, state_path
 from solver.neutreeko.solving.levels import Level

@@ -198,7 +198,7 @@ def test_show_keeping_draws_the_moves_that_keep_the_value(tables_env, tablebase,
 
 def _label_centres_and_tips(scene) -> tuple[dict[str, tuple[float, float]], dict[str, tuple[float, float]]]:
     """By move name: the centre of its label's box and the tip of its arrowhead, in a board diagram."""
-    from solver.core.scene import Polygon, Rect, flatten
+    from solver.core.drawing.scene import Polygon, Rect, flatten
 
     centres, tips = {}, {}
     for group in scene.shapes:
@@ -230,8 +230,8 @@ def test_labels_stand_at_the_arrowheads_apart(tablebase, text):
 def test_the_best_moves_are_bold(tablebase):
     """The arrows of the best moves (as good as the first) are marked best and drawn wider, their labels
     filled; the others not."""
-    from solver.core.scene import Line as Stroke
-    from solver.core.scene import Rect, flatten
+    from solver.core.drawing.scene import Line as Stroke
+    from solver.core.drawing.scene import Rect, flatten
     from solver.neutreeko.querying.probe import best_moves
 
     for text in (START, LONGEST, "1w1w1/5/2b2/2w2/1b1b1 w"):

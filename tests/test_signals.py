@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-import solver.core.container
+import solver.core.storage.container
 import solver.neutreeko.tables.build
 from solver.core import files, interrupts
 from tests.helpers import assert_one_line_error, invoke
@@ -203,13 +203,13 @@ def test_a_swallowed_interrupt_while_writing_the_table(handled_signals, tmp_path
     """Lost inside the table's write, as in the h5py callbacks: exit 130, the previous file untouched."""
     target = tmp_path / "t.h5"
     target.write_text("previous")
-    real_digest = solver.core.container.digest
+    real_digest = solver.core.storage.container.digest
 
     def digest_and_swallow(data):
         _swallow_an_interrupt()
         return real_digest(data)
 
-    monkeypatch.setattr(solver.core.container, "digest", digest_and_swallow)
+    monkeypatch.setattr(solver.core.storage.container, "digest", digest_and_swallow)
     assert_one_line_error(invoke("solve", "--board", "3x3", "--force", "--out", str(target)), "interrupted",
                           code=130)
     assert target.read_text() == "previous" and os.listdir(tmp_path) == ["t.h5"]

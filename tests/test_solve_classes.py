@@ -11,7 +11,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from solver.core.container import digest
+from solver.core.storage.container import digest
 from solver.neutreeko.model import index
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.model.symmetry import class_sizes, triple_images

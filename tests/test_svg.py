@@ -9,9 +9,9 @@ from html.parser import HTMLParser
 
 import pytest
 
-from solver.core import pictures as formats
-from solver.core import png, svg
-from solver.core.scene import Circle, Group, Line, Polygon, Rect, Scene, Text, flatten
+from solver.core.drawing import pictures as formats
+from solver.core.drawing import png, svg
+from solver.core.drawing.scene import Circle, Group, Line, Polygon, Rect, Scene, Text, flatten
 from solver.neutreeko.drawing import diagram, pictures
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.model.position import Position

@@ -12,9 +12,9 @@ import h5py
 import numpy as np
 import pytest
 
-from solver.core import container
-from solver.core.chunks import Chunks
 from solver.core.errors import TableError
+from solver.core.storage import container
+from solver.core.storage.chunks import Chunks
 from solver.neutreeko.model import index
 from solver.neutreeko.model.board import Board
 from solver.neutreeko.model.game import Game

@@ -10,11 +10,11 @@ import h5py
 import numpy as np
 import pytest
 
-import solver.core.container
-from solver.core import legacy
-from solver.core.chunks import Chunks
-from solver.core.container import FORMAT, check_file, digest
+import solver.core.storage.container
 from solver.core.errors import MissingTableError, TableError, TableMismatchError
+from solver.core.storage import legacy
+from solver.core.storage.chunks import Chunks
+from solver.core.storage.container import FORMAT, check_file, digest
 from solver.neutreeko.model import index
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.model.position import Position
@@ -137,7 +137,7 @@ def test_failed_write_keeps_the_previous_table(table_5x5, solved_5x5, tmp_path, 
     def fail(data):
         raise failure
 
-    monkeypatch.setattr(solver.core.container, "digest", fail)
+    monkeypatch.setattr(solver.core.storage.container, "digest", fail)
     with pytest.raises(type(failure) if isinstance(failure, KeyboardInterrupt) else TableError):
         write_table(GAME, solved_5x5.result, path, 0.0)
     assert path.read_bytes() == before
@@ -329,7 +329,7 @@ def test_invented_data_with_the_original_attributes_is_damaged(table_5x5, tmp_pa
                   if name not in ("format", "digest", "writer", "written")}
     monkeypatch.setenv("NEUTREEKO_TABLES", str(tmp_path))
     path = tmp_path / "neutreeko-5x5.h5"
-    solver.core.container.write(path, "result", INVENTED[invent](intact.result), attributes)
+    solver.core.storage.container.write(path, "result", INVENTED[invent](intact.result), attributes)
     if command == ["verify"]:  # verify reads the 4 x 4 table too
         write_table(Game.of("4x4"), solve(Game.of("4x4")).result, tmp_path / "neutreeko-4x4.h5", 0.0)
     result = invoke(*command)

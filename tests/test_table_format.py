@@ -11,7 +11,7 @@ from pathlib import Path
 import h5py
 import numpy as np
 
-from solver.core.chunks import MAP_ENTRY
+from solver.core.storage.chunks import MAP_ENTRY
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.model.position import Position, random_positions
 from solver.neutreeko.model.symmetry import symmetries

@@ -15,9 +15,9 @@ import click
 import numpy as np
 
 from solver.cli.common import CommandGroup
-from solver.core import container
 from solver.core.errors import InputError, TableError
 from solver.core.games import GameEntry
+from solver.core.storage import container
 
 GAME = GameEntry(name="toy", title="Toy", program="toy", example_table="toy-3x3.h5",
                  commands="tests.toy_game:commands", web="tests.toy_game:ToyApi", tables="tests.toy_game")

@@ -20,11 +20,12 @@ from typing import Any, NoReturn, TextIO, TypeVar
 
 import click
 
-from solver.core import files, interrupts, png
-from solver.core.console import TerminalLines
+from solver.core import files, interrupts
+from solver.core.answers.console import TerminalLines
+from solver.core.answers.record import read_file, read_stream
+from solver.core.drawing import png
+from solver.core.drawing.pictures import check_format
 from solver.core.errors import InputError, TableError, TableMismatchError
-from solver.core.pictures import check_format
-from solver.core.record import read_file, read_stream
 
 Game = TypeVar("Game")
 Table = TypeVar("Table")
@@ -168,7 +169,7 @@ def standard_input() -> TextIO:
 def input_lines(stream: TextIO) -> Iterator[str]:
     """The lines of a text stream, read from its bytes as UTF-8 whatever the locale (undecodable bytes
     become U+FFFD), a byte order mark at the start dropped; read as soon as each line arrives. Standard
-    input at a terminal is read by :class:`~solver.core.console.TerminalLines` instead: line editing and
+    input at a terminal is read by :class:`~solver.core.answers.console.TerminalLines` instead: line editing and
     history, in the terminal's encoding."""
     if stream is sys.stdin and stream.isatty():
         return TerminalLines()
@@ -177,7 +178,7 @@ def input_lines(stream: TextIO) -> Iterator[str]:
 
 def record_argument(game: str, parse: Callable[[str], Record]) -> Record:
     """The record ``parse`` reads from the file ``game``, or from standard input for ``-``; a
-    :class:`~solver.core.record.RecordError` names the file (or standard input) and the line."""
+    :class:`~solver.core.answers.record.RecordError` names the file (or standard input) and the line."""
     if game != "-":
         return read_file(game, parse)
     return read_stream(standard_input().buffer, "standard input", parse)

@@ -11,8 +11,8 @@ from pathlib import Path
 import click
 
 from solver import registry
-from solver.core import container, legacy
 from solver.core.games import load
+from solver.core.storage import container, legacy
 
 _TABLES = click.argument("tables", nargs=-1, required=True, metavar="TABLE...", type=click.Path(path_type=Path))
 

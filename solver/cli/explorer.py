@@ -13,7 +13,7 @@ import click
 
 from solver import registry
 from solver.cli.common import fail
-from solver.core import chunks
+from solver.core.storage import chunks
 
 
 def _say(program: str, message: str) -> None:

@@ -1,4 +1,4 @@
-"""Releases of tables on the command line (:mod:`solver.core.release`): ``publish``, added to every
+"""Releases of tables on the command line (:mod:`solver.core.storage.release`): ``publish``, added to every
 game's group (it takes tables of every game), and what each game's ``fetch`` shares: its mirror, force and
 quiet options, and the run of a fetch with its progress on standard error (:func:`fetch_table`). Each
 game's ``fetch`` is a command of its own group, whose board and variant options it takes. As in
@@ -16,11 +16,11 @@ from typing import Protocol, TypeVar
 import click
 
 from solver import registry
-from solver.core import container, release
-from solver.core.container import Attributes
 from solver.core.errors import ReleaseError
 from solver.core.files import size_text
 from solver.core.games import load
+from solver.core.storage import container, release
+from solver.core.storage.container import Attributes
 
 #: The environment variable that names the mirror when --mirror is not given.
 MIRROR_VARIABLE = "NEUTREEKO_MIRROR"
@@ -119,7 +119,7 @@ def fetch_options(command: F) -> F:
 def fetch_table(identity: Attributes, destination: Path, committed: str | None,
                 open_at: Callable[[Path], Describable], mirror: str | None, force: bool, quiet: bool) -> None:
     """Fetch the table ``identity`` describes (game, board, rule or protocol) from ``mirror`` to
-    ``destination`` (see :func:`solver.core.release.fetch`; ``open_at(path)`` opens a file as that
+    ``destination`` (see :func:`solver.core.storage.release.fetch`; ``open_at(path)`` opens a file as that
     table), with a progress line on standard error if it is a terminal and not ``quiet``, and one line
     saying what was checked."""
     if not mirror:

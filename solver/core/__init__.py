@@ -1,3 +1,13 @@
-"""What every game of the package shares, and nothing that knows a game: the errors a user can cause,
-the notation rule every reader applies, signal handling, atomic files, the digest-checked HDF5 table
-container, and the drawing backends with their formats."""
+"""What every game of the package shares, and nothing that knows a game.
+
+* :mod:`~solver.core.errors`: the errors a user can cause, and the exit codes they map to;
+* :mod:`~solver.core.files`: files written so that nothing is lost;
+* :mod:`~solver.core.games`: what a game tells the registry about itself;
+* :mod:`~solver.core.interrupts`: stopping cleanly on SIGINT and SIGTERM;
+* :mod:`~solver.core.jit`: numba's ``njit`` for the kernels, with their cache;
+* :mod:`~solver.core.storage`: the table container, chunks, releases and downloads;
+* :mod:`~solver.core.answers`: notation, records, marks, reports and terminal sessions;
+* :mod:`~solver.core.drawing`: pictures as shapes, drawn as SVG or PNG.
+"""
+
+__all__ = ["errors", "files", "games", "interrupts", "jit", "storage", "answers", "drawing"]

@@ -36,7 +36,7 @@ from solver.cli.common import (
     writing,
 )
 from solver.core import files
-from solver.core.pictures import encode
+from solver.core.drawing.pictures import encode
 from solver.necnon.drawing import chart, diagram
 from solver.necnon.model.position import Position, notation_grid
 from solver.necnon.model.rules import SETTINGS, Game

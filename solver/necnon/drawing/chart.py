@@ -1,4 +1,4 @@
-"""The value-history chart of an annotated NECNON game, as a :class:`~solver.core.scene.Scene`, drawn as
+"""The value-history chart of an annotated NECNON game, as a :class:`~solver.core.drawing.scene.Scene`, drawn as
 Neutreeko's is (:mod:`solver.neutreeko.drawing.chart`): turns go down, the margin goes across::
 
                  Black winning  <-   margin (Black minus Green)   ->  Green winning
@@ -13,16 +13,16 @@ value, Black's points minus Green's: Black's wins on the left, Green's on the ri
 centre line; an engine's estimates between the lines. A dot and the link that leads to it are
 coloured by the winner of that value. Each turn is written in its player's margin, Black's on the
 left and Green's on the right, with its sign (``?!`` inaccuracy, ``?`` mistake, ``??`` blunder) in the
-colour of its mark (:data:`solver.core.marks.MARK_COLOURS`).
+colour of its mark (:data:`solver.core.answers.marks.MARK_COLOURS`).
 """
 
 from __future__ import annotations
 
 import math
 
-from solver.core.marks import MARK_COLOURS, chart_legend
-from solver.core.scene import Circle, Group, Rect, Scene, Shape, Text, text_width
-from solver.core.scene import Line as Stroke
+from solver.core.answers.marks import MARK_COLOURS, chart_legend
+from solver.core.drawing.scene import Circle, Group, Rect, Scene, Shape, Text, text_width
+from solver.core.drawing.scene import Line as Stroke
 from solver.necnon.drawing.diagram import FAINT_INK, INK, WINNER_COLOURS
 from solver.necnon.model.position import BLACK, GREEN, Colour
 from solver.necnon.playing.annotate import Annotation

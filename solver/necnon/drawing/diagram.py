@@ -1,4 +1,4 @@
-"""Pictures of NECNON positions and lines as :class:`~solver.core.scene.Scene` objects: square cells drawn
+"""Pictures of NECNON positions and lines as :class:`~solver.core.drawing.scene.Scene` objects: square cells drawn
 as squares, hexagonal cells as hexagons (pointy side up, rows of cells horizontal).
 
 A board diagram (:func:`board_diagram`)::
@@ -21,8 +21,8 @@ from __future__ import annotations
 from math import cos, pi, sin, sqrt
 from typing import Sequence
 
-from solver.core.scene import Circle, Group, Polygon, Rect, Scene, Shape, Text, text_width
-from solver.core.scene import Line as Stroke
+from solver.core.drawing.scene import Circle, Group, Polygon, Rect, Scene, Shape, Text, text_width
+from solver.core.drawing.scene import Line as Stroke
 from solver.necnon.model.grid import Cell
 from solver.necnon.model.position import BLACK, GREEN, Colour, Position, Turn
 from solver.necnon.model.values import Evaluation

@@ -43,8 +43,8 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
+from solver.core.answers.notation import checked, quote
 from solver.core.errors import BoardError
-from solver.core.notation import checked, quote
 
 Cell = int
 Kind = Literal["square", "hex"]

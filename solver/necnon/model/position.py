@@ -32,8 +32,8 @@ from functools import cached_property, lru_cache
 from itertools import combinations
 from typing import Iterable, Literal, NamedTuple
 
+from solver.core.answers.notation import checked, quote
 from solver.core.errors import BoardError, IllegalMoveError, IllegalPositionError, NotationError
-from solver.core.notation import checked, quote
 from solver.necnon.model.grid import MAX_BASE, MAX_ROW, MAX_SIDE, Cell, Grid
 from solver.necnon.model.rules import Game
 

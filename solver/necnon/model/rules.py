@@ -28,8 +28,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from solver.core.answers.notation import checked, quote
 from solver.core.errors import InputError
-from solver.core.notation import checked, quote
 from solver.necnon.model.grid import Grid
 
 

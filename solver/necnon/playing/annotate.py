@@ -4,7 +4,7 @@
 For each turn, from the point of view of the player making it: ``before``, the value of the position,
 and ``after``, the value of the turn played. The points it **gave away** are the player's margin before
 minus the margin after (Black's points minus Green's for Black, the opposite for Green): 0 for a best
-turn, never negative with the table. The :class:`~solver.core.marks.Mark` says how many:
+turn, never negative with the table. The :class:`~solver.core.answers.marks.Mark` says how many:
 
 ==========  ====  ===========================================================================
 best              no point given away, and as good as the best turn in turns too
@@ -44,8 +44,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from solver.core.marks import Mark
-from solver.core.report import aligned
+from solver.core.answers.marks import Mark
+from solver.core.answers.report import aligned
 from solver.necnon.model.position import BLACK, GREEN, Colour, Position
 from solver.necnon.playing.record import GameRecord
 from solver.necnon.querying.judge import Estimate, Judge, TurnValues

@@ -31,7 +31,7 @@ import random
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Mapping, NamedTuple
 
-from solver.core.console import read_line, save_text, until_interrupted
+from solver.core.answers.console import read_line, save_text, until_interrupted
 from solver.core.errors import IllegalMoveError, MissingTableError, NotationError
 from solver.necnon.model.position import BLACK, GREEN, Colour, Position, Turn
 from solver.necnon.model.rules import Game

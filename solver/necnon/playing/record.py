@@ -8,7 +8,7 @@
 
     1. b2 2. a1,c3 3. a3,c1 4. a2,b3 5. b1
 
-The syntax of tags, comments and lines is every game's (:mod:`solver.core.record`). ``Board`` (default:
+The syntax of tags, comments and lines is every game's (:mod:`solver.core.answers.record`). ``Board`` (default:
 the board ``Start`` is written on, else ``4x4``) and ``Protocol`` (default ``nec``) name the game;
 ``Start`` is the position the game began from, in notation, written only when it is not the empty
 board; ``Result`` is ``Black wins by N``, ``Green wins by N``, ``draw`` (the score at the end, as the
@@ -23,7 +23,7 @@ optional, and may be glued to the turn (``3.a1,d4``), but a number given must be
 turn it stands before. A turn after the end of the game is refused.
 
 **Variations** are turns in parentheses after the turn they are an alternative to, played from the
-position before it, as in Neutreeko's records (:mod:`solver.core.record`); they nest, and several may
+position before it, as in Neutreeko's records (:mod:`solver.core.answers.record`); they nest, and several may
 follow one turn, each numbered as the turns it replaces::
 
     1. b2 2. a1,c3 (2. a1,b1 3. c1,a2 (3. a3,c3)) (2. b1,c1) 3. b1,c1
@@ -31,7 +31,7 @@ follow one turn, each numbered as the turns it replaces::
 The turns outside every parenthesis are the game (its main line: :attr:`GameRecord.turns`, what
 ``Result`` describes and what annotation and play read); a variation ends at the end of its own game.
 :func:`read_variations` reads turns with variations. A record that cannot be read raises
-:class:`~solver.core.record.RecordError`, one line naming the line and the problem.
+:class:`~solver.core.answers.record.RecordError`, one line naming the line and the problem.
 """
 
 from __future__ import annotations
@@ -43,9 +43,8 @@ from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
 from solver.core import files
-from solver.core.errors import InputError
-from solver.core.notation import checked
-from solver.core.record import (
+from solver.core.answers.notation import checked
+from solver.core.answers.record import (
     MAX_NUMBER_DIGITS,
     MOVE_NUMBER,
     GameOverError,
@@ -65,6 +64,7 @@ from solver.core.record import (
     tree_groups,
     wrap,
 )
+from solver.core.errors import InputError
 from solver.necnon.model.position import MAX_LINE_LENGTH, Position, Turn, notation_grid
 from solver.necnon.model.rules import Game
 from solver.necnon.model.values import Evaluation
@@ -165,7 +165,7 @@ class GameRecord(Tagged):
 
 
 class _Line(LineReader[Position, Turn]):
-    """A line of turns being read (see :class:`~solver.core.record.LineReader`), each numbered or not:
+    """A line of turns being read (see :class:`~solver.core.answers.record.LineReader`), each numbered or not:
     a number given is the number of the turn it stands before."""
 
     def __init__(self, before: Sequence[Position]) -> None:
@@ -226,7 +226,7 @@ def read_playable(start: Position, text: str) -> tuple[tuple[Turn, ...], tuple[V
     """The main line and the variations of the turns ``text`` from ``start`` up to its first token that
     cannot be read or played, and why that one was refused (``"turn 3, c9, cannot be played: ..."``), or
     None if all were read (see :meth:`TreeReader.read_playable
-    <solver.core.record.TreeReader.read_playable>`). Raises :class:`~solver.core.errors.InputError` only
+    <solver.core.answers.record.TreeReader.read_playable>`). Raises :class:`~solver.core.errors.InputError` only
     for text that is too long or not printable ASCII."""
     return _tree_reader(start).read_playable(checked(_one_line(text), "line of turns", MAX_LINE_LENGTH), "turn")
 

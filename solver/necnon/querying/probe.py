@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Callable, TypeVar
 
 from solver.core.errors import IllegalPositionError, MissingTableError
-from solver.core.tablebase import OpenedTables
+from solver.core.storage.tablebase import OpenedTables
 from solver.necnon.model.keys import canonical_keys, key
 from solver.necnon.model.position import Position, Turn
 from solver.necnon.model.rules import Game
@@ -55,7 +55,7 @@ class RankedTurns(list[RankedTurn]):
     same turns, which a notebook shows as a table of each turn's value and the turns it leaves."""
 
     def _repr_html_(self) -> str:
-        from solver.core.notebook import table  # here: a query never draws
+        from solver.core.drawing.notebook import table  # here: a query never draws
 
         return table(["turn", "value (Black minus Green)", "turns"],
                      [(turn.name, turn.evaluation.label(), turn.evaluation.turns) for turn in self])
@@ -101,7 +101,7 @@ class Line:
         """Its summary and its sheet of small boards (:func:`solver.necnon.drawing.diagram.line_sheet`) as inline
         SVG: what a notebook shows for a line."""
         # Imported here: the drawing layer stands above the probe, and a query never draws.
-        from solver.core.notebook import picture
+        from solver.core.drawing.notebook import picture
         from solver.necnon.drawing import diagram
 
         return picture(diagram.line_sheet(self), [diagram.line_summary(self)])
@@ -115,7 +115,7 @@ def best_turns(ranked: list[RankedTurn]) -> list[RankedTurn]:
 class Tablebase(OpenedTables[Game, Table]):
     """Values of NECNON positions, read from the tables of their games (opened on first use, then kept).
 
-    ``directory``: where the tables are (default: :func:`solver.core.container.tables_dir`); or
+    ``directory``: where the tables are (default: :func:`solver.core.storage.container.tables_dir`); or
     ``opener``, a function returning the :class:`~solver.necnon.tables.table.Table` of a
     :class:`~solver.necnon.model.rules.Game` (the command line passes one that builds a missing table).
 

@@ -17,9 +17,10 @@ from typing import Callable, Iterable
 import numpy as np
 import numpy.typing as npt
 
-from solver.core import files, report
+from solver.core import files
+from solver.core.answers import report
+from solver.core.answers.report import csv_path
 from solver.core.files import size_text
-from solver.core.report import csv_path
 from solver.necnon.model.grid import MAX_BASE, MAX_SIDE, MIN_BASE, MIN_SIDE, Grid
 from solver.necnon.model.keys import MAX_CELLS
 from solver.necnon.model.rules import SETTINGS, Game

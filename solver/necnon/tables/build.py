@@ -6,9 +6,9 @@ from functools import partial
 from pathlib import Path
 from typing import Callable, Iterable
 
-from solver.core import container
-from solver.core.container import check_replaceable
 from solver.core.errors import MissingTableError
+from solver.core.storage import container
+from solver.core.storage.container import check_replaceable
 from solver.necnon.model.keys import check_solvable
 from solver.necnon.model.rules import Game
 from solver.necnon.solving.solve import Progress, solve

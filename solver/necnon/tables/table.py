@@ -1,5 +1,5 @@
 """NECNON tables: one HDF5 file per board and protocol setting, in the digest-checked container of
-:mod:`solver.core.container` (the one Neutreeko's tables use).
+:mod:`solver.core.storage.container` (the one Neutreeko's tables use).
 
 The dataset ``classes`` holds one record per class of positions reachable from the empty board
 (:data:`solver.necnon.solving.solve.RECORD`: canonical key, margin, turns, number of positions), sorted by key,
@@ -30,7 +30,7 @@ writer, written    the package and version that wrote the file, and when (UTC)
 solve_seconds      how long the search took (not part of the data)
 =================  =============================================================================
 
-Tables live in :func:`solver.core.container.tables_dir`, named ``necnon-<board>-<protocol>.h5``
+Tables live in :func:`solver.core.storage.container.tables_dir`, named ``necnon-<board>-<protocol>.h5``
 (``necnon-4x4-nec.h5``). The same solve gives the same data bytes and attributes (``solve_seconds`` and
 ``written`` apart) on every run.
 """
@@ -46,10 +46,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from solver.core import container
-from solver.core.chunks import Chunks
-from solver.core.container import Attributes, Contents, tables_dir
 from solver.core.errors import TableError, TableMismatchError
+from solver.core.storage import container
+from solver.core.storage.chunks import Chunks
+from solver.core.storage.container import Attributes, Contents, tables_dir
 from solver.necnon.model.keys import KEY_LAYOUT, find
 from solver.necnon.model.rules import Game
 from solver.necnon.solving.solve import RECORD
@@ -90,7 +90,7 @@ def write_table(game: Game, records: npt.NDArray[np.void], path: Path, solve_sec
 
 def convert_table(path: Path, attributes: Attributes, records: npt.NDArray[Any]) -> Game:
     """Rewrite the table at ``path`` in today's format from its contents in the first container format,
-    ``attributes`` and ``records``, as :func:`solver.core.legacy.read` gives them verified (nothing is
+    ``attributes`` and ``records``, as :func:`solver.core.storage.legacy.read` gives them verified (nothing is
     solved again); return its game. Raises :class:`TableError` unless they are a table of NECNON."""
     if attributes.get("game") != GAME or attributes.get("format_version") != FORMAT_VERSION:
         raise TableError(f"{path} is not a NECNON table of format {FORMAT_VERSION}")
@@ -155,7 +155,7 @@ class Table:
         return self.contents.checked_digest(_DATASET, len(self.chunks), RECORD)
 
     def describe(self) -> Attributes:
-        """What a release's manifest says of the table (:mod:`solver.core.release`): the game, board and
+        """What a release's manifest says of the table (:mod:`solver.core.storage.release`): the game, board and
         protocol, :meth:`result_digest` and the figures its attributes state."""
         return {"game": GAME, "board": str(self.game.grid), "protocol": self.game.setting,
                 "result_digest": self.result_digest(),
@@ -172,7 +172,7 @@ def open_table(game: Game, path: Path | None = None) -> Table:
     Raises :class:`MissingTableError` (a ``KeyError``) if there is no file, :class:`TableMismatchError`
     if it is a table of another game, board or protocol, :class:`TableError` if something other than a
     regular file is there, or the file is not a table of ours or is damaged (see
-    :mod:`solver.core.container`: the header and the chunk map are verified here, each chunk when it is
+    :mod:`solver.core.storage.container`: the header and the chunk map are verified here, each chunk when it is
     first read)."""
     path = Path(path) if path is not None else table_path(game)
     container.check_present(path, f"no table for {game} at {path} (build it with: {solve_command(game, path)})")

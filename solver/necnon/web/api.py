@@ -62,8 +62,8 @@ from collections.abc import Mapping
 from functools import lru_cache, partial
 from pathlib import Path
 
+from solver.core.answers.record import Variation
 from solver.core.errors import InputError, MissingTableError
-from solver.core.record import Variation
 from solver.necnon.model.grid import MAX_BASE, MAX_SIDE, MIN_BASE, MIN_SIDE, Grid
 from solver.necnon.model.keys import check_solvable
 from solver.necnon.model.position import Position, Turn, notation_grid
@@ -133,7 +133,7 @@ class NecnonApi:
 
     def answer_record(self, endpoint: str, text: str) -> JSONObject:
         """The ``/api/game`` object of the game record ``text``, its variations included; raises
-        :class:`~solver.core.record.RecordError` naming the line of a record that cannot be read."""
+        :class:`~solver.core.answers.record.RecordError` naming the line of a record that cannot be read."""
         record = parse_record(text)
         return self._game_object(record.start, record.turns, record.variations, None)
 
@@ -144,7 +144,7 @@ class NecnonApi:
 
     def record(self, start: Position, text: str) -> JSONObject:
         """``{"record": the text of the game record}`` of the turns ``text`` (variations included) from
-        ``start``; raises :class:`~solver.core.record.RecordError` for a turn that is wrong."""
+        ``start``; raises :class:`~solver.core.answers.record.RecordError` for a turn that is wrong."""
         turns, variations = read_variations(start, text)
         return {"record": GameRecord(start, turns, (), variations).text()}
 

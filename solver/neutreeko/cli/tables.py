@@ -15,7 +15,7 @@ from solver.cli.common import fail, out_option, rebuild_option, table_option, wr
 #: Where ``neutreeko survey`` writes its report unless told otherwise.
 SURVEY_REPORT = Path("docs/survey.md")
 from solver.core import files
-from solver.core.report import csv_path
+from solver.core.answers.report import csv_path
 from solver.neutreeko.checking.check import CheckProgress, CheckReport, Progress, check_consistency, check_folded
 from solver.neutreeko.checking.verify import verify
 from solver.neutreeko.cli.group import (

@@ -1,4 +1,4 @@
-"""The value-history chart of an annotated game, as a :class:`~solver.core.scene.Scene`, in the style of
+"""The value-history chart of an annotated game, as a :class:`~solver.core.drawing.scene.Scene`, in the style of
 GamesCrafters' GamesmanUni: plies go down, remoteness goes across::
 
                  Black winning  <-        remoteness        ->  White winning
@@ -20,9 +20,9 @@ written in its player's margin, Black's on the left and White's on the right, wi
 
 from __future__ import annotations
 
-from solver.core.marks import MARK_COLOURS, chart_legend
-from solver.core.scene import Circle, Group, Rect, Scene, Shape, Text, text_width
-from solver.core.scene import Line as Stroke
+from solver.core.answers.marks import MARK_COLOURS, chart_legend
+from solver.core.drawing.scene import Circle, Group, Rect, Scene, Shape, Text, text_width
+from solver.core.drawing.scene import Line as Stroke
 from solver.neutreeko.drawing.diagram import FAINT_INK, INK, VALUE_COLOURS
 from solver.neutreeko.model.position import BLACK, Colour, Position
 from solver.neutreeko.model.values import Evaluation

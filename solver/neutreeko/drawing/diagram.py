@@ -1,4 +1,4 @@
-"""What a picture of a position or a line shows, as a :class:`~solver.core.scene.Scene` for any backend.
+"""What a picture of a position or a line shows, as a :class:`~solver.core.drawing.scene.Scene` for any backend.
 
 A board diagram (:func:`board_diagram`), top to bottom::
 
@@ -24,8 +24,8 @@ from __future__ import annotations
 from math import hypot
 from typing import NamedTuple, Sequence
 
-from solver.core.scene import Circle, Group, Polygon, Rect, Scene, Shape, Text, text_width
-from solver.core.scene import Line as Stroke
+from solver.core.drawing.scene import Circle, Group, Polygon, Rect, Scene, Shape, Text, text_width
+from solver.core.drawing.scene import Line as Stroke
 from solver.neutreeko.model.outcome import game_over
 from solver.neutreeko.model.position import BLACK, WHITE, Colour, Move, Position
 from solver.neutreeko.playing.record import ply_label

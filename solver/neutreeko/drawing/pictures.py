@@ -10,8 +10,8 @@ from __future__ import annotations
 from html import escape
 from typing import Sequence
 
-from solver.core import svg
-from solver.core.pictures import encode
+from solver.core.drawing import svg
+from solver.core.drawing.pictures import encode
 from solver.neutreeko.drawing import chart, diagram
 from solver.neutreeko.model.position import Move, Position
 from solver.neutreeko.playing.annotate import Annotation

@@ -19,8 +19,8 @@ import string
 from dataclasses import dataclass
 from functools import cached_property
 
+from solver.core.answers.notation import checked, quote
 from solver.core.errors import BoardError
-from solver.core.notation import checked, quote
 
 Square = int
 
@@ -69,7 +69,7 @@ class Board:
     @classmethod
     def parse(cls, text: str) -> Board:
         """Read ``WIDTHxHEIGHT`` (files x ranks), e.g. ``5x5``; raise :class:`BoardError` otherwise (see
-        :func:`solver.core.notation.checked` for what is refused before parsing)."""
+        :func:`solver.core.answers.notation.checked` for what is refused before parsing)."""
         text = checked(text, "board", _LONGEST_BOARD, BoardError)
         match = _BOARD_PATTERN.fullmatch(text)
         if not match:

@@ -8,7 +8,7 @@ is ``1w1w1/2b2/5/2w2/1b1b1 b``; ``start`` (any case) stands for it.
 A move is ``FROM-TO`` (``C4-C3``, square letters in any case): one piece slides in one of eight
 directions as far as it can (a list of moves is read by :mod:`solver.neutreeko.playing.record`).
 
-Both readers here check their text first as :func:`solver.core.notation.checked` says (printable
+Both readers here check their text first as :func:`solver.core.answers.notation.checked` says (printable
 ASCII, at most :data:`MAX_POSITION_LENGTH` or :data:`MAX_MOVE_LENGTH` characters), so that parsing
 costs time linear in the input, whatever it is.
 """
@@ -22,8 +22,8 @@ from typing import Literal, NamedTuple
 
 import numpy as np
 
+from solver.core.answers.notation import checked, quote
 from solver.core.errors import BoardError, IllegalMoveError, IllegalPositionError, NotationError
-from solver.core.notation import checked, quote
 from solver.neutreeko.model import index
 from solver.neutreeko.model.board import MAX_SIDE, Board, Square
 from solver.neutreeko.model.game import Game

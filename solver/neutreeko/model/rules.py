@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Callable, Iterable
 
+from solver.core.answers.notation import checked, quote
 from solver.core.errors import InputError
-from solver.core.notation import checked, quote
 from solver.neutreeko.model.board import Board, Square
 
 Triple = tuple[Square, Square, Square]

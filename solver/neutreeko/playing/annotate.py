@@ -39,9 +39,9 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Sequence
 
+from solver.core.answers.marks import Mark
+from solver.core.answers.report import aligned
 from solver.core.errors import IllegalMoveError
-from solver.core.marks import Mark
-from solver.core.report import aligned
 from solver.neutreeko.model.outcome import Outcome, ending
 from solver.neutreeko.model.position import BLACK, WHITE, Colour, Move, Position
 from solver.neutreeko.model.values import VALUES, Evaluation

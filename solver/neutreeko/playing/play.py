@@ -41,9 +41,9 @@ from collections import Counter
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Mapping, NamedTuple
 
-from solver.core.console import read_line, save_text, until_interrupted
+from solver.core.answers.console import read_line, save_text, until_interrupted
+from solver.core.answers.notation import checked, quote
 from solver.core.errors import IllegalMoveError, NotationError
-from solver.core.notation import checked, quote
 from solver.neutreeko.model.outcome import LINE_RESULTS, Outcome, Termination, ending
 from solver.neutreeko.model.position import BLACK, WHITE, Colour, Move, Position
 from solver.neutreeko.model.values import plies_text

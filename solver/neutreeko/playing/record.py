@@ -10,7 +10,7 @@ A record is tag lines, then the moves, numbered as in chess (Black moves first):
 
     1. C4-C3 D5-D2 2. D1-E1 B5-B2
 
-The syntax of tags, comments and lines is every game's (:mod:`solver.core.record`). ``Board``
+The syntax of tags, comments and lines is every game's (:mod:`solver.core.answers.record`). ``Board``
 (default ``5x5``) and ``Rule`` (default ``connected``) name the game; ``Start`` is the position the game
 began from, in notation, written only when it is not the board's standard start; ``Result`` is
 ``black wins``, ``white wins``, ``draw by repetition`` or ``*`` (not over), and must be what the moves
@@ -46,9 +46,8 @@ from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
 from solver.core import files
-from solver.core.errors import BoardError, InputError
-from solver.core.notation import checked
-from solver.core.record import (
+from solver.core.answers.notation import checked
+from solver.core.answers.record import (
     MAX_NUMBER_DIGITS,
     MOVE_NUMBER,
     GameOverError,
@@ -67,7 +66,8 @@ from solver.core.record import (
     tokens,
     wrap,
 )
-from solver.core.record import tree_groups as core_tree_groups
+from solver.core.answers.record import tree_groups as core_tree_groups
+from solver.core.errors import BoardError, InputError
 from solver.neutreeko.model.board import Board
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.model.outcome import LINE_RESULTS, Outcome, ending
@@ -138,7 +138,7 @@ class _Numbers:
 
 
 class _Line(LineReader[Position, Move]):
-    """A line of moves being read (see :class:`~solver.core.record.LineReader`), and the move numbers
+    """A line of moves being read (see :class:`~solver.core.answers.record.LineReader`), and the move numbers
     before them. With ``ends``, a move after the game ended (three in a row, no move, a third occurrence
     counted along the line) is refused."""
 
@@ -236,7 +236,7 @@ def read_playable(start: Position, text: str) -> tuple[tuple[Move, ...], tuple[V
     """The main line and the variations of move text ``text`` from ``start`` up to its first token
     that cannot be read or played, and why that one was refused (``"ply 3, C4-C9, cannot be played:
     ..."``), or None if all were read (see :meth:`TreeReader.read_playable
-    <solver.core.record.TreeReader.read_playable>`). Raises :class:`~solver.core.errors.InputError` only
+    <solver.core.answers.record.TreeReader.read_playable>`). Raises :class:`~solver.core.errors.InputError` only
     for text that is too long or not printable ASCII."""
     return _tree_reader(start).read_playable(checked(_one_line(text), "move text", MAX_MOVE_TEXT_LENGTH))
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator, Sequence
 
-from solver.core.console import read_line
+from solver.core.answers.console import read_line
 from solver.core.errors import IllegalMoveError, NotationError
 from solver.neutreeko.model.position import Move, Position
 from solver.neutreeko.model.values import Evaluation

@@ -44,8 +44,8 @@ from typing import IO, Iterable, Iterator, NamedTuple, Protocol
 
 import numpy as np
 
-from solver.core.chunks import cache_limit
 from solver.core.errors import InputError
+from solver.core.storage.chunks import cache_limit
 from solver.neutreeko.model import index
 from solver.neutreeko.model.children import children
 from solver.neutreeko.model.game import Game

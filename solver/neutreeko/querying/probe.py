@@ -27,9 +27,9 @@ from typing import Callable, TypeVar
 
 import numpy as np
 
-from solver.core.container import damaged
 from solver.core.errors import MissingTableError
-from solver.core.tablebase import OpenedTables
+from solver.core.storage.container import damaged
+from solver.core.storage.tablebase import OpenedTables
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.model.outcome import LINE_RESULTS, Outcome, Termination, ending
 from solver.neutreeko.model.position import Move, Position
@@ -73,7 +73,7 @@ class RankedMoves(list[RankedMove]):
     same moves, which a notebook shows as a table of each move's value and plies."""
 
     def _repr_html_(self) -> str:
-        from solver.core.notebook import table  # here: a query never draws
+        from solver.core.drawing.notebook import table  # here: a query never draws
 
         return table(["move", "value", "plies"], [(move.name, move.value, move.plies) for move in self])
 
@@ -121,7 +121,7 @@ class Line:
         """Its summary and its sheet of small boards (:func:`solver.neutreeko.drawing.diagram.line_sheet`) as inline
         SVG: what a notebook shows for a line."""
         # Imported here: the drawing layer stands above the probe, and a query never draws.
-        from solver.core.notebook import picture
+        from solver.core.drawing.notebook import picture
         from solver.neutreeko.drawing import diagram
 
         return picture(diagram.line_sheet(self), [diagram.line_summary(self), diagram.forced_note(self)])

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from solver.core.record import wrap
+from solver.core.answers.record import wrap
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.model.outcome import game_over
 from solver.neutreeko.model.position import MAX_POSITION_LENGTH, Position

@@ -34,8 +34,8 @@ from typing import Any
 
 import numpy as np
 
+from solver.core.answers.notation import checked, quote
 from solver.core.errors import InputError
-from solver.core.notation import checked, quote
 from solver.neutreeko.model.board import Board
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.model.position import Position

@@ -16,11 +16,13 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
-from solver.core import files, report, svg
+from solver.core import files
+from solver.core.answers import report
+from solver.core.answers.notation import checked, quote
+from solver.core.answers.report import csv_path
+from solver.core.drawing import svg
 from solver.core.errors import InputError
 from solver.core.files import size_text
-from solver.core.notation import checked, quote
-from solver.core.report import csv_path
 from solver.neutreeko.drawing import diagram
 from solver.neutreeko.model.board import MIN_SIDE, Board
 from solver.neutreeko.model.game import Game

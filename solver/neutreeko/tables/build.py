@@ -6,10 +6,11 @@ from functools import partial
 from pathlib import Path
 from typing import Callable, Iterable
 
-from solver.core import container, interrupts
-from solver.core.container import check_replaceable
+from solver.core import interrupts
 from solver.core.errors import InputError, MissingTableError, TableExistsError
 from solver.core.files import size_text
+from solver.core.storage import container
+from solver.core.storage.container import check_replaceable
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.model.symmetry import symmetry_count
 from solver.neutreeko.solving import memory

@@ -8,7 +8,7 @@ table, written by ``neutreeko solve --fold``: 205 kB instead of 1.5 MB on 5 x 5,
 :meth:`Table.lookup`, a folded one through the position's canonical twin. Full is the default because it is the plain per-position array
 that :attr:`Table.result` hands to statistics and checks at no cost, whereas a folded table must be
 unfolded for that (about a second on 5 x 5, half a minute on 7 x 7); folded suits shipping and probing.
-It is a container of :mod:`solver.core.container` (what is read is checked against digests before it is
+It is a container of :mod:`solver.core.storage.container` (what is read is checked against digests before it is
 used), whose attributes make it self-describing:
 
 =================  =============================================================================
@@ -36,7 +36,7 @@ A probe reads the chunk that holds its answer, nothing more (:meth:`Table.lookup
 (:attr:`Table.result`, :attr:`Table.summary`) read every chunk and check that the data agrees with the
 attributes: the digest, the counts, and 255 exactly where the index has no legal position.
 
-Tables live in :func:`solver.core.container.tables_dir`. A table is named by board and rule:
+Tables live in :func:`solver.core.storage.container.tables_dir`. A table is named by board and rule:
 ``neutreeko-5x5.h5`` for the standard rule, ``neutreeko-5x5-centre.h5`` for another.
 
 A table is written to a temporary file beside its destination and renamed into place, so an
@@ -56,10 +56,10 @@ from typing import Any, Iterable, Iterator
 import numpy as np
 import numpy.typing as npt
 
-from solver.core import container
-from solver.core.chunks import Chunks
-from solver.core.container import Attributes, Contents, check_writable, tables_dir
 from solver.core.errors import TableError, TableMismatchError
+from solver.core.storage import container
+from solver.core.storage.chunks import Chunks
+from solver.core.storage.container import Attributes, Contents, check_writable, tables_dir
 from solver.neutreeko.model import index
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.model.rules import DEFAULT_RULE
@@ -131,7 +131,7 @@ def _write(game: Game, data: npt.NDArray[np.uint8], summary: Summary, path: Path
 
 def convert_table(path: Path, attributes: Attributes, data: npt.NDArray[Any]) -> Game:
     """Rewrite the table at ``path`` in today's format from its contents in the first container format,
-    ``attributes`` and ``data``, as :func:`solver.core.legacy.read` gives them verified (nothing is
+    ``attributes`` and ``data``, as :func:`solver.core.storage.legacy.read` gives them verified (nothing is
     solved again); return its game. Raises :class:`TableError` unless they are a table of Neutreeko."""
     if attributes.get("game", "neutreeko") != "neutreeko" or attributes.get("format_version") != FORMAT_VERSION:
         raise TableError(f"{path} is not a Neutreeko table of format {FORMAT_VERSION}")
@@ -234,7 +234,7 @@ class Table:
         return self.contents.checked_digest(_DATASET, len(self.chunks), np.uint8)
 
     def describe(self) -> Attributes:
-        """What a release's manifest says of the table (:mod:`solver.core.release`): the game, board and
+        """What a release's manifest says of the table (:mod:`solver.core.storage.release`): the game, board and
         rule, whether it is folded, :meth:`result_digest` and the counts its attributes state."""
         return {"game": "neutreeko", "board": str(self.game.board), "rule": self.game.rule.name,
                 "folded": self.folded, "result_digest": self.result_digest(),
@@ -283,7 +283,7 @@ def open_table(game: Game, path: Path | None = None) -> Table:
     Raises :class:`MissingTableError` (a ``KeyError``) if there is no file, :class:`TableMismatchError`
     if it is a table of NECNON or for another board or rule, :class:`TableError` if something other
     than a regular file is there (a link leading nowhere, a FIFO, a device, a directory), or the file is
-    not a table of ours or is damaged (see :mod:`solver.core.container`: the header and the chunk map are
+    not a table of ours or is damaged (see :mod:`solver.core.storage.container`: the header and the chunk map are
     verified here, each chunk when it is first read)."""
     path = Path(path) if path is not None else table_path(game)
     container.check_present(path, f"no table for {game} at {path} (build it with: {solve_command(game, path)})")

@@ -75,8 +75,8 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache, partial
 from pathlib import Path
 
+from solver.core.answers.record import Variation
 from solver.core.errors import MissingTableError
-from solver.core.record import Variation
 from solver.neutreeko.model.board import MAX_SIDE, MIN_SIDE
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.model.position import Move, Position

@@ -10,7 +10,7 @@
  * several at one ply are alternatives to the same move.
  *
  * The lines in depth-first order (``linesOf``) are in the order in which their parentheses open in the
- * tree's move text (``textOf``), which is how both games' records read variations (solver/core/record.py)
+ * tree's move text (``textOf``), which is how both games' records read variations (solver/core/answers/record.py)
  * and how the server's /api/game answers them: so a line is named in a link by its place in that order.
  */
 "use strict";

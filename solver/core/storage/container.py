@@ -17,7 +17,7 @@ The file::
 
 The JSON gives the file's size, the SHA-256 of every byte after the header, the dataset's name, type,
 shape and chunk length, the place and SHA-256 of the chunk map, and every attribute. The chunk map
-(:data:`solver.core.chunks.MAP_ENTRY`, also an ordinary dataset for other readers) gives each chunk's
+(:data:`solver.core.storage.chunks.MAP_ENTRY`, also an ordinary dataset for other readers) gives each chunk's
 offset in the file, its stored size, its first key (for data sorted by a key) and the SHA-256 of its
 stored bytes.
 
@@ -26,7 +26,7 @@ and the file's size against the JSON, reads the chunk map and checks it against 
 digests the *metadata region*, every byte after the header that lies in no chunk (HDF5's superblock,
 object headers, chunk index and attributes, and the map), against the header's ``metadata_sha256``:
 12 kB on 5 x 5, 2.3 MB on 9 x 9 (58 ms): under a thousandth of the file. A probe then reads the
-chunk that holds its answer, checks its digest and only then decompresses it (:mod:`solver.core.chunks`). The HDF5 library never parses the file on the way, so it cannot abort,
+chunk that holds its answer, checks its digest and only then decompresses it (:mod:`solver.core.storage.chunks`). The HDF5 library never parses the file on the way, so it cannot abort,
 hang or misread on damaged or forged metadata: it is not asked to read any. So a byte changed anywhere
 but in the chunks is refused when the table is opened, and a byte changed in a chunk when that chunk
 is read, each with one :class:`~solver.core.errors.TableError` ("table X is damaged: ...; rebuild it
@@ -37,7 +37,7 @@ then stamped (:func:`stamp`): the header and the map are computed from the file 
 
 Files in the first container format (a 512-byte header holding one digest of the whole file) are
 refused with one line naming ``neutreeko convert``, which rewrites them without solving again
-(:mod:`solver.core.legacy`).
+(:mod:`solver.core.storage.legacy`).
 
 Where tables live: ``$NEUTREEKO_TABLES`` if set; otherwise ``tables/`` of the source checkout the
 package runs from; otherwise (an installed package) ``$XDG_DATA_HOME/neutreeko-solver/tables``
@@ -66,8 +66,8 @@ import numpy as np
 import numpy.typing as npt
 
 from solver.core import files
-from solver.core.chunks import MAP_ENTRY, Chunks, OpenFile
 from solver.core.errors import MissingTableError, TableError, TableExistsError
+from solver.core.storage.chunks import MAP_ENTRY, Chunks, OpenFile
 
 #: The ``format`` attribute of every table of this project.
 FORMAT = "neutreeko-solver table"
@@ -98,7 +98,7 @@ def tables_dir() -> Path:
     """The directory tables are read from and written to by default (see the module docstring)."""
     if os.environ.get("NEUTREEKO_TABLES"):
         return Path(os.environ["NEUTREEKO_TABLES"])
-    checkout = Path(__file__).resolve().parents[2]
+    checkout = Path(__file__).resolve().parents[3]
     if (checkout / "pyproject.toml").is_file() and (checkout / "tables").is_dir():
         return checkout / "tables"
     data_home = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"

@@ -1,9 +1,9 @@
-"""SVG text of a :class:`~solver.core.scene.Scene`, with the standard library only.
+"""SVG text of a :class:`~solver.core.drawing.scene.Scene`, with the standard library only.
 
 The output is a standalone SVG 1.1 document: one element per shape, a group's role as its ``class``
 and its tooltip as a ``<title>``, so that pieces and arrows can be found (``g.piece``, ``g.move``):
 
->>> from solver.core.scene import Circle, Group, Scene
+>>> from solver.core.drawing.scene import Circle, Group, Scene
 >>> text = render(Scene(20, 20, (Group("piece black", (Circle(10, 10, 8, "#000"),), "black C3"),)))
 >>> print(text[text.index("<g"):], end="")
 <g class="piece black"><title>black C3</title>
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape, quoteattr
 
-from solver.core.scene import Circle, Group, Line, Polygon, Rect, Scene, Shape, Text
+from solver.core.drawing.scene import Circle, Group, Line, Polygon, Rect, Scene, Shape, Text
 
 #: The fonts asked for, the first being the one matplotlib draws PNGs with.
 FONT_FAMILY = "DejaVu Sans, Verdana, Arial, sans-serif"

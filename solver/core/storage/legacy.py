@@ -19,8 +19,8 @@ import h5py
 import numpy as np
 import numpy.typing as npt
 
-from solver.core.container import Attributes, damaged, digest
 from solver.core.errors import TableError
+from solver.core.storage.container import Attributes, damaged, digest
 
 _MAGIC = b"neutreeko-solver table container 1\n"
 _HEADER_BYTES = 512

@@ -3,7 +3,7 @@ checked against its SHA-256 before it is decompressed, and kept in one bounded c
 
 A probe reads the one chunk that holds its answer; a batch reads each chunk it needs once; a whole
 table is read chunk by chunk into one array. The HDF5 library takes no part in it: the container's
-header (:mod:`solver.core.container`) gives each chunk's offset, stored size and digest, and the
+header (:mod:`solver.core.storage.container`) gives each chunk's offset, stored size and digest, and the
 chunks are zlib streams (HDF5's deflate filter), decompressed, bounded to the chunk's size, by ISA-L
 (the ``isal`` package's zlib interface): the same streams, about twice as fast as :mod:`zlib`, which
 matters wherever many chunks are read (random positions of a big table, a whole table). A chunk that

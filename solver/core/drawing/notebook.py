@@ -18,8 +18,8 @@ from __future__ import annotations
 from html import escape
 from typing import Iterable, Sequence
 
-from solver.core import svg
-from solver.core.scene import Scene
+from solver.core.drawing import svg
+from solver.core.drawing.scene import Scene
 
 
 def picture(scene: Scene, captions: Iterable[str] = ()) -> str:

@@ -1,7 +1,7 @@
-"""Pictures as file contents: a :class:`~solver.core.scene.Scene` encoded in a format, and the check
+"""Pictures as file contents: a :class:`~solver.core.drawing.scene.Scene` encoded in a format, and the check
 that a file name fits its format.
 
-Formats: ``svg`` (:mod:`solver.core.svg`), ``png`` (:mod:`solver.core.png`, through matplotlib) and
+Formats: ``svg`` (:mod:`solver.core.drawing.svg`), ``png`` (:mod:`solver.core.drawing.png`, through matplotlib) and
 ``html``, a page a game builds of inline SVG. The command line writes them with
 :func:`solver.core.files.write_atomically`.
 """
@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from solver.core import png, svg
+from solver.core.drawing import png, svg
+from solver.core.drawing.scene import Scene
 from solver.core.errors import InputError
-from solver.core.scene import Scene
 
 #: Each format and the file suffixes that name it (the first is the usual one).
 FORMATS = {"svg": (".svg",), "png": (".png",), "html": (".html", ".htm")}

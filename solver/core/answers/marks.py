@@ -16,7 +16,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Sequence
 
-from solver.core.scene import Circle, Group, Shape, Text, text_width
+from solver.core.drawing.scene import Circle, Group, Shape, Text, text_width
 
 
 class Mark(enum.Enum):

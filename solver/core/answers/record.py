@@ -30,8 +30,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Callable, Generic, Iterator, Mapping, Sequence, TypeVar
 
+from solver.core.answers.notation import quote
 from solver.core.errors import InputError
-from solver.core.notation import quote
 
 Record = TypeVar("Record")
 #: A move of a game (a Neutreeko move, a NECNON turn), and a position of it.

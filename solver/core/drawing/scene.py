@@ -1,4 +1,4 @@
-"""A picture as a list of plain shapes, drawn by two backends: :mod:`solver.core.svg` and :mod:`solver.core.png`.
+"""A picture as a list of plain shapes, drawn by two backends: :mod:`solver.core.drawing.svg` and :mod:`solver.core.drawing.png`.
 
 What a diagram shows is decided once, in :mod:`solver.neutreeko.drawing.diagram`, as a :class:`Scene`; the backends only
 translate shapes, so an SVG and a PNG of the same scene show the same picture. Coordinates are pixels,
@@ -128,8 +128,8 @@ class Scene:
         return f"Scene({self.title!r}, {self.width} x {self.height}, {count} shape{'s' * (count != 1)})"
 
     def _repr_svg_(self) -> str:
-        """The scene as SVG (:func:`solver.core.svg.render`, no ``<?xml?>`` line): what a notebook shows."""
-        from solver.core import svg  # here, not above: the SVG backend imports this module
+        """The scene as SVG (:func:`solver.core.drawing.svg.render`, no ``<?xml?>`` line): what a notebook shows."""
+        from solver.core.drawing import svg  # here, not above: the SVG backend imports this module
 
         return svg.render(self, declaration=False)
 

@@ -19,10 +19,10 @@ figures are the table's attributes, the result digest is computed from its data.
 Fetching trusts nothing it has not checked: the manifest's entry must describe the table asked for and
 give its result digest the committed one, if the package commits one (before any byte of the table is
 downloaded); the file downloaded must have the entry's size and SHA-256, pass the container's check of
-every byte (:func:`solver.core.container.check_file`) and describe itself as the entry does, its
+every byte (:func:`solver.core.storage.container.check_file`) and describe itself as the entry does, its
 result digest computed again from its data. Only then is it renamed into place. A file refused is
 removed; a download that stopped is kept beside the destination as ``<name>.part`` and resumed by the
-next fetch (:mod:`solver.core.download`).
+next fetch (:mod:`solver.core.storage.download`).
 """
 
 from __future__ import annotations
@@ -37,9 +37,10 @@ from pathlib import Path
 from typing import Any
 
 from solver import __version__
-from solver.core import container, download, files
-from solver.core.container import Attributes
+from solver.core import files
 from solver.core.errors import InputError, ReleaseError, TableError, TableExistsError
+from solver.core.storage import container, download
+from solver.core.storage.container import Attributes
 
 #: The files of a release beside its tables.
 MANIFEST = "manifest.json"

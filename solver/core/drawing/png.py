@@ -1,4 +1,4 @@
-"""PNG images of a :class:`~solver.core.scene.Scene`, drawn with matplotlib.
+"""PNG images of a :class:`~solver.core.drawing.scene.Scene`, drawn with matplotlib.
 
 One scene pixel is one image pixel: a scene ``width`` x ``height`` gives a PNG of exactly that many
 pixels. matplotlib is imported when a PNG is drawn, not before (queries must start fast). Its own
@@ -14,7 +14,7 @@ from __future__ import annotations
 import io
 from typing import Any
 
-from solver.core.scene import Circle, Line, Polygon, Rect, Scene, Text, flatten
+from solver.core.drawing.scene import Circle, Line, Polygon, Rect, Scene, Text, flatten
 
 _DPI = 100
 _POINTS_PER_PIXEL = 72 / _DPI
