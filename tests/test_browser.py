@@ -746,7 +746,7 @@ def test_the_statistics_of_a_table_counted_in_the_background(browser, serve_tabl
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
 
-    from solver.neutreeko.web import neutreeko_api
+    from solver.neutreeko.web import api as neutreeko_api
     from solver.neutreeko.web.summaries import Summaries
 
     monkeypatch.setattr(neutreeko_api, "Summaries", partial(Summaries, background_indices=0))

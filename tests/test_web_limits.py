@@ -28,7 +28,7 @@ from solver.core.errors import TableError
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.solving.solve import solve
 from solver.neutreeko.tables.table import table_path, write_table
-from solver.neutreeko.web import neutreeko_api
+from solver.neutreeko.web import api as neutreeko_api
 from solver.web.api import Explorer
 from solver.web.server import MAX_HEADER_BYTES, ExplorerServer, Limits
 from solver.web.tables import BuildError, BuildLimits, BusyError
