@@ -181,7 +181,7 @@ def stats(board: str | None, protocol: str, table_file: Path | None, build: bool
         click.echo(json.dumps({"board": str(game.grid), "protocol": game.setting, **summary.counts(),
                                "best_first": list(summary.best_first),
                                "margins": {str(margin): count for margin, count in summary.margins.items()},
-                               "solve_seconds": round(float(table.attributes.get("solve_seconds", 0.0)), 3)}))
+                               "solve_seconds": round(table.attributes["solve_seconds"], 3)}))
         return
     click.echo(f"necnon {game} ({game.grid.describe()}, {game.grid.cells} cells; Black {game.black.value}, "
                f"Green {game.green.value})")
