@@ -48,7 +48,6 @@ the same attributes (``solve_seconds`` and ``written`` apart) on every run.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -231,10 +230,7 @@ class Table:
         if self.folded:
             self.data  # held whole, as the unfolding reads it in any order: counted from it, not read twice
             self.summary  # the folded bytes and their counts checked first, as reading the result checks them
-            hasher = hashlib.sha256()
-            for _, part in folding.unfolded_stretches(self.game, self.data):
-                hasher.update(part.data)
-            return "sha256:" + hasher.hexdigest()
+            return folding.unfolded_digest(self.game, self.data)
         return self.contents.checked_digest(_DATASET, len(self.chunks), np.uint8)
 
     def describe(self) -> Attributes:
