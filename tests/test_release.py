@@ -622,3 +622,16 @@ def test_a_mirror_that_does_not_answer(tables):
     assert_one_line_error(invoke("fetch", "4x4", "--mirror", f"http://127.0.0.1:{port}/"), "cannot download",
                           "manifest.json", "refused", code=1)
     _nothing_moved(tables)
+
+
+def test_publish_refuses_a_table_whose_count_is_not_one(source_tables, tmp_path):
+    """Every digest right, but the count a text: refused where the table is opened, not copied into the
+    manifest."""
+    edited = tmp_path / "neutreeko-4x4.h5"
+    shutil.copyfile(source_tables / "neutreeko-4x4.h5", edited)
+    with h5py.File(edited, "r+") as file:
+        file.attrs["legal"] = "lots"
+    stamp(edited)
+    assert_one_line_error(invoke("publish", str(tmp_path / "release"), str(edited)),
+                          "its attribute legal is 'lots', not a count", code=1)
+    assert not (tmp_path / "release").exists()
