@@ -209,3 +209,19 @@ def test_necnon_records_that_contradict_their_attributes_are_damaged(necnon_tabl
     write(path, "classes", records, attributes, sorted_by="key")
     with pytest.raises(TableError, match=f"table {path} is damaged: its data has (black_wins|draws|green_wins) "):
         open_necnon_table(game, path).summary
+
+
+@pytest.mark.parametrize("value", ["9" * 5000, "-1", "12MB", "\u00b2", "1" * 13])
+def test_a_bad_cache_size_in_the_environment_is_one_line_at_first_use(tables_4x4, value):
+    """Read when the cache is first needed, not at import: a command that reads no table still runs."""
+    environment = {**os.environ, "NEUTREEKO_CACHE_MB": value, "NEUTREEKO_TABLES": str(tables_4x4),
+                   "PYTHONPATH": str(ROOT)}
+    imported = subprocess.run([sys.executable, "-m", "solver", "--help"], cwd=ROOT, env=environment,
+                              capture_output=True, text=True, timeout=60)
+    assert imported.returncode == 0, imported.stderr[-2000:]
+    done = subprocess.run([sys.executable, "-m", "solver", "query", "--board", "4x4", "w1w1/b3/2b1/2wb b"],
+                          cwd=ROOT, env=environment, capture_output=True, text=True, timeout=120)
+    lines = done.stderr.splitlines()
+    assert done.returncode == 2 and done.stdout == "" and len(lines) == 1, done.stderr[-2000:]
+    assert lines[0].startswith("neutreeko: error: NEUTREEKO_CACHE_MB") and "12 digits" in lines[0]
+    assert len(lines[0]) < 200

@@ -12,14 +12,15 @@ import h5py
 import pytest
 
 from solver.cli import group
-
-cli = group("necnon")
+from solver.core.storage.container import stamp
 from solver.necnon.model.position import Position
 from solver.necnon.model.rules import Game
 from solver.necnon.playing.record import read_record
 from solver.necnon.querying.probe import Tablebase
 from solver.necnon.tables.table import open_table
 from tests.helpers import assert_one_line_error, help_examples, invoke, write_first_format
+
+cli = group("necnon")
 
 
 def necnon(*args: str, input: str | None = None):
@@ -280,3 +281,21 @@ def test_every_command_has_an_example_that_runs(fresh_tables, necnon_tables, tmp
     assert sorted(path.name for path in tmp_path.iterdir()) == ["board.svg", "game.txt", "line.svg", "old",
                                                                 "release", "survey.csv", "survey.md", "tables"]
     assert read_record(tmp_path / "game.txt").names()[0] == "b2"
+
+
+@pytest.mark.parametrize("value, words", [("abc", "its attribute solve_seconds is 'abc', not a time in seconds"),
+                                          (["a"], "its attribute solve_seconds is ['a'], not a time in seconds"),
+                                          (float("inf"), "its attribute solve_seconds is inf, not a text, finite"),
+                                          (None, "its attribute solve_seconds is missing")])
+def test_stats_refuses_a_table_whose_attribute_is_not_of_its_kind(necnon_env, tmp_path, value, words):
+    """Re-stamped (every digest right): the attributes are checked where the table is opened."""
+    copy = tmp_path / "necnon-3x3-nec.h5"
+    shutil.copy(necnon_env / "necnon-3x3-nec.h5", copy)
+    with h5py.File(copy, "r+") as file:
+        if value is None:
+            del file.attrs["solve_seconds"]
+        else:
+            file.attrs["solve_seconds"] = value
+    stamp(copy)
+    result = necnon("stats", "--board", "3x3", "--json", "--table", str(copy))
+    assert_one_line_error(result, words, code=1, program="necnon")

@@ -367,3 +367,16 @@ def test_interrupted_play_prints_the_record_and_exits_130(tables_4x4, monkeypatc
     assert re.search(r"== game stopped \(interrupted\) after 2 plies ==", result.stdout)
     assert "the record (neutreeko annotate reads it, play --load continues it):" in result.stdout
     assert result.stdout.rstrip("\n").endswith(saved.read_text().rstrip("\n"))
+
+
+@pytest.mark.parametrize("seed", ["-1", "4294967296", "seven"])
+@pytest.mark.parametrize("program, command", [
+    ("neutreeko", ["puzzles"]), ("neutreeko", ["train"]), ("neutreeko", ["play"]),
+    ("necnon", ["play"]), ("necnon", ["survey"]), ("necnon", ["annotate", "-"]),
+])
+def test_a_seed_out_of_range_is_a_usage_error_in_every_command(program, command, seed):
+    """Seeds are whole numbers from 0 to 2**32 - 1 for every command of both programs."""
+    from solver.cli import group
+    necnon_cli = group("necnon")
+    result = invoke(*command, "--seed", seed, input="", **({"program": necnon_cli} if program == "necnon" else {}))
+    assert_one_line_error(result, "--seed", code=2, program=program)

@@ -14,6 +14,7 @@ import shutil
 import socket
 import subprocess
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import partial
@@ -25,9 +26,7 @@ import numpy as np
 import pytest
 
 from solver.cli import group, releases
-
-necnon_cli = group("necnon")
-from solver.core.errors import TableError
+from solver.core.errors import ReleaseError, TableError
 from solver.core.storage import download, release
 from solver.core.storage.container import digest, stamp
 from solver.necnon.model.rules import Game as NecnonGame
@@ -38,6 +37,8 @@ from solver.neutreeko.solving.solve import solve
 from solver.neutreeko.tables.digests import committed_digest
 from solver.neutreeko.tables.table import open_table, table_path, write_table
 from tests.helpers import assert_one_line_error, invoke
+
+necnon_cli = group("necnon")
 
 FOUR = Game.of("4x4")
 THREE = Game.of("3x3")
@@ -90,6 +91,12 @@ class Mirror:
     ignore_range: bool = False
     #: File name -> the bytes of it sent before the connection is closed.
     cut: dict[str, int] = field(default_factory=dict)
+    #: File name -> headers sent in place of the true ones (``Content-Length``, ``Content-Range``).
+    forged: dict[str, dict[str, str]] = field(default_factory=dict)
+    #: File name -> seconds between the bytes of its answer, its head too if in :attr:`drip_head` (for 10 s
+    #: at most).
+    drip: dict[str, float] = field(default_factory=dict)
+    drip_head: set[str] = field(default_factory=set)
 
     def requests_for(self, name: str) -> list[tuple[str, str | None, int]]:
         return [entry for entry in self.log if entry[0] == f"/{name}"]
@@ -121,15 +128,39 @@ class _Handler(SimpleHTTPRequestHandler):
             return
         status = 206 if ranged and not self.mirror.ignore_range else 200
         self.mirror.log.append((self.path, wanted, status))
-        self.send_response(status)
+        headers = {"Content-Length": str(len(data) - start)}
         if status == 206:
-            self.send_header("Content-Range", f"bytes {start}-{len(data) - 1}/{len(data)}")
-        self.send_header("Content-Length", str(len(data) - start))
+            headers["Content-Range"] = f"bytes {start}-{len(data) - 1}/{len(data)}"
+        headers.update(self.mirror.forged.get(path.name, {}))
+        if path.name in self.mirror.drip:
+            self._drip(status, headers, data[start:], path.name)
+            return
+        self.send_response(status)
+        for name, value in headers.items():
+            self.send_header(name, value)
         self.end_headers()
         cut = self.mirror.cut.get(path.name)
         self.wfile.write(data[start:cut] if cut is not None else data[start:])
         if cut is not None:
             self.close_connection = True
+
+    def _drip(self, status: int, headers: dict[str, str], body: bytes, name: str) -> None:
+        """Send the answer a byte at a time, its head at once unless ``name`` is in :attr:`Mirror.drip_head`,
+        until the client goes or 10 s have passed."""
+        head = "".join(f"{key}: {value}\r\n" for key, value in headers.items())
+        answer = f"HTTP/1.1 {status} OK\r\n{head}\r\n".encode("latin-1")
+        sent = 0 if name in self.mirror.drip_head else len(answer)
+        answer += body
+        self.close_connection = True
+        end = time.monotonic() + 10
+        try:
+            self.wfile.write(answer[:sent])
+            while sent < len(answer) and time.monotonic() < end:
+                time.sleep(self.mirror.drip[name])
+                self.wfile.write(answer[sent:sent + 1])
+                sent += 1
+        except OSError:  # the client has gone
+            pass
 
     def log_message(self, format: str, *args: object) -> None:
         pass
@@ -409,6 +440,40 @@ def test_a_partial_file_of_other_bytes_is_refused_in_the_end(published, serve, t
     _nothing_moved(tables)
 
 
+# -- fetch: deadlines ---------------------------------------------------------------------------------
+
+def test_a_table_that_drips_stops_at_its_deadline_and_what_came_is_kept_to_resume(published, serve, tables):
+    mirror = serve(published)
+    mirror.drip["neutreeko-4x4.h5"] = 0.01
+    began = time.monotonic()
+    with pytest.raises(ReleaseError) as refused:
+        release.fetch(mirror.url, tables / "neutreeko-4x4.h5", {"board": "4x4"}, None, lambda path: {}, timeout=5,
+                      deadline=1.5)
+    assert time.monotonic() - began < 3
+    said = str(refused.value)
+    assert "\n" not in said and "past its deadline of 1.5 s; fetch again to resume it" in said
+    assert f"'{mirror.url}neutreeko-4x4.h5'" in said
+    held = (tables / "neutreeko-4x4.h5.part").stat().st_size
+    assert held > 0, "each byte is written as it arrives"
+    del mirror.drip["neutreeko-4x4.h5"]
+    assert invoke("fetch", "4x4", "--mirror", mirror.url).exit_code == 0
+    assert mirror.requests_for("neutreeko-4x4.h5")[-1] == ("/neutreeko-4x4.h5", f"bytes={held}-", 206)
+    assert (tables / "neutreeko-4x4.h5").read_bytes() == (published / "neutreeko-4x4.h5").read_bytes()
+
+
+def test_a_manifest_that_drips_its_head_stops_at_its_deadline(published, serve, tables, monkeypatch):
+    """The deadline holds from the connection on: a status line and headers sent a byte at a time too."""
+    monkeypatch.setattr(release, "MANIFEST_DEADLINE", 1.0)
+    mirror = serve(published)
+    mirror.drip[release.MANIFEST] = 0.05
+    mirror.drip_head.add(release.MANIFEST)
+    began = time.monotonic()
+    assert_one_line_error(invoke("fetch", "4x4", "--mirror", mirror.url), f"'{mirror.url}manifest.json'",
+                          "its deadline of 1 s passed", code=1)
+    assert time.monotonic() - began < 3
+    _nothing_moved(tables)
+
+
 # -- fetch: refusals ------------------------------------------------------------------------------------
 
 def test_a_truncated_file_on_the_mirror_is_refused(release_copy, serve, tables):
@@ -426,7 +491,7 @@ def test_a_tampered_file_is_refused_and_nothing_is_moved(release_copy, serve, ta
     data[len(data) // 2] ^= 0x10
     table.write_bytes(bytes(data))
     assert_one_line_error(invoke("fetch", "4x4", "--mirror", serve(release_copy).url),
-                          "neutreeko-4x4.h5 does not match the manifest: its SHA-256 is", code=1)
+                          "neutreeko-4x4.h5' does not match the manifest: its SHA-256 is", code=1)
     _nothing_moved(tables)
 
 
@@ -472,6 +537,43 @@ def test_an_entry_for_another_board_is_refused(release_copy, serve, tables):
     _nothing_moved(tables)
 
 
+@pytest.mark.parametrize("forged, words", [
+    ({"Content-Length": "\u00b2"}, ["Content-Length", "'\\xb2' is not a number of 1 to 18 ASCII digits"]),
+    ({"Content-Length": "0" * 4_400 + "83249"}, ["Content-Length", "'0000000000", "...'", "1 to 18"]),
+    ({"Content-Length": "-1"}, ["Content-Length", "'-1'"]),
+])
+def test_a_length_that_cannot_be_read_is_one_line(published, serve, tables, forged, words):
+    mirror = serve(published)
+    mirror.forged["neutreeko-4x4.h5"] = forged
+    line = assert_one_line_error(invoke("fetch", "4x4", "--mirror", mirror.url), *words, code=1)
+    assert len(line) < 250
+    _nothing_moved(tables)
+
+
+@pytest.mark.parametrize("content_range", ["bytes 1000-83248/" + "1" * 4_400, "bytes \u00b2-83248/83249",
+                                           "bytes 1000-83248/+83249", "bytes */83249"])
+def test_a_content_range_that_cannot_be_read_is_one_line(published, serve, tables, content_range):
+    mirror = serve(published)
+    mirror.forged["neutreeko-4x4.h5"] = {"Content-Range": content_range}
+    tables.mkdir()
+    (tables / "neutreeko-4x4.h5.part").write_bytes((published / "neutreeko-4x4.h5").read_bytes()[:1000])
+    line = assert_one_line_error(invoke("fetch", "4x4", "--mirror", mirror.url), "Content-Range", code=1)
+    assert len(line) < 250
+
+
+def test_values_of_a_manifest_are_quoted_briefly(release_copy, serve, tables):
+    _edit_manifest(release_copy, "neutreeko-4x4.h5", board="x" * 5_000_000)
+    line = assert_one_line_error(invoke("fetch", "4x4", "--mirror", serve(release_copy).url),
+                                 "gives its board as 'xxxxxxxx", "...', not '4x4'", code=1)
+    assert len(line) < 250
+    (release_copy / release.MANIFEST).write_text(json.dumps(
+        {"format": "neutreeko-solver release", "version": 1, "tables": [{"file": "y" * 100_000, "size": [0] * 100_000,
+                                                                         "sha256": "0"}]}))
+    line = assert_one_line_error(invoke("fetch", "4x4", "--mirror", serve(release_copy).url),
+                                 "'yyyyyyy", "...' has the size [0, 0,", code=1)
+    assert len(line) < 250
+
+
 def test_a_table_not_in_the_release(published, serve, tables):
     assert_one_line_error(invoke("fetch", "5x5", "--mirror", serve(published).url),
                           "has no neutreeko-5x5.h5", "neutreeko-4x4.h5", code=1)
@@ -480,7 +582,7 @@ def test_a_table_not_in_the_release(published, serve, tables):
 def test_a_missing_manifest(release_copy, serve, tables):
     (release_copy / release.MANIFEST).unlink()
     assert_one_line_error(invoke("fetch", "4x4", "--mirror", serve(release_copy).url),
-                          "manifest.json: HTTP 404", code=1)
+                          "manifest.json': HTTP 404", code=1)
     _nothing_moved(tables)
 
 
@@ -488,7 +590,8 @@ def test_a_missing_manifest(release_copy, serve, tables):
                                        ('{"format": "something else"}', "it does not say it is one"),
                                        ('{"format": "neutreeko-solver release", "version": 9}', "of version 9"),
                                        ('{"format": "neutreeko-solver release", "version": 1, "tables": '
-                                        '[{"file": "../x", "size": 1, "sha256": "0"}]}', "not a plain file name")])
+                                        '[{"file": "../x", "size": 1, "sha256": "0"}]}', "not a plain file name"),
+                                       ('{"version": 1' + "0" * 5_000 + "}", "it is not JSON")])
 def test_a_garbled_manifest(release_copy, serve, tables, text, why):
     (release_copy / release.MANIFEST).write_text(text)
     assert_one_line_error(invoke("fetch", "4x4", "--mirror", serve(release_copy).url),
@@ -520,3 +623,16 @@ def test_a_mirror_that_does_not_answer(tables):
     assert_one_line_error(invoke("fetch", "4x4", "--mirror", f"http://127.0.0.1:{port}/"), "cannot download",
                           "manifest.json", "refused", code=1)
     _nothing_moved(tables)
+
+
+def test_publish_refuses_a_table_whose_count_is_not_one(source_tables, tmp_path):
+    """Every digest right, but the count a text: refused where the table is opened, not copied into the
+    manifest."""
+    edited = tmp_path / "neutreeko-4x4.h5"
+    shutil.copyfile(source_tables / "neutreeko-4x4.h5", edited)
+    with h5py.File(edited, "r+") as file:
+        file.attrs["legal"] = "lots"
+    stamp(edited)
+    assert_one_line_error(invoke("publish", str(tmp_path / "release"), str(edited)),
+                          "its attribute legal is 'lots', not a count", code=1)
+    assert not (tmp_path / "release").exists()

@@ -18,10 +18,12 @@ import pytest
 
 from solver.core.storage.container import digest
 from solver.neutreeko.model.game import Game
+from solver.neutreeko.solving import checkpoint
 from solver.neutreeko.solving.checkpoint import Checkpoints, StateError, state_path
 from solver.neutreeko.solving.levels import Level
 from solver.neutreeko.solving.solve import solve
 from solver.neutreeko.solving.solve_classes import solve_classes
+from solver.neutreeko.tables.build import build_table
 from solver.neutreeko.tables.table import open_table
 from tests.helpers import assert_one_line_error, invoke
 
@@ -118,6 +120,74 @@ def test_a_damaged_state_is_refused(saved, damage, words):
     damage(saved)
     with pytest.raises(StateError, match=words):
         solve_classes(GAME, None, Checkpoints(saved, GAME, "classes", resume=True))
+
+
+def _rewritten(path: Path, change, restamp: bool) -> None:
+    """The state at ``path`` with its description changed by ``change`` (given the description, returning
+    it changed or its new text), its digest recomputed if ``restamp`` (as a forger would)."""
+    magic, description, arrays = path.read_bytes().split(b"\n", 2)
+    changed = change(json.loads(description))
+    if restamp:
+        changed.pop("sha256")
+        digest = checkpoint._digest_of(changed)
+        digest.update(arrays)
+        changed["sha256"] = digest.hexdigest()
+    text = changed if isinstance(changed, bytes) else json.dumps(changed).encode()
+    path.write_bytes(magic + b"\n" + text + b"\n" + arrays)
+
+
+def _with(name: str, value):
+    return lambda description: {**description, name: value}
+
+
+@pytest.mark.parametrize("change, restamp, words", [
+    (_with("arrays", 5), False, "its arrays is 5, not the arrays words, decided, fresh"),
+    (_with("arrays", [["words"], ["decided"], ["fresh"]]), False, "its arrays is"),
+    (lambda description: {**description, "arrays": [[name, kind, str(length)] for name, kind, length
+                                                     in description["arrays"]]}, False, "its arrays is"),
+    (lambda description: b"[" * 30_000 + b"]" * 30_000, False, "its description does not parse"),
+    (lambda description: b'{"plies": ' + b"[" * 30_000 + b"]" * 30_000 + b"}", False, "does not parse"),
+    (_with("plies", "abc"), True, 'its plies is "abc", not a distance from 0 to 253'),
+    (_with("plies", 10**18), True, "its plies is 1000000000000000000, not a distance"),
+    (_with("plies", -5), True, "its plies is -5, not a distance"),
+    (_with("done", 10**9), True, "its done is 1000000000, not a count of the items decided"),
+    (_with("seconds", float("nan")), True, "its seconds is NaN, not a time in seconds"),
+    (_with("seconds", "1"), True, 'its seconds is "1", not a time'),
+    (lambda description: {key: value for key, value in description.items() if key != "done"}, True,
+     "not one of a solve"),
+], ids=["arrays a number", "arrays without types", "length a text", "nested brackets", "nested in a field",
+        "plies a text", "plies huge", "plies negative", "done too many", "seconds NaN", "seconds a text",
+        "done missing"])
+def test_a_state_whose_fields_are_not_of_their_kind_is_refused(saved, change, restamp, words):
+    _rewritten(saved, change, restamp)
+    with pytest.raises(StateError, match=words):
+        solve_classes(GAME, None, Checkpoints(saved, GAME, "classes", resume=True))
+
+
+@pytest.mark.parametrize("fold", [True, False], ids=["classes", "positions"])
+def test_a_table_solved_from_a_forged_state_is_not_written(tmp_path, fold):
+    """A state whose first win in 1 was made a win in 3, its digest recomputed, passes every check of
+    the state; the table it gives does not match the committed digest and is not written (its state is
+    kept)."""
+    out = tmp_path / "neutreeko-5x4.h5"
+    with pytest.raises(Stop):
+        build_table(GAME, out, progress=_stopping_at(3), fold=fold, save_every=0)
+    magic, description, arrays = state_path(out).read_bytes().split(b"\n", 2)
+    forged = bytearray(arrays)
+    forged[forged.index(2)] = 4  # the words (the result bytes) come first
+    state_path(out).write_bytes(magic + b"\n" + description + b"\n" + bytes(forged))
+    _rewritten(state_path(out), lambda description: description, True)
+    with pytest.raises(StateError, match=f"the table solved from the saved state {state_path(out)} is wrong: its"):
+        build_table(GAME, out, fold=fold, resume=True)
+    assert not out.exists() and state_path(out).exists()
+
+
+def test_a_damaged_state_is_one_line_and_exit_1(tmp_path):
+    out = tmp_path / "neutreeko-4x4.h5"
+    state_path(out).write_bytes(b"neutreeko-solver solve state 1\n" + b"[" * 30_000 + b"\n")
+    result = invoke("solve", "--board", "4x4", "--resume", "--out", str(out))
+    assert_one_line_error(result, "its description does not parse", "--resume", code=1)
+    assert not out.exists()
 
 
 @pytest.mark.parametrize("game, unit", [(Game.of("4x5"), "classes"), (Game.of("5x4", "orthogonal"), "classes"),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import h5py
@@ -217,6 +218,18 @@ def _solve_seconds_text(path: Path) -> None:
         file.attrs["solve_seconds"] = "fast"
 
 
+def _set(name: str, value) -> Callable[[Path], None]:
+    """A change that sets the attribute ``name`` to ``value`` (deletes it if None)."""
+    def change(path: Path) -> None:
+        with h5py.File(path, "r+") as file:
+            if value is None:
+                del file.attrs[name]
+            else:
+                file.attrs[name] = value
+
+    return change
+
+
 def _use(table) -> None:
     """Read what the commands read: a probe in every chunk, then the whole table and its counts."""
     table.lookup(np.arange(0, GAME.positions, 100_000))
@@ -242,7 +255,13 @@ DAMAGE = {
     "edited count, stamped": (stamped(_edit_attribute), "is damaged: its data has legal 3,468,080, its attributes 123"),
     "edited rule, stamped": (stamped(_edit_rule), "is a table for 5x5 orthogonal, not 5x5 connected"),
     "another format version, stamped": (stamped(_wrong_format_version), "format"),
-    "solve_seconds a text, stamped": (stamped(_solve_seconds_text), "its solve_seconds is 'fast', not a time"),
+    "solve_seconds a text, stamped": (stamped(_solve_seconds_text),
+                                      "its attribute solve_seconds is 'fast', not a time in seconds" + REBUILD),
+    "solve_seconds infinite, stamped": (stamped(_set("solve_seconds", float("inf"))),
+                                        "its attribute solve_seconds is inf, not a text, finite number"),
+    "count a text, stamped": (stamped(_set("legal", "lots")), "its attribute legal is 'lots', not a count" + REBUILD),
+    "count negative, stamped": (stamped(_set("wins", -5)), "its attribute wins is -5, not a count"),
+    "count missing, stamped": (stamped(_set("draws", None)), "its attribute draws is missing" + REBUILD),
 }
 
 

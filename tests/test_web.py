@@ -347,6 +347,29 @@ def test_ambiguous_framing_is_a_400_and_nothing_after_it_is_answered(explorer_ur
         assert word in json.loads(body)["error"], (word, body)
 
 
+@pytest.mark.parametrize("length", ["0" * 4_400 + "46", "0" * 17 + "46", "+46", "-46", "46 46", "0x2e", "4\u00b2",
+                                    "\u00b2", ""])
+def test_a_content_length_that_is_not_a_plain_number_is_a_400_and_closes(explorer_url, length):
+    """Request smuggling through Content-Length: a value another reader could take otherwise (leading
+    zeros past what a number needs, a sign, digits other than ASCII) would frame the request after it
+    into the body, or the body into a request."""
+    smuggled = b"GET /api/games HTTP/1.1\r\nConnection: close\r\n\r\n"
+    answer = raw(explorer_url, b"POST /api/annotate HTTP/1.1\r\nContent-Length: " + length.encode("latin-1")
+                 + b"\r\n\r\n" + smuggled)
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert answer.count(b"HTTP/1.") == 1 and head.split()[1] == b"400", answer[:300]
+    assert b"Connection: close" in head
+    error = json.loads(body)["error"]
+    assert "the Content-Length" in error and "is not a number of 1 to 18 ASCII digits" in error and len(error) < 150
+
+
+def test_a_content_length_of_18_digits_with_spaces_around_is_read(explorer_url):
+    record = b"1. C4-C3"
+    answer = raw(explorer_url, b"POST /api/annotate HTTP/1.1\r\nConnection: close\r\nContent-Length: \t"
+                 + b"%018d " % len(record) + b"\r\n\r\n" + record)
+    assert answer.count(b"HTTP/1.") == 1 and answer.split()[1] == b"200", answer[:300]
+
+
 @pytest.mark.parametrize("host, loopback", [("127.0.0.1", True), ("::ffff:127.0.0.1", True), ("0.0.0.0", False)])
 def test_on_loopback(tmp_path, host, loopback):
     """An IPv4 loopback address mapped into IPv6 is loopback (``serve`` warns when not on loopback)."""

@@ -248,6 +248,29 @@ def test_on_every_address_any_address_is_a_name_of_the_server(tables_4x4):
             assert not server.allows_host(host), host
 
 
+@pytest.mark.parametrize("target, status", [
+    ("http://127.0.0.1:{port}/api/games", 200), ("HTTP://LOCALHOST/api/games?", 200), ("http://[::1]:{port}", 200),
+    ("http://evil.example:{port}/api/games", 421), ("http://evil.example/api/games", 421),
+    ("http://127.0.0.1:{port}@evil.example:{port}/api/games", 421), ("http:///api/games", 421),
+    ("ftp://127.0.0.1:{port}/api/games", 400), ("127.0.0.1:{port}/api/games", 400),
+])
+def test_an_absolute_target_names_the_host_in_place_of_host(host_server, target, status):
+    """RFC 9112: the host of a target written as a URL replaces the ``Host`` header, which is then
+    ours and proves nothing; the target's path is what is answered."""
+    port = host_server.server_address[1]
+    target = target.format(port=port)
+    answer = raw(host_server.url, f"GET {target} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                                  f"Connection: close\r\n\r\n".encode())
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.split()[1] == str(status).encode(), answer[:300]
+    if status == 421:
+        assert "does not answer for the host" in json.loads(body)["error"]
+    elif status == 400:
+        assert "neither /path nor http://host/path" in json.loads(body)["error"]
+    elif target.endswith("games") or target.endswith("?"):
+        assert json.loads(body) == get_json(host_server.url, "/api/games")[1]
+
+
 # -- builds ------------------------------------------------------------------------------------------------
 
 def fake_build(tmp_path: Path, seconds: float, said: str) -> tuple[list[str], Path]:

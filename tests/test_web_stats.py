@@ -10,9 +10,11 @@ import threading
 import time
 from pathlib import Path
 
+import h5py
 import pytest
 
 from solver.core.errors import TableError
+from solver.core.storage.container import stamp
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.tables.stats import COUNT_NAMES
 from solver.neutreeko.tables.table import Table, open_table, table_path
@@ -171,3 +173,22 @@ def test_a_table_replaced_on_disk_is_counted_again(tables_5x5, tmp_path):
     (tmp_path / "copy").replace(tmp_path / name)
     assert api.answer("/api/stats", {})["counting"] is True
     assert wait_counted(api, {}) == complete
+
+
+@pytest.mark.parametrize("value", ["lots", None])
+def test_a_table_with_a_bad_count_attribute_is_refused_naming_it(tables_5x5, tmp_path, serve_tables, value):
+    """A re-stamped table (every digest right) whose count is not one, or missing: refused where it is
+    opened, before the background count would state its counts; over HTTP a 500 naming the attribute."""
+    name = table_path(Game.of("5x5")).name
+    shutil.copyfile(tables_5x5 / name, tmp_path / name)
+    with h5py.File(tmp_path / name, "r+") as file:
+        if value is None:
+            del file.attrs["legal"]
+        else:
+            file.attrs["legal"] = value
+    stamp(tmp_path / name)
+    api = NeutreekoApi(tmp_path, summaries=Summaries(background_indices=0))
+    with pytest.raises(TableError, match="its attribute legal is"):
+        api.answer("/api/stats", {})
+    status, answer = get_json(serve_tables(tmp_path), "/api/stats")
+    assert status == 500 and "its attribute legal is" in answer["error"], answer

@@ -95,3 +95,8 @@ def test_bad_training_parameters_are_a_400_naming_the_problem(explorer_url, path
     assert list(answer) == ["error"] and "\n" not in answer["error"]
     for word in words:
         assert word in answer["error"], (word, answer)
+
+
+def test_a_seed_beyond_the_command_lines_is_refused(explorer_url):
+    status, answer = get_json(explorer_url, "/api/puzzles?seed=4294967296")
+    assert status == 400 and "seed" in answer["error"], answer

@@ -20,7 +20,7 @@ from typing import Any, NoReturn, TextIO, TypeVar
 
 import click
 
-from solver.core import files, interrupts
+from solver.core import MAX_SEED, files, interrupts
 from solver.core.answers.console import TerminalLines
 from solver.core.answers.record import read_file, read_stream
 from solver.core.drawing import png
@@ -39,6 +39,13 @@ table_option = click.option("--table", "table_file", type=click.Path(path_type=P
 out_option = click.option("--out", type=click.Path(path_type=Path), default=None,
                           help="Where to write the table (default: the tables directory).")
 rebuild_option = click.option("--force", is_flag=True, help="Rebuild even if a valid table exists.")
+
+
+def seed_option(help: str, default: int | None) -> Callable[[Command], Command]:
+    """The ``--seed`` option of every command that has one: a whole number from 0 to
+    :data:`solver.core.MAX_SEED` (anything else is a usage error; the help shows the range)."""
+    return click.option("--seed", type=click.IntRange(0, MAX_SEED), default=default, show_default=default is not None,
+                        metavar="SEED", help=help + ".")
 
 
 def picture_options(drawing: str) -> Callable[[Command], Command]:

@@ -9,13 +9,15 @@ add a dependency and nothing else. What it adds to the standard server:
   page: 400 for a bad or oversized request (a URL longer than :data:`MAX_URL` characters, header lines
   over :data:`MAX_HEADER_BYTES` bytes in all, a parameter given twice, a value that is not UTF-8, a
   body but to ``POST /api/annotate`` or ``/api/game``, a body over :data:`MAX_BODY` bytes or without
-  its length), and, as RFC 9112 requires of a request whose framing is in doubt, for a header line
-  folded onto the next (obsolete line folding), a header line without a colon, or a ``Content-Length``
-  or ``Host`` given twice; 404 for an unknown path, 405 for another method than GET or HEAD (or POST
-  to ``/api/annotate`` and ``/api/game``), 421 for another host (below), 500 for a damaged table, a
-  table that could not be built or a fault of the server (logged on the server's standard error, with
-  its traceback), 503 while a table is being built (see :mod:`solver.web.tables`), while a search
-  still waits for another (see :mod:`solver.web.searches`) or when all connections are taken;
+  its length, a target neither a path nor an ``http://`` URL), and, as RFC 9112 requires of a request
+  whose framing is in doubt, for a header line folded onto the next (obsolete line folding), a header
+  line without a colon, a ``Content-Length`` or ``Host`` given twice, or a ``Content-Length`` that is
+  not 1 to 18 ASCII digits (the connection then closed); 404 for an unknown path, 405 for another
+  method than GET or HEAD (or POST to ``/api/annotate`` and ``/api/game``), 421 for another host
+  (below), 500 for a damaged table, a table that could not be built or a fault of the server (logged
+  on the server's standard error, with its traceback), 503 while a table is being built (see
+  :mod:`solver.web.tables`), while a search still waits for another (see :mod:`solver.web.searches`)
+  or when all connections are taken;
 - what clients may hold is bounded (:class:`Limits`): at most :data:`MAX_CONNECTIONS` connections are
   open at once (one more is answered 503 at once and closed, no thread started for it); a connection
   waiting :data:`IDLE_SECONDS` for its next request is closed, and so is one whose request (its line,
@@ -23,8 +25,9 @@ add a dependency and nothing else. What it adds to the standard server:
   sending a byte now and then holds no thread for long; when the process is out of file descriptors,
   accepting pauses for :data:`ACCEPT_PAUSE` instead of spinning; up to 512 connections may wait in
   the system's queue to be accepted (each is then answered or refused at once);
-- a request whose ``Host`` header names another host than this server is answered 421, so that a web
-  page elsewhere cannot drive a server on loopback through a name of its own made to resolve to
+- a request whose ``Host`` header (or, for a target that is an absolute URL, ``http://host:port/path``,
+  the URL's host, which stands for it) names another host than this server is answered 421, so that a
+  web page elsewhere cannot drive a server on loopback through a name of its own made to resolve to
   127.0.0.1 (DNS rebinding): the names allowed are ``localhost``, ``127.0.0.1``, ``[::1]``, the address
   listened on and the host it was given, with this server's port or none, and, when listening on every
   address (``0.0.0.0``, ``::``), any IP address (a rebinding page sends a name, never an address); a
@@ -51,10 +54,12 @@ from email.message import Message
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 from solver import __version__
+from solver.core.answers.notation import quote
 from solver.core.errors import InputError, MissingTableError, TableError
+from solver.core.httpio import TimedReader, number
 from solver.web.api import ApiError, Explorer
 from solver.web.assets import assets
 from solver.web.tables import BusyError
@@ -241,28 +246,6 @@ def _refuse(request: socket.socket, answer: bytes) -> None:
         pass
 
 
-class _Incoming(io.RawIOBase):
-    """A connection's incoming bytes: each read waits at most ``idle_seconds``, and none goes on past
-    :attr:`deadline` (a :func:`time.monotonic` time, or None), raising :class:`TimeoutError`."""
-
-    def __init__(self, connection: socket.socket, idle_seconds: float) -> None:
-        super().__init__()
-        self._connection = connection
-        self._idle_seconds = idle_seconds
-        self.deadline: float | None = None
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer: Any) -> int:
-        wait = self._idle_seconds if self.deadline is None else min(self._idle_seconds,
-                                                                     self.deadline - time.monotonic())
-        if wait <= 0:
-            raise TimeoutError("the request did not arrive in time")
-        self._connection.settimeout(wait)
-        return self._connection.recv_into(buffer)
-
-
 class _Bounded:
     """The ``readline`` of ``stream``, giving at most ``budget`` bytes in all, for the standard server's
     header parser: past them it raises what that parser raises for a line too long."""
@@ -292,7 +275,7 @@ class _Handler(BaseHTTPRequestHandler):
         the socket's timeout before each read; :meth:`_send` sets it for writing)."""
         super().setup()
         self.rfile.close()  # the socket's own reader: it would keep the socket open
-        self._incoming = _Incoming(self.connection, self.server.limits.idle_seconds)
+        self._incoming = TimedReader(self.connection, self.server.limits.idle_seconds)
         self.rfile = io.BufferedReader(self._incoming)
 
     def handle_one_request(self) -> None:
@@ -351,13 +334,13 @@ class _Handler(BaseHTTPRequestHandler):
         except InputError as error:
             self._send_json(HTTPStatus.BAD_REQUEST, {"error": str(error)})
         except Exception:
-            _log_fault(f"{self.command} {self.path[:200]} failed")
+            _log_fault(f"{self.command} {quote(self.path)} failed")
             self._send_json(HTTPStatus.INTERNAL_SERVER_ERROR, {"error": "internal error (see the server's log)"})
         else:
             self._send(status, body, media_type)
 
     def _route(self) -> tuple[int, bytes, str]:
-        if self.headers.get("Content-Length", "0") != "0" or "Transfer-Encoding" in self.headers:
+        if self._length() or "Transfer-Encoding" in self.headers:
             self.close_connection = True  # the body is not read: what follows it is not a request
             raise ApiError(f"a {self.command} request has no body")
         if len(self.path) > MAX_URL:
@@ -368,7 +351,7 @@ class _Handler(BaseHTTPRequestHandler):
             return HTTPStatus.OK, json.dumps(answer).encode(), "application/json"
         asset = self.server.assets.get(url.path)
         if asset is None:
-            raise ApiError(f"no file {url.path[:100]}", HTTPStatus.NOT_FOUND)
+            raise ApiError(f"no file {quote(url.path)}", HTTPStatus.NOT_FOUND)
         return HTTPStatus.OK, asset.content, asset.media_type
 
     def _posted(self) -> tuple[int, bytes, str]:
@@ -382,21 +365,26 @@ class _Handler(BaseHTTPRequestHandler):
     def _body(self) -> str:
         """The request's body as text; raises :class:`ApiError` (and closes the connection, the body
         unread) unless it has a length of at most :data:`MAX_BODY` bytes and is UTF-8."""
-        length = self.headers.get("Content-Length")
-        if "Transfer-Encoding" in self.headers or length is None or not length.isascii() or not length.isdigit():
+        length = self._length()
+        if "Transfer-Encoding" in self.headers or length is None:
             self.close_connection = True
             raise ApiError("a POST needs its Content-Length (a chunked body is not read)")
-        if int(length) > MAX_BODY:
+        if length > MAX_BODY:
             self.close_connection = True
-            raise ApiError(f"the body is {int(length):,} bytes long; at most {MAX_BODY:,} are read")
-        body = self.rfile.read(int(length))
-        if len(body) < int(length):
+            raise ApiError(f"the body is {length:,} bytes long; at most {MAX_BODY:,} are read")
+        body = self.rfile.read(length)
+        if len(body) < length:
             self.close_connection = True
-            raise ApiError(f"the body ended after {len(body):,} of its {int(length):,} bytes")
+            raise ApiError(f"the body ended after {len(body):,} of its {length:,} bytes")
         try:
             return body.decode("utf-8")
         except UnicodeDecodeError:
             raise ApiError("the body is not UTF-8 text") from None
+
+    def _length(self) -> int | None:
+        """The request's ``Content-Length`` (None if it has none), checked by :meth:`parse_request`."""
+        length = self.headers.get("Content-Length")
+        return None if length is None else number(length)
 
     def _send_json(self, status: int, answer: dict[str, str], headers: dict[str, str] | None = None) -> None:
         self._send(status, json.dumps(answer).encode(), "application/json", headers)
@@ -429,10 +417,15 @@ class _Handler(BaseHTTPRequestHandler):
         if problem is not None:
             self.send_error(HTTPStatus.BAD_REQUEST, problem)
             return False
-        host = self.headers.get("Host")
+        try:
+            authority, self.path = _target(self.path)
+        except ValueError as error:
+            self.send_error(HTTPStatus.BAD_REQUEST, str(error))
+            return False
+        host = self.headers.get("Host") if authority is None else authority
         if not self.server.allows_host(host):
             self.send_error(HTTPStatus.MISDIRECTED_REQUEST, f"this server does not answer for the host "
-                                                            f"{str(host)[:100]!r}; open {self.server.url}")
+                                                            f"{quote(str(host))}; open {self.server.url}")
             return False
         return True
 
@@ -457,11 +450,28 @@ class _Handler(BaseHTTPRequestHandler):
             self.server.log(f"{self.address_string()} {format % args}")
 
 
+def _target(target: str) -> tuple[str | None, str]:
+    """A request target's authority and its path with its query: (None, ``target``) for the usual
+    ``/path?query``, and for an absolute URL (``http://host:port/path``, which RFC 9112 lets a client
+    send) its ``host:port``, which then stands for the ``Host`` header; :class:`ValueError` for any
+    other target."""
+    if target.startswith("/"):
+        return None, target
+    try:
+        url = urlsplit(target)
+    except ValueError:
+        url = None
+    if url is None or url.scheme not in ("http", "https"):
+        raise ValueError(f"the request target {quote(target)} is neither /path nor http://host/path")
+    return url.netloc, urlunsplit(("", "", url.path or "/", url.query, ""))
+
+
 def _framing_problem(headers: Message) -> str | None:
     """What makes the headers ambiguous, so that a proxy in front could read another request into them
     than this server does (request smuggling), or None. The standard server reads a folded line as part
     of the header above it, drops every header from a line without a colon on, and answers the first
-    ``Content-Length`` or ``Host`` of several."""
+    ``Content-Length`` or ``Host`` of several; a ``Content-Length`` that is not a plain number (a sign,
+    digits other than ASCII, more than 18 of them) is one that readers may each take otherwise."""
     if headers.defects:  # a continuation line before any header, or a line without a colon
         return "a header line is not Name: value"
     if any("\r" in value or "\n" in value for value in headers.values()):
@@ -469,6 +479,12 @@ def _framing_problem(headers: Message) -> str | None:
     for name in ("Content-Length", "Host"):
         if len(headers.get_all(name, [])) > 1:
             return f"{name} is given more than once"
+    length = headers.get("Content-Length")
+    try:
+        if length is not None:
+            number(length)
+    except ValueError as error:
+        return f"the Content-Length {error}"
     return None
 
 
@@ -484,6 +500,6 @@ def _parameters(query: str) -> dict[str, str]:
     parameters: dict[str, str] = {}
     for name, value in pairs:
         if name in parameters:
-            raise ApiError(f"parameter {name[:40]!r} is given twice")
+            raise ApiError(f"parameter {quote(name)} is given twice")
         parameters[name] = value
     return parameters

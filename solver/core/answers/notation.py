@@ -29,6 +29,12 @@ def quote(text: str, limit: int = QUOTED) -> str:
     return f"{quoted[:-1]}...{quoted[-1]}"
 
 
+def shortened(text: str, limit: int = QUOTED) -> str:
+    """``text`` as :func:`quote` gives it, without the quotation marks: for words that need no marks to
+    be told apart from the message (a server's reason for an error, a value's ``repr``)."""
+    return quote(text, limit)[1:-1]
+
+
 def checked(text: str, what: str, longest: int, error: type[InputError] = NotationError) -> str:
     """``text`` without surrounding spaces, if it is printable ASCII of at most ``longest`` characters;
     otherwise raise ``error`` saying which rule it breaks (``what`` names the text: "position")."""

@@ -23,6 +23,7 @@ import functools
 import hashlib
 import itertools
 import os
+import re
 import threading
 import weakref
 from collections import OrderedDict
@@ -34,7 +35,7 @@ import numpy as np
 import numpy.typing as npt
 from isal import isal_zlib
 
-from solver.core.errors import TableError
+from solver.core.errors import InputError, TableError
 
 #: The cache's default bound: 128 MB of decompressed chunks.
 DEFAULT_CACHE_BYTES = 128 << 20
@@ -51,10 +52,10 @@ _INFLATE_ERROR: type[Exception] = isal_zlib.error  # type: ignore[assignment]
 
 class _Cache:
     """Decompressed chunks by (reader, chunk number), least recently used evicted first beyond
-    ``limit`` bytes."""
+    ``limit`` bytes (by default :func:`_default_limit`, read when first needed)."""
 
-    def __init__(self, limit: int) -> None:
-        self.limit = limit
+    def __init__(self) -> None:
+        self._limit: int | None = None
         self._chunks: OrderedDict[tuple[int, int], npt.NDArray[Any]] = OrderedDict()
         self._bytes = 0
         self._lock = threading.Lock()
@@ -80,9 +81,15 @@ class _Cache:
             for key in [key for key in self._chunks if key[0] == owner]:
                 self._bytes -= self._chunks.pop(key).nbytes
 
+    @property
+    def limit(self) -> int:
+        if self._limit is None:
+            self._limit = _default_limit()
+        return self._limit
+
     def resize(self, limit: int) -> None:
         with self._lock:
-            self.limit = limit
+            self._limit = limit
             self._shrink()
 
     @property
@@ -96,11 +103,18 @@ class _Cache:
 
 
 def _default_limit() -> int:
+    """``$NEUTREEKO_CACHE_MB`` in bytes, or :data:`DEFAULT_CACHE_BYTES` if it is not set or empty;
+    :class:`InputError` unless it is a whole number of at most 12 digits."""
     text = os.environ.get("NEUTREEKO_CACHE_MB", "")
-    return int(text) << 20 if text.isdigit() else DEFAULT_CACHE_BYTES
+    if not text:
+        return DEFAULT_CACHE_BYTES
+    if not re.fullmatch("[0-9]{1,12}", text):
+        raise InputError(f"NEUTREEKO_CACHE_MB {text[:60]!r} is not a number of megabytes (a whole number of at "
+                         "most 12 digits)")
+    return int(text) << 20
 
 
-_CACHE = _Cache(_default_limit())
+_CACHE = _Cache()
 # Numbers the readers, whose chunks the cache holds under their number.
 _READERS = itertools.count()
 

@@ -3,7 +3,8 @@ gzip-compressed dataset and attributes that describe it, behind a header (HDF5's
 the library skips) that tells this project's reader everything it needs without the HDF5 library.
 
 What the attributes mean is each game's business (:mod:`solver.neutreeko.tables.table`,
-:mod:`solver.necnon.tables.table`); this module guarantees that what is answered is what was written, at the
+:mod:`solver.necnon.tables.table`), which names the kind of each (:class:`Kind`) for
+:meth:`Contents.check_attributes` to check when the table is opened; this module guarantees that what is answered is what was written, at the
 cost of what is read. ``docs/table-format.md`` describes the file for readers in other languages.
 
 The file::
@@ -50,12 +51,14 @@ import functools
 import hashlib
 import io
 import json
+import math
 import os
 import stat
 import zlib
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from importlib import metadata
 from pathlib import Path
@@ -92,6 +95,24 @@ _WORKERS = max(1, min(4, os.cpu_count() or 1))
 
 Attributes = dict[str, Any]
 Opened = TypeVar("Opened")
+
+
+@dataclass(frozen=True)
+class Kind:
+    """What an attribute's value must be: ``what`` says it in words, ``accepts`` tells."""
+
+    what: str
+    accepts: Callable[[Any], bool]
+
+
+COUNT = Kind("a count", lambda value: type(value) is int and value >= 0)
+INTEGER = Kind("a whole number", lambda value: type(value) is int)
+SECONDS = Kind("a time in seconds", lambda value: type(value) is float and 0 <= value < math.inf)
+TEXT = Kind("a text", lambda value: type(value) is str)
+FLAG = Kind("true or false", lambda value: type(value) is bool)
+TEXTS = Kind("a list of texts", lambda value: type(value) is list and all(type(item) is str for item in value))
+#: The attributes every table of this project has, whatever its game (:func:`write` writes them).
+COMMON_ATTRIBUTES = {"format": TEXT, "format_version": COUNT, "digest": TEXT, "writer": TEXT, "written": TEXT}
 
 
 def tables_dir() -> Path:
@@ -340,6 +361,16 @@ class Contents:
         """Does the file say it is a table of this project?"""
         return self.attributes.get("format") == FORMAT
 
+    def check_attributes(self, schema: Mapping[str, Kind]) -> None:
+        """Raise :class:`TableError` (the file damaged) naming the first attribute of
+        :data:`COMMON_ATTRIBUTES` and ``schema`` that is missing or not of its :class:`Kind`, so that
+        readers of the attributes only ever see checked ones."""
+        for name, kind in {**COMMON_ATTRIBUTES, **schema}.items():
+            if name not in self.attributes:
+                raise self.damaged(f"its attribute {name} is missing")
+            if not kind.accepts(self.attributes[name]):
+                raise self.damaged(f"its attribute {name} is {repr(self.attributes[name])[:60]}, not {kind.what}")
+
     def has(self, dataset: str) -> bool:
         return bool(self._header["dataset"] == dataset)
 
@@ -494,9 +525,12 @@ def _verified_header(descriptor: int, path: Path, rebuild: str) -> dict[str, Any
     if status.st_size != size:
         raise damaged(path, f"it has {status.st_size:,} bytes, not {size:,}", rebuild)
     if header_bytes != _power_of_two(header_bytes) or not first + length < header_bytes <= header["map_offset"] \
-            or header_bytes > 4 * _MAX_JSON or any(not _plain_value(value) for value in header["attributes"].values()) \
-            or os.pread(descriptor, header_bytes - first - length - 1, first + length + 1).strip(b"\0"):
+            or header_bytes > 4 * _MAX_JSON or os.pread(descriptor, header_bytes - first - length - 1, first + length + 1).strip(b"\0"):
         raise damaged(path, "its header is not as written", rebuild)
+    for name, value in header["attributes"].items():
+        if not _plain_value(value):
+            raise damaged(path, f"its attribute {name[:60]} is {repr(value)[:60]}, not a text, finite number or "
+                          "flag, or a list of them", rebuild)
     return header
 
 
@@ -595,10 +629,11 @@ def _plain(value: Any) -> Any:
 
 
 def _plain_value(value: Any) -> bool:
-    """Is ``value`` an attribute value the header may hold: a string, number or flag, or a list of them?"""
+    """Is ``value`` an attribute value the header may hold: a string, finite number or flag, or a list of
+    them?"""
     if isinstance(value, list):
-        return all(isinstance(item, (str, int, float)) for item in value)
-    return isinstance(value, (str, int, float))
+        return all(_plain_value(item) and not isinstance(item, list) for item in value)
+    return isinstance(value, (str, int)) or isinstance(value, float) and math.isfinite(value)
 
 
 def _deflated_bound(size: int) -> int:

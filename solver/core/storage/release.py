@@ -31,6 +31,7 @@ import functools
 import hashlib
 import json
 import os
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,6 +39,7 @@ from typing import Any
 
 from solver import __version__
 from solver.core import files
+from solver.core.answers.notation import quote, shortened
 from solver.core.errors import InputError, ReleaseError, TableError, TableExistsError
 from solver.core.storage import container, download
 from solver.core.storage.container import Attributes
@@ -49,10 +51,13 @@ FORMAT = "neutreeko-solver release"
 VERSION = 1
 #: The most bytes a manifest may have (a few hundred per table).
 MANIFEST_LIMIT = 16 << 20
+#: The most seconds the manifest may take to arrive.
+MANIFEST_DEADLINE = 60.0
 #: What a partial download is named after: ``neutreeko-8x8.h5.part``.
 PART_SUFFIX = ".part"
 _READ_BYTES = 1 << 20
 _HEX = frozenset("0123456789abcdef")
+_DIGEST = re.compile(r"sha256:[0-9a-f]{64}")
 
 
 @dataclass(frozen=True)
@@ -74,11 +79,11 @@ class Entry:
             raise ValueError("a table entry is not an object")
         name, size, sha256 = item.get("file"), item.get("size"), item.get("sha256")
         if not isinstance(name, str) or not name or "/" in name or name.startswith("."):
-            raise ValueError(f"the file name {name!r} is not a plain file name")
+            raise ValueError(f"the file name {_shown(name)} is not a plain file name")
         if type(size) is not int or size < 0:
-            raise ValueError(f"{name} has the size {size!r}")
+            raise ValueError(f"{quote(name)} has the size {_shown(size)}")
         if not isinstance(sha256, str) or len(sha256) != 64 or not set(sha256) <= _HEX:
-            raise ValueError(f"{name} has the SHA-256 {sha256!r}")
+            raise ValueError(f"{quote(name)} has the SHA-256 {_shown(sha256)}")
         return cls(name, size, sha256, {key: value for key, value in item.items()
                                         if key not in ("file", "size", "sha256")})
 
@@ -151,38 +156,43 @@ def _link_or_copy(source: Path, temporary: str) -> None:
                 writing.write(block)
 
 
-def read_manifest(mirror: str, timeout: float = download.TIMEOUT) -> list[Entry]:
-    """The entries of the manifest ``mirror`` serves; :class:`ReleaseError` if it cannot be had or is
-    not a release's manifest."""
+def read_manifest(mirror: str, timeout: float = download.TIMEOUT,
+                  deadline: float = MANIFEST_DEADLINE) -> list[Entry]:
+    """The entries of the manifest ``mirror`` serves; :class:`ReleaseError` if it cannot be had within
+    ``deadline`` seconds or is not a release's manifest."""
     url = download.address(mirror, MANIFEST)
-    body = download.read(url, MANIFEST_LIMIT, timeout)
+    body = download.read(url, MANIFEST_LIMIT, timeout, deadline)
     try:
         manifest = json.loads(body)
+    except (ValueError, RecursionError):  # not UTF-8, not JSON, nested too deep, a number too long to read
+        raise ReleaseError(f"{quote(url)} is not a release manifest: it is not JSON") from None
+    try:
         if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
             raise ValueError("it does not say it is one")
         if manifest.get("version") != VERSION:
-            raise ValueError(f"it is of version {manifest.get('version')!r}; this version reads {VERSION}")
+            raise ValueError(f"it is of version {_shown(manifest.get('version'))}; this version reads {VERSION}")
         if not isinstance(manifest.get("tables"), list):
             raise ValueError("it has no list of tables")
         return [Entry.from_json(item) for item in manifest["tables"]]
-    except (ValueError, RecursionError) as error:
-        plain = not isinstance(error, (json.JSONDecodeError, UnicodeDecodeError)) and str(error)
-        why = str(error) if plain else "it is not JSON"
-        raise ReleaseError(f"{url} is not a release manifest: {why}") from None
+    except ValueError as error:
+        raise ReleaseError(f"{quote(url)} is not a release manifest: {error}") from None
 
 
 def fetch(mirror: str, destination: Path, identity: Attributes, committed: str | None,
           describe: Callable[[Path], Attributes], force: bool = False,
-          progress: download.Progress | None = None, timeout: float = download.TIMEOUT) -> Entry:
+          progress: download.Progress | None = None, timeout: float = download.TIMEOUT,
+          deadline: float = download.DEADLINE) -> Entry:
     """Download the table ``mirror`` serves under ``destination``'s name, check it and rename it to
     ``destination`` (see the module docstring); return its entry.
 
     ``identity`` is what the entry must say of the table asked for (``{"game": "neutreeko", "board":
     "5x5", "rule": "connected"}``), ``committed`` its committed result digest (None if there is none),
     ``describe(path)`` the description of the table at ``path`` (raising :class:`TableError` if it is
-    not the table asked for). A table at ``destination`` is replaced only if ``force``
-    (:class:`TableExistsError` before anything is downloaded); every other refusal is a
-    :class:`ReleaseError` (a :class:`TableError`)."""
+    not the table asked for). Each read waits at most ``timeout`` seconds; the table's download stops
+    ``deadline`` seconds after it began (kept, for the next fetch to resume it), the manifest's after
+    ``deadline`` or :data:`MANIFEST_DEADLINE`, whichever is shorter. A table at ``destination`` is
+    replaced only if ``force`` (:class:`TableExistsError` before anything is downloaded); every other
+    refusal is a :class:`ReleaseError` (a :class:`TableError`)."""
     download.address(mirror, MANIFEST)  # a mirror that is no address is refused first
     try:
         if files.regular_file(destination) and not force:
@@ -190,11 +200,11 @@ def fetch(mirror: str, destination: Path, identity: Attributes, committed: str |
     except OSError as error:
         raise TableError(f"cannot write {destination}: {error.strerror or error}") from None
     container.check_writable(destination)
-    entry = _entry(read_manifest(mirror, timeout), destination.name, mirror)
+    entry = _entry(read_manifest(mirror, timeout, min(deadline, MANIFEST_DEADLINE)), destination.name, mirror)
     url = download.address(mirror, entry.file)
     _vouch(entry, url, identity, committed)
     part = destination.with_name(destination.name + PART_SUFFIX)
-    download.download(url, part, entry.size, progress, timeout)
+    download.download(url, part, entry.size, progress, timeout, deadline)
     try:
         _check(part, entry, url, describe)
     except ReleaseError:  # a refusal: no later fetch could complete this file
@@ -216,8 +226,8 @@ def _entry(entries: list[Entry], name: str, mirror: str) -> Entry:
     for entry in entries:
         if entry.file == name:
             return entry
-    listed = ", ".join(entry.file for entry in entries) or "no tables"
-    raise ReleaseError(f"the release at {mirror} has no {name} (it has {listed})")
+    listed = f"{len(entries)}: {quote(', '.join(entry.file for entry in entries))}" if entries else "no tables"
+    raise ReleaseError(f"the release at {quote(mirror)} has no {name} (it has {listed})")
 
 
 def _vouch(entry: Entry, url: str, identity: Attributes, committed: str | None) -> None:
@@ -225,11 +235,11 @@ def _vouch(entry: Entry, url: str, identity: Attributes, committed: str | None) 
     committed result digest, if there is one."""
     for key, value in identity.items():
         if entry.table.get(key) != value:
-            raise ReleaseError(f"the manifest's entry for {url} gives its {key} as {entry.table.get(key)!r}, "
-                               f"not {value!r}")
+            raise ReleaseError(f"the manifest's entry for {quote(url)} gives its {key} as "
+                               f"{_shown(entry.table.get(key))}, not {value!r}")
     if committed is not None and entry.table.get("result_digest") != committed:
-        raise ReleaseError(f"{url} does not match the committed digest: the manifest gives its result digest as "
-                           f"{entry.table.get('result_digest')!r}, the committed one is {committed!r}")
+        raise ReleaseError(f"{quote(url)} does not match the committed digest: the manifest gives its result digest "
+                           f"as {_shown(entry.table.get('result_digest'))}, the committed one is {committed!r}")
 
 
 def _check(part: Path, entry: Entry, url: str, describe: Callable[[Path], Attributes]) -> None:
@@ -239,16 +249,26 @@ def _check(part: Path, entry: Entry, url: str, describe: Callable[[Path], Attrib
     except OSError as error:
         raise TableError(f"cannot read {part}: {error.strerror or error}") from None
     if size != entry.size:
-        raise ReleaseError(f"{url} does not match the manifest: {size:,} bytes, the manifest lists {entry.size:,}")
+        raise ReleaseError(f"{quote(url)} does not match the manifest: {size:,} bytes, the manifest lists "
+                           f"{entry.size:,}")
     if sha256 != entry.sha256:
-        raise ReleaseError(f"{url} does not match the manifest: its SHA-256 is {sha256}, the manifest's "
+        raise ReleaseError(f"{quote(url)} does not match the manifest: its SHA-256 is {sha256}, the manifest's "
                            f"{entry.sha256}")
     try:
         container.check_file(part)
         described = describe(part)
     except TableError as error:
-        raise ReleaseError(f"{url} is not a sound table: {error}") from None
+        raise ReleaseError(f"{quote(url)} is not a sound table: {error}") from None
     for key in sorted(described.keys() | entry.table.keys()):
         if described.get(key) != entry.table.get(key):
-            raise ReleaseError(f"{url} does not match the manifest: its {key} is {described.get(key)!r}, the "
-                               f"manifest's {entry.table.get(key)!r}")
+            raise ReleaseError(f"{quote(url)} does not match the manifest: its {shortened(key)} is "
+                               f"{_shown(described.get(key))}, the manifest's {_shown(entry.table.get(key))}")
+
+
+def _shown(value: object) -> str:
+    """A value a manifest or a table gives, for a message: a string quoted (:func:`quote`), any other
+    value as its ``repr``, either cut to :data:`~solver.core.answers.notation.QUOTED` characters, but for a
+    result digest (``sha256:`` and 64 hex digits), whole: two of them are told apart only so."""
+    if isinstance(value, str) and _DIGEST.fullmatch(value):
+        return repr(value)
+    return quote(value) if isinstance(value, str) else shortened(repr(value))

@@ -29,6 +29,7 @@ from solver.cli.common import (
     reader_gone,
     rebuild_option,
     record_argument,
+    seed_option,
     standard_input,
     svg_on_standard_output,
     table_option,
@@ -182,7 +183,7 @@ def stats(board: str | None, protocol: str, table_file: Path | None, build: bool
         click.echo(json.dumps({"board": str(game.grid), "protocol": game.setting, **summary.counts(),
                                "best_first": list(summary.best_first),
                                "margins": {str(margin): count for margin, count in summary.margins.items()},
-                               "solve_seconds": round(float(table.attributes.get("solve_seconds", 0.0)), 3)}))
+                               "solve_seconds": round(table.attributes["solve_seconds"], 3)}))
         return
     click.echo(f"necnon {game} ({game.grid.describe()}, {game.grid.cells} cells; Black {game.black.value}, "
                f"Green {game.green.value})")
@@ -203,7 +204,7 @@ def stats(board: str | None, protocol: str, table_file: Path | None, build: bool
                    "most this many cells.")
 @click.option("--games", type=click.IntRange(min=1), default=2000, show_default=True,
               help="Games sampled for each kind of play (random and perfect players).")
-@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the sampled games.")
+@seed_option("Seed of the sampled games", 1)
 @click.option("--out", type=click.Path(path_type=Path), default=Path("docs/necnon-survey.md"), show_default=True,
               help="Markdown report; the CSV goes beside it, with the suffix .csv.")
 @click.option("--force", is_flag=True, help="Overwrite an existing report.")
@@ -346,8 +347,7 @@ def show(position: tuple[str, ...], board: str | None, protocol: str, table_file
                    "one, else from the engine.")
 @click.option("--from", "start", default="empty", show_default=True, metavar="POSITION",
               help="The position to start from, in notation.")
-@click.option("--seed", type=int, default=None, help="Seed of the engine's choices: the same seed, the same "
-                                                     "game (with --iterations for mcts).")
+@seed_option("Seed of the engine's choices: the same seed, the same game (with --iterations for mcts)", None)
 @click.option("--time", "seconds", type=click.FloatRange(min=0.01), default=2.0, show_default=True,
               help="Seconds the mcts engine thinks per turn.")
 @click.option("--iterations", type=click.IntRange(min=1), default=None,
@@ -408,7 +408,7 @@ def protocol_given() -> bool:
 @click.option("--iterations", type=click.IntRange(min=1), default=None,
               help="Without a table: playouts of the search engine on each position instead of --time "
                    "(reproducible with --seed).")
-@click.option("--seed", type=int, default=1, show_default=True, help="Without a table: seed of the search engine.")
+@seed_option("Without a table: seed of the search engine", 1)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (its schema is in the README).")
 @picture_options("Also draw the value-history chart")
 def annotate_command(game: str, table_file: Path | None, build: bool, seconds: float, iterations: int | None,

@@ -92,13 +92,13 @@ def survey_row(table: Table, games: int, seed: int) -> SurveyRow:
     green_perfect = sample_games(table, False, True, games, seed + 2)
     return SurveyRow(
         board=str(table.game.grid), grid=table.game.grid.kind, cells=table.game.grid.cells,
-        protocol=table.game.setting, positions=int(attributes["positions"]), classes=int(attributes["classes"]),
-        value=int(attributes["value"]), turns=int(attributes["turns"]),
+        protocol=table.game.setting, positions=attributes["positions"], classes=attributes["classes"],
+        value=attributes["value"], turns=attributes["turns"],
         best_first=" ".join(str(cell) for cell in attributes["best_first"]),
         random_black_wins=_share(random_play > 0), random_draws=_share(random_play == 0),
         random_green_wins=_share(random_play < 0), perfect_black_wins=_share(black_perfect > 0),
         perfect_green_wins=_share(green_perfect < 0), games=games, table_bytes=table.path.stat().st_size,
-        solve_seconds=round(float(attributes.get("solve_seconds", float("nan"))), 2))
+        solve_seconds=round(attributes["solve_seconds"], 2))
 
 
 def _share(hits: npt.NDArray[np.bool_]) -> float:

@@ -27,8 +27,11 @@ best_first         the cells whose first stone keeps the empty board's value
 sorted_by          ``"key"``: the records are sorted by their key
 digest             ``"sha256:<hex>"`` of the data bytes; checked by every reader of the whole table
 writer, written    the package and version that wrote the file, and when (UTC)
-solve_seconds      how long the search took (not part of the data)
+solve_seconds      how long the search took (not part of the data; a finite, non-negative float)
 =================  =============================================================================
+
+Opening a table checks every attribute a reader uses, its presence and its kind (a count, a text, a
+time: :data:`ATTRIBUTES`), before any reader sees them, as Neutreeko's tables are checked.
 
 Tables live in :func:`solver.core.storage.container.tables_dir`, named ``necnon-<board>-<protocol>.h5``
 (``necnon-4x4-nec.h5``). The same solve gives the same data bytes and attributes (``solve_seconds`` and
@@ -49,7 +52,7 @@ import numpy.typing as npt
 from solver.core.errors import TableError, TableMismatchError
 from solver.core.storage import container
 from solver.core.storage.chunks import Chunks
-from solver.core.storage.container import Attributes, Contents, tables_dir
+from solver.core.storage.container import COUNT, INTEGER, SECONDS, TEXT, TEXTS, Attributes, Contents, tables_dir
 from solver.necnon.model.keys import KEY_LAYOUT, find
 from solver.necnon.model.rules import Game
 from solver.necnon.solving.solve import RECORD
@@ -58,6 +61,12 @@ from solver.necnon.tables.stats import COUNT_NAMES, Summary, summarize
 FORMAT_VERSION = 1
 GAME = "necnon"
 _DATASET = "classes"
+#: The attributes of every table and their kinds, checked on opening (besides the container's own);
+#: ``value`` is a margin, which may be negative.
+ATTRIBUTES = {"game": TEXT, "grid": TEXT, "board": TEXT, "cells": COUNT, "symmetries": COUNT, "protocol": TEXT,
+              "black_protocol": TEXT, "green_protocol": TEXT, "key_layout": TEXT,
+              **{name: COUNT for name in COUNT_NAMES}, "value": INTEGER, "best_first": TEXTS,
+              "solve_seconds": SECONDS, "sorted_by": TEXT}
 
 
 def table_path(game: Game) -> Path:
@@ -183,18 +192,18 @@ def open_table(game: Game, path: Path | None = None) -> Table:
         if not contents.ours:
             raise TableError(f"{path} is not a neutreeko-solver table")
         if attributes.get("game") != GAME:
-            raise TableMismatchError(f"{path} is a table of {attributes.get('game', 'neutreeko')}, not of necnon")
+            raise TableMismatchError(f"{path} is a table of {str(attributes.get('game', 'neutreeko'))[:60]}, not of necnon")
         if not contents.has(_DATASET) or attributes.get("format_version") != FORMAT_VERSION \
                 or attributes.get("key_layout") != KEY_LAYOUT or attributes.get("sorted_by") != "key":
-            raise TableError(f"{path} has format {attributes.get('format_version')}; this version reads necnon "
+            raise TableError(f"{path} has format {str(attributes.get('format_version'))[:60]}; this version reads necnon "
                              f"format {FORMAT_VERSION} (rebuild it with {rebuild})")
-        if (attributes.get("board"), attributes.get("protocol")) != (str(game.grid), game.setting):
-            raise TableMismatchError(f"{path} is a table for {attributes.get('board')} "
-                                     f"{attributes.get('protocol')}, not {game}")
-        classes = attributes.get("classes")
-        if type(classes) is not int or classes < 1:
-            raise contents.damaged(f"its classes attribute is {classes!r}, not a count")
-        chunks = contents.chunks(_DATASET, classes, RECORD)
+        contents.check_attributes(ATTRIBUTES)
+        if (attributes["board"], attributes["protocol"]) != (str(game.grid), game.setting):
+            raise TableMismatchError(f"{path} is a table for {attributes['board'][:60]} "
+                                     f"{attributes['protocol'][:60]}, not {game}")
+        if attributes["classes"] < 1:
+            raise contents.damaged("its classes attribute is 0, not a count of classes")
+        chunks = contents.chunks(_DATASET, attributes["classes"], RECORD)
     except BaseException:
         contents.close()
         raise

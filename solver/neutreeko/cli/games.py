@@ -12,6 +12,7 @@ from solver.cli.common import (
     picture_options,
     pictures_asked,
     record_argument,
+    seed_option,
     standard_input,
     table_option,
     write_pictures,
@@ -54,7 +55,7 @@ from solver.neutreeko.studies.starts import DEPTH, TOP, fair_starts, starts_obje
 @click.option("--record", "record_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
               help="Write the game's record to FILE after every move.")
 @click.option("--coach", is_flag=True, help="Judge each of your moves at once, in one line.")
-@click.option("--seed", type=int, default=None, help="Seed of the engine's choices: the same seed, the same game.")
+@seed_option("Seed of the engine's choices: the same seed, the same game", None)
 def play(board: str, rule: str, table_file: Path | None, build: bool, you: str, opponent: str,
          position: str | None, start: str, load_file: Path | None, record_file: Path | None, coach: bool,
          seed: int | None) -> None:

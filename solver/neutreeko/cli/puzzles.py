@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from solver.cli.common import table_option, write_pictures, writing
+from solver.cli.common import seed_option, table_option, write_pictures, writing
 from solver.core import files
 from solver.neutreeko.cli.group import board_option, build_option, cli, rule_option, tablebase_for
 from solver.neutreeko.drawing import pictures
@@ -27,8 +27,7 @@ from solver.neutreeko.playing.puzzles import KINDS, ORIGINS, find_puzzles, puzzl
               help="Fewest plies (to the win; for a save, of the best losing alternative).")
 @click.option("--max-plies", type=click.IntRange(min=1), default=None, metavar="N",
               help="Most plies, counted as for --min-plies (default: no limit).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the sampled games: the same seed, "
-                                                                    "the same puzzles.")
+@seed_option("Seed of the sampled games: the same seed, the same puzzles", 0)
 @click.option("--from", "origin", type=click.Choice(list(ORIGINS), case_sensitive=False), default="standard",
               show_default=True, help="Where the sampled games begin: the standard start, or the fair starts "
                                       "(neutreeko starts), a random one of the top list a game.")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from solver.cli.common import input_lines, standard_input, table_option
+from solver.cli.common import input_lines, seed_option, standard_input, table_option
 from solver.neutreeko.cli.group import board_option, build_option, cli, rule_option, tablebase_for
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.playing.play import new_seed
@@ -27,8 +27,7 @@ COUNT = 10
               help=f"How many puzzles (default: {COUNT}; with --from-game, every mistake).")
 @click.option("--kind", type=click.Choice(list(KINDS), case_sensitive=False), default="all", show_default=True,
               help="win: find the move that keeps the win; save: the one that holds the draw; all: both.")
-@click.option("--seed", type=int, default=None, help="Seed of the puzzles: the same seed, the same puzzles "
-                                                     "(default: a new one, shown).")
+@seed_option("Seed of the puzzles: the same seed, the same puzzles (default: a new one, shown)", None)
 @click.option("--from-game", "record_file", type=click.Path(path_type=Path, dir_okay=False), default=None,
               metavar="RECORD", help="Replay your mistakes: a puzzle from the position before every mistake "
                                      "and blunder of this game record (its own board and rule).")

@@ -16,27 +16,31 @@ at any moment leaves the previous state whole, and it is removed once the table 
     sha256: of the other fields (JSON, keys sorted), then of the arrays' bytes
 
 Taking a state up checks all of it: the game, the unit (a state of the solve over positions does not
-continue one over classes), the index scheme and canonical form, the arrays' types and lengths, and
-the digest of every field and byte; anything else is refused with :class:`StateError`. (The kernels
-trust a state taken up: the digest guards against damage, not forgery.)
+continue one over classes), the index scheme and canonical form, every field's type and range, the
+arrays' types and lengths, and the digest of every field and byte; anything else is refused with
+:class:`StateError` (a state of another solve with :class:`StateMismatchError`). The digest guards
+against damage, not forgery: a table solved from a state taken up is checked again before it is
+written (:func:`solver.neutreeko.tables.build.build_table`).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, Callable
 
 import numpy as np
 
 from solver.core import files
-from solver.core.errors import InputError
+from solver.core.errors import TableError, TableMismatchError
 from solver.neutreeko.model import index
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.model.symmetry import CANONICAL_FORM
+from solver.neutreeko.model.values import MAX_DISTANCE
 from solver.neutreeko.solving.levels import State, Unit
 
 _MAGIC = b"neutreeko-solver solve state 1\n"
@@ -48,8 +52,30 @@ EVERY = 600.0
 _ARRAYS = ("words", "decided", "fresh")
 
 
-class StateError(InputError):
-    """A saved state that cannot be taken up: damaged, not one, or of another solve."""
+def _whole(value: Any, least: int, most: int) -> bool:
+    return type(value) is int and least <= value <= most
+
+
+#: The fields of a description besides the solve's, each with what it must be in words and a test of it
+#: (given the number of items the solve decides).
+_FIELDS: dict[str, tuple[str, Callable[[Any, int], bool]]] = {
+    "plies": (f"a distance from 0 to {MAX_DISTANCE}", lambda value, items: _whole(value, 0, MAX_DISTANCE)),
+    "done": ("a count of the items decided", lambda value, items: _whole(value, 0, items)),
+    "seconds": ("a time in seconds", lambda value, items: type(value) is float and 0 <= value < math.inf),
+    "arrays": (f"the arrays {', '.join(_ARRAYS)}, each [name, type, length]",
+               lambda value, items: type(value) is list and len(value) == len(_ARRAYS) and all(
+                   type(array) is list and len(array) == 3 and array[0] == name and type(array[1]) is str
+                   and _whole(array[2], 0, 1 << 62) for array, name in zip(value, _ARRAYS))),
+    "sha256": ("a SHA-256 in hexadecimal", lambda value, items: type(value) is str and len(value) == 64),
+}
+
+
+class StateError(TableError):
+    """A saved state (of a table being solved) that cannot be taken up: damaged, or not one."""
+
+
+class StateMismatchError(StateError, TableMismatchError):
+    """A saved state of another solve: another board, rule or unit."""
 
 
 def _digest_of(description: dict[str, Any]) -> Any:
@@ -100,13 +126,13 @@ class Checkpoints:
             return None
         try:
             with open(self.path, "rb") as file:
-                description = self._read_description(file)
+                description = self._read_description(file, 8 * len(like.decided))
                 arrays: dict[str, np.ndarray] = {}
                 digest = _digest_of({key: value for key, value in description.items() if key != "sha256"})
                 for name, dtype, length in description["arrays"]:
                     expected = getattr(like, name)
-                    if (name, dtype, length) != (name, expected.dtype.str, len(expected)):
-                        raise self._refused(f"its {name} are {length:,} of {dtype}, not {len(expected):,} of "
+                    if (dtype, length) != (expected.dtype.str, len(expected)):
+                        raise self._refused(f"its {name} are {length:,} of {dtype[:20]}, not {len(expected):,} of "
                                             f"{expected.dtype.str}")
                     arrays[name] = np.empty(length, dtype=expected.dtype)
                     view = arrays[name].data.cast("B")
@@ -117,26 +143,31 @@ class Checkpoints:
                     raise self._refused("its bytes are not those it was saved with")
         except OSError as error:
             raise StateError(f"cannot read the saved state {self.path}: {error.strerror or error}") from None
-        return State(arrays["words"], arrays["decided"], arrays["fresh"], int(description["plies"]),
-                     int(description["done"]), float(description["seconds"]))
+        return State(arrays["words"], arrays["decided"], arrays["fresh"], description["plies"], description["done"],
+                     description["seconds"])
 
-    def _read_description(self, file: BinaryIO) -> dict[str, Any]:
+    def _read_description(self, file: BinaryIO, items: int) -> dict[str, Any]:
+        """The description line of the state open as ``file``, once every field is of its type and in its
+        range (``done`` at most ``items``) and the game and unit are this solve's."""
         read = file.readline
         if read(len(_MAGIC)) != _MAGIC:
             raise self._refused("it is not a saved state of neutreeko-solver")
         try:
             description = json.loads(read(_LONGEST_LINE))
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: brackets nested deeper than the parser goes
             raise self._refused("its description does not parse") from None
-        if not isinstance(description, dict) or [name for name, *_ in description.get("arrays", [])] != list(_ARRAYS):
-            raise self._refused("its description is not one of a solve")
         mine = self._description()
-        theirs = {key: description.get(key) for key in mine}
-        if theirs != mine:
-            raise StateError(f"{self.path} is the saved state of the solve over {theirs['unit']} of "
-                             f"{theirs['board']} {theirs['rule']} (index scheme {theirs['index_scheme']}), "
-                             f"not of this one over {self.unit} of {self.game}; remove it, or solve without "
-                             f"--resume")
+        if not isinstance(description, dict) or description.keys() != {*mine, *_FIELDS}:
+            raise self._refused("its description is not one of a solve")
+        theirs = {key: str(description[key])[:60] for key in mine}
+        if {key: description[key] for key in mine} != mine:
+            raise StateMismatchError(f"{self.path} is the saved state of the solve over {theirs['unit']} of "
+                                     f"{theirs['board']} {theirs['rule']} (index scheme {theirs['index_scheme']}), "
+                                     f"not of this one over {self.unit} of {self.game}; remove it, or solve "
+                                     f"without --resume")
+        for name, (what, accepts) in _FIELDS.items():
+            if not accepts(description[name], items):
+                raise self._refused(f"its {name} is {json.dumps(description[name])[:60]}, not {what}")
         return description
 
     def _refused(self, why: str) -> StateError:

@@ -130,14 +130,14 @@ def write_report(rows: list[SurveyRow], markdown: Path, command: str, kept: Sequ
 
 def survey_row(table: Table, verified: str = "") -> SurveyRow:
     """The figures of an opened table, verified as ``verified`` says (see :attr:`SurveyRow.verified`)."""
-    counts = {name: int(table.attributes[name]) for name in COUNT_NAMES}
+    counts = {name: table.attributes[name] for name in COUNT_NAMES}
     start = Evaluation.of_byte(int(table.lookup(Position.start(table.game).index())))
     return SurveyRow(
         board=str(table.game.board), rule=table.game.rule.name, **counts,
         draws_percent=round(100 * counts["draws"] / counts["legal"], 2),
         start_value=start.value, start_plies=start.plies,
         table_bytes=table.path.stat().st_size,
-        solve_seconds=round(float(table.attributes.get("solve_seconds", float("nan"))), 2), verified=verified,
+        solve_seconds=round(table.attributes["solve_seconds"], 2), verified=verified,
     )
 
 

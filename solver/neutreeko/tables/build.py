@@ -6,25 +6,29 @@ from functools import partial
 from pathlib import Path
 from typing import Callable, Iterable
 
+import numpy as np
+
 from solver.core import interrupts
 from solver.core.errors import InputError, MissingTableError, TableExistsError
 from solver.core.files import size_text
 from solver.core.storage import container
 from solver.core.storage.container import check_replaceable
+from solver.neutreeko.model import index
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.model.symmetry import symmetry_count
 from solver.neutreeko.solving import memory
-from solver.neutreeko.solving.checkpoint import EVERY, Checkpoints, state_path
+from solver.neutreeko.solving.checkpoint import EVERY, Checkpoints, StateError, state_path
 from solver.neutreeko.solving.levels import Level, Progress
 from solver.neutreeko.solving.memory import fits_over_positions, state_bytes
 from solver.neutreeko.solving.solve import solve
 from solver.neutreeko.solving.solve_classes import solve_classes
+from solver.neutreeko.tables import digests, folding
 from solver.neutreeko.tables.folding import Classes
-from solver.neutreeko.tables.stats import Summary
+from solver.neutreeko.tables.stats import Summary, summarize
 from solver.neutreeko.tables.table import Table, open_table, solve_command, table_path, write_folded_table, write_table
 
 __all__ = ["UNASKED_SQUARES", "LargeTableError", "SolveTooLargeError", "TableExistsError", "build_cost", "build_table",
-           "check_build_asked", "check_memory", "ensure_table", "is_large"]
+           "check_build_asked", "check_memory", "check_resumed", "ensure_table", "is_large"]
 
 
 #: Boards of up to this many squares (5 x 5) have their missing tables built unasked (a second or so);
@@ -49,28 +53,56 @@ def build_table(game: Game, path: Path | None = None, force: bool = False, progr
 
     The solve saves its state beside the table every ``save_every`` seconds of solving and, if
     ``resume``, continues from the state saved there (:mod:`solver.neutreeko.solving.checkpoint`); the state is
-    removed once the table is written.
+    removed once the table is written. A table solved from a saved state is checked before it is
+    written (:func:`check_resumed`): a state whose digest was forged does not leave a wrong table.
 
     Returns (path, summary, solve seconds). Unless ``force``, refuses with :class:`TableExistsError`
     to replace any file at ``path``: a valid table, or a file that is not one (which may be someone's
     data), before solving, and one that appeared there during the solve, after it. Raises
     :class:`TableError` before solving if ``path`` cannot be written,
-    :class:`~solver.neutreeko.solving.checkpoint.StateError` for a saved state that cannot be taken up, and
-    :class:`SolveTooLargeError` (see :func:`check_memory`) before anything else."""
+    :class:`~solver.neutreeko.solving.checkpoint.StateError` for a saved state that cannot be taken up or whose
+    table fails its check, and :class:`SolveTooLargeError` (see :func:`check_memory`) before anything else."""
     check_memory(game, fold)
     path = Path(path) if path is not None else table_path(game)
     check_replaceable(path, force, lambda existing: open_table(game, existing))
     checkpoints = Checkpoints(state_path(path), game, "classes" if fold else "positions", save_every, resume)
+    resumed = resume and checkpoints.path.exists()
     if fold:
         folded = solve_classes(game, _stopping(progress), checkpoints)
+        if resumed:
+            check_resumed(checkpoints, folded.summary, lambda: folding.unfolded_digest(game, folded.folded))
         write_folded_table(game, folded.folded, folded.summary, path, folded.seconds, replace=force)
         summary, seconds = folded.summary, folded.seconds
     else:
         solution = solve(game, _stopping(progress), checkpoints)
+        if resumed:
+            check_resumed(checkpoints, summarize(game, solution.result), lambda: container.digest(solution.result))
         summary = write_table(game, solution.result, path, solution.seconds, replace=force)
         seconds = solution.seconds
     checkpoints.discard()
     return path, summary, seconds
+
+
+def check_resumed(checkpoints: Checkpoints, summary: Summary, result_digest: Callable[[], str]) -> None:
+    """Raise :class:`~solver.neutreeko.solving.checkpoint.StateError` unless the result of a solve continued from
+    the state at ``checkpoints``, counted as ``summary``, is sound: every position decided or drawn, at
+    every distance from 0 to the longest, and ``result_digest()`` (of the result bytes, one per index) the
+    committed one (:mod:`solver.neutreeko.tables.digests`) where there is one."""
+    game = checkpoints.game
+    legal = int(np.count_nonzero(~game.wins)) * index.other_count(game.board.size)
+    distances = {*summary.wins_by_plies, *summary.losses_by_plies}
+    why = ""
+    if summary.legal != legal or summary.wins + summary.losses + summary.draws != legal:
+        why = f"its counts are not those of {game} ({summary.legal:,} legal positions, not {legal:,})"
+    elif distances != set(range(max(distances, default=-1) + 1)):
+        why = "its distances skip a level"
+    else:
+        committed = digests.committed_digest(game)
+        if committed is not None and result_digest() != committed:
+            why = f"its result does not match the committed digest {committed}"
+    if why:
+        raise StateError(f"the table solved from the saved state {checkpoints.path} is wrong: {why}; it is not "
+                         "written; remove the state and solve again without --resume")
 
 
 def check_memory(game: Game, fold: bool) -> None:

@@ -28,6 +28,7 @@ probe needs it (:meth:`Classes.block_indices`), or every list at once for the ke
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from math import comb
@@ -166,6 +167,15 @@ def unfold(game: Game, folded: np.ndarray) -> np.ndarray:
     for first, part in unfolded_stretches(game, folded):
         result[first:first + len(part)] = part
     return result
+
+
+def unfolded_digest(game: Game, folded: np.ndarray) -> str:
+    """``"sha256:<hex>"`` of the unfolding of ``folded`` (one byte per legal class), digested a stretch at
+    a time (:func:`unfolded_stretches`), never held whole."""
+    hasher = hashlib.sha256()
+    for _, part in unfolded_stretches(game, folded):
+        hasher.update(part.data)
+    return "sha256:" + hasher.hexdigest()
 
 
 def unfolded_stretches(game: Game, folded: np.ndarray) -> Iterator[tuple[int, npt.NDArray[np.uint8]]]:

@@ -28,9 +28,11 @@ folded             true for a folded table (absent or false: a full one)
 symmetries, classes
                    folded tables only: the board's symmetry count and the number of legal classes
 canonical_form     folded tables only: :data:`solver.neutreeko.model.symmetry.CANONICAL_FORM`
-solve_seconds      how long the analysis took (not part of the data; a finite, non-negative float,
-                   checked on every open)
+solve_seconds      how long the analysis took (not part of the data; a finite, non-negative float)
 =================  =============================================================================
+
+Opening a table checks every attribute a reader uses, its presence and its kind (a count, a text, a
+time: :data:`ATTRIBUTES`, :data:`FOLDED_ATTRIBUTES`), before any reader sees them.
 
 A probe reads the chunk that holds its answer, nothing more (:meth:`Table.lookup`); whole-table readers
 (:attr:`Table.result`, :attr:`Table.summary`) read every chunk and check that the data agrees with the
@@ -46,7 +48,6 @@ the same attributes (``solve_seconds`` and ``written`` apart) on every run.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -59,7 +60,7 @@ import numpy.typing as npt
 from solver.core.errors import TableError, TableMismatchError
 from solver.core.storage import container
 from solver.core.storage.chunks import Chunks
-from solver.core.storage.container import Attributes, Contents, check_writable, tables_dir
+from solver.core.storage.container import COUNT, SECONDS, TEXT, Attributes, Contents, check_writable, tables_dir
 from solver.neutreeko.model import index
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.model.rules import DEFAULT_RULE
@@ -88,6 +89,11 @@ INDEX_DESCRIPTION = (
     "three squares taken out")
 _DATASET = "result"
 _FOLDED_DATASET = "class_result"
+#: The attributes of every table and their kinds, checked on opening (besides the container's own).
+ATTRIBUTES = {"board": TEXT, "rule": TEXT, "index_scheme": COUNT, "value_encoding": TEXT,
+              **{name: COUNT for name in COUNT_NAMES}, "index_description": TEXT, "solve_seconds": SECONDS}
+#: Those of a folded table besides.
+FOLDED_ATTRIBUTES = {"symmetries": COUNT, "classes": COUNT, "canonical_form": TEXT}
 
 
 def table_path(game: Game) -> Path:
@@ -227,10 +233,7 @@ class Table:
         if self.folded:
             self.data  # held whole, as the unfolding reads it in any order: counted from it, not read twice
             self.summary  # the folded bytes and their counts checked first, as reading the result checks them
-            hasher = hashlib.sha256()
-            for _, part in folding.unfolded_stretches(self.game, self.data):
-                hasher.update(part.data)
-            return "sha256:" + hasher.hexdigest()
+            return folding.unfolded_digest(self.game, self.data)
         return self.contents.checked_digest(_DATASET, len(self.chunks), np.uint8)
 
     def describe(self) -> Attributes:
@@ -307,24 +310,22 @@ def _checked(game: Game, path: Path, contents: Contents, rebuild: str) -> bool:
     if not contents.ours:
         raise TableError(f"{path} is not a neutreeko-solver table")
     if attributes.get("game", "neutreeko") != "neutreeko":  # only the other game names itself
-        raise TableMismatchError(f"{path} is a table of {attributes['game']}, not of neutreeko")
+        raise TableMismatchError(f"{path} is a table of {str(attributes['game'])[:60]}, not of neutreeko")
     if not isinstance(folded, bool) or not contents.has(_FOLDED_DATASET if folded else _DATASET):
         raise TableError(f"{path} is not a neutreeko-solver table")
     if attributes.get("format_version") != FORMAT_VERSION or attributes.get("index_scheme") != index.INDEX_SCHEME:
-        raise TableError(f"{path} has format {attributes.get('format_version')}, index scheme "
-                         f"{attributes.get('index_scheme')}; this version reads format "
+        raise TableError(f"{path} has format {str(attributes.get('format_version'))[:60]}, index scheme "
+                         f"{str(attributes.get('index_scheme'))[:60]}; this version reads format "
                          f"{FORMAT_VERSION}, index scheme {index.INDEX_SCHEME} (rebuild it with {rebuild})")
-    seconds = attributes.get("solve_seconds")
-    if not isinstance(seconds, float) or not 0 <= seconds < float("inf"):
-        raise contents.damaged(f"its solve_seconds is {seconds!r}, not a time in seconds")
-    if attributes.get("value_encoding") != ENCODING:
-        raise TableError(f"{path} encodes values as {attributes.get('value_encoding')!r}; this "
+    contents.check_attributes({**ATTRIBUTES, **(FOLDED_ATTRIBUTES if folded else {})})
+    if attributes["value_encoding"] != ENCODING:
+        raise TableError(f"{path} encodes values as {attributes['value_encoding'][:60]!r}; this "
                          f"version reads {ENCODING!r} (rebuild it with {rebuild})")
-    if (attributes.get("board"), attributes.get("rule")) != (str(game.board), game.rule.name):
-        raise TableMismatchError(f"{path} is a table for {attributes.get('board')} "
-                                 f"{attributes.get('rule')}, not {game}")
-    if folded and attributes.get("canonical_form") != CANONICAL_FORM:
-        raise TableError(f"{path} is folded with canonical form {attributes.get('canonical_form')!r}; "
+    if (attributes["board"], attributes["rule"]) != (str(game.board), game.rule.name):
+        raise TableMismatchError(f"{path} is a table for {attributes['board'][:60]} "
+                                 f"{attributes['rule'][:60]}, not {game}")
+    if folded and attributes["canonical_form"] != CANONICAL_FORM:
+        raise TableError(f"{path} is folded with canonical form {attributes['canonical_form'][:60]!r}; "
                          f"this version reads {CANONICAL_FORM!r} (rebuild it with {rebuild})")
     return folded
 

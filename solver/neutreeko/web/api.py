@@ -204,7 +204,7 @@ class NeutreekoApi:
         value = {"start": report.position_object(start, tablebase.probe(start))}
         summary = self._summaries.summary(table)
         if summary is None:
-            stated = {name: int(table.attributes[name]) for name in COUNT_NAMES}
+            stated = {name: table.attributes[name] for name in COUNT_NAMES}
             return {"counting": True, "board": str(game.board), "rule": game.rule.name, **stated, **value}
         return {"counting": False, **report.stats_object(game, summary), **value}
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from solver.core import MAX_SEED
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.model.position import Position
 from solver.neutreeko.playing.puzzles import KINDS, find_puzzles, puzzles_object
@@ -62,7 +63,7 @@ def puzzles(tablebase: Tablebase, game: Game, parameters: Mapping[str, str]) -> 
     if kind not in KINDS:
         raise ApiError(f"kind {kind[:20]!r} is not one of {', '.join(KINDS)}")
     count = whole_number(parameters, "count", DEFAULT_PUZZLES, 1, MAX_PUZZLES)
-    seed = whole_number(parameters, "seed", 0, 0)
+    seed = whole_number(parameters, "seed", 0, 0, MAX_SEED)
     min_plies = whole_number(parameters, "min_plies", 1, 1)
     max_plies = whole_number(parameters, "max_plies", None, 1)
     assert count is not None and seed is not None and min_plies is not None
