@@ -20,10 +20,10 @@ import solver.necnon.tables.build
 import solver.neutreeko.tables.build
 from solver.cli import cli as neutreeko_cli
 from solver.cli import group
-
-necnon_cli = group("necnon")
 from solver.core import files
 from tests.helpers import assert_one_line_error, invoke
+
+necnon_cli = group("necnon")
 
 TIMEOUT = 120
 

@@ -9,8 +9,6 @@ import xml.etree.ElementTree as ElementTree
 import pytest
 
 from solver.cli import group
-
-cli = group("necnon")
 from solver.core.answers.marks import Mark
 from solver.necnon.drawing import chart
 from solver.necnon.model.position import Position
@@ -19,6 +17,8 @@ from solver.necnon.playing.record import GameRecord, parse_record
 from solver.necnon.querying.judge import EngineJudge, TableJudge
 from solver.necnon.querying.probe import Tablebase
 from tests.helpers import assert_one_line_error, invoke
+
+cli = group("necnon")
 
 SVG = "{http://www.w3.org/2000/svg}"
 # Found against query's rankings on 3 x 3 under NEC (the empty board: Green by 1 in 5 turns):

@@ -8,12 +8,12 @@ import re
 import pytest
 
 from solver.cli import group
-
-cli = group("necnon")
 from solver.necnon.playing.play import Match
 from solver.necnon.playing.record import GameRecord, parse_record, read_record
 from solver.necnon.querying.probe import Tablebase
 from tests.helpers import assert_one_line_error, invoke
+
+cli = group("necnon")
 
 
 def necnon(*args: str, input: str | None = None):

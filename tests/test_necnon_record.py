@@ -8,8 +8,6 @@ import random
 import pytest
 
 from solver.cli import group
-
-cli = group("necnon")
 from solver.core.answers.record import Variation
 from solver.core.errors import IllegalMoveError
 from solver.necnon.model.position import Position, Turn
@@ -24,6 +22,8 @@ from solver.necnon.playing.record import (
     write_record,
 )
 from tests.helpers import assert_one_line_error, invoke
+
+cli = group("necnon")
 
 GAME = Game.of("3x3", "nec")
 # A whole game on 3 x 3: Green's a1,c3 gives two points away, and Black wins by 1.

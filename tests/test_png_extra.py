@@ -9,11 +9,11 @@ import pytest
 
 from solver.cli import cli as neutreeko_cli
 from solver.cli import group
-
-necnon_cli = group("necnon")
 from solver.core.drawing import png
 from solver.core.drawing.scene import Scene
 from tests.helpers import assert_one_line_error, invoke
+
+necnon_cli = group("necnon")
 
 INSTALL = "pip install 'neutreeko-solver[png]'"
 

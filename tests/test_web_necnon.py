@@ -13,8 +13,6 @@ from urllib.parse import quote, urlencode
 import pytest
 
 from solver.cli import group
-
-cli = group("necnon")
 from solver.necnon.model.position import Position
 from solver.necnon.model.rules import Game
 from solver.necnon.web.api import NecnonApi
@@ -23,6 +21,8 @@ from solver.web.server import ExplorerServer
 from solver.web.tables import BusyError
 from tests.helpers import invoke
 from tests.test_web import get_json, request
+
+cli = group("necnon")
 
 LINKS = [("3x3", "nec", "empty", ""), ("3x3", "nec", "empty", "b2 a1,c3"), ("hex2", "nec", "empty", "b2"),
          ("3x2", "non", "empty", "a1"), ("hex2", "nec", "2/1b1/2 g", "a1,c3")]
