@@ -270,6 +270,17 @@ def test_game_trees_too_large_or_too_deep_are_refused_with_413(tables_4x4):
         assert status == 200 and tree_counts(answer) == (1 + MAX_NESTING, 2 + MAX_NESTING, MAX_NESTING)
 
 
+def test_a_posted_record_may_start_with_a_byte_order_mark(tables_4x4):
+    """As ``neutreeko annotate`` reads the file: one byte order mark skipped; bytes not UTF-8 a 400."""
+    record = f'[Board "4x4"]\n{" ".join(playing_on(3))}\n'.encode()
+    with running(Explorer(tables_4x4)) as server:
+        for endpoint in ("/api/game", "/api/annotate"):
+            status, _, plain = request(server.url, endpoint, "POST", record)
+            assert status == 200 and request(server.url, endpoint, "POST", b"\xef\xbb\xbf" + record)[::2] == (200, plain)
+        status, _, body = request(server.url, "/api/game", "POST", b"\xef\xbb\xbf\xff" + record)
+        assert status == 400 and "cannot read the body: it is not UTF-8" in json.loads(body)["error"]
+
+
 # -- the Host header --------------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")

@@ -173,6 +173,12 @@ def record_text(stream: IO[bytes], name: str) -> str:
     data = stream.read(MAX_RECORD_BYTES + 1)
     if len(data) > MAX_RECORD_BYTES:
         raise RecordError(f"{name} is longer than any record (more than {MAX_RECORD_BYTES:,} bytes)")
+    return decode_record(data, name)
+
+
+def decode_record(data: bytes, name: str) -> str:
+    """The text of the record ``data`` (``name`` in messages): UTF-8, one byte order mark at its start
+    skipped. Raises :class:`RecordError` for bytes that are not UTF-8."""
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
