@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from solver.core import console
 from solver.core import record as records
 from solver.necnon import grid as necnon_grid
 from solver.necnon import position as necnon_position
@@ -50,3 +51,7 @@ def test_necnon_bounds():
 def test_game_tree_bounds():
     assert _number(r"of more than ([\d,]+) moves with its variations") == game_api.MAX_TREE_PLIES
     assert _number(r"with variations nested more than (\d+) deep") == game_api.MAX_NESTING
+
+
+def test_input_line_bound():
+    assert _number(r"`necnon play`\) is kept up to ([\d,]+) bytes and one more") == console.MAX_LINE_BYTES
