@@ -7,11 +7,13 @@ import json
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from solver.core.answers.console import MAX_LINE_BYTES
 from solver.core.errors import InputError
 from solver.neutreeko.model.children import children
 from solver.neutreeko.model.game import Game
@@ -143,3 +145,22 @@ def test_a_table_larger_than_the_cache_is_read_by_batches_of_lines_a_chunk(table
     assert default_batch_lines(table) == BATCH_LINES  # more than 64 lines for each of its 14 chunks
     monkeypatch.setattr(bulk, "BATCH_LINES", 10)
     assert table.chunks.count > 1 and default_batch_lines(table) == LINES_PER_CHUNK * table.chunks.count
+
+
+def test_a_line_never_ending_is_cut_at_the_bound(tmp_path):
+    """A line of standard input far over the bound, arriving in pieces through a pipe: ``query -`` keeps
+    the bound and a byte of it (so that it is refused as too long), drops the rest, and reads on."""
+    reading, writing = os.pipe()
+
+    def write() -> None:
+        with open(writing, "wb") as stream:
+            for _ in range(3 * MAX_LINE_BYTES // 65536):
+                stream.write(b"x" * 65536)
+            stream.write(b"\nstart\nlast")
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    with open(reading) as stream:
+        lines = [line for chunk in bulk.read_lines(stream) for line in chunk]
+    writer.join(10)
+    assert [len(line) for line in lines[:1]] == [MAX_LINE_BYTES + 1] and lines[1:] == ["start", "last"]

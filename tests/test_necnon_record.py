@@ -155,6 +155,18 @@ def test_round_trip_random_trees(board, protocol, tmp_path):
         assert max(len(line) for line in text.splitlines()) <= 78
 
 
+def test_variations_nested_deeper_than_python_recurses_are_read_and_written():
+    """1,200 variations each inside the one before, over lines of a record: read, written, read back."""
+    record = parse_record('[Board "3x3"]\nb2 ' + "\n".join(["(a1 " * 100] * 12) + ")" * 1200 + " a1,c3\n")
+    depth, level = 0, record.variations
+    while level:
+        depth, level = depth + 1, tuple(nested for variation in level for nested in variation.variations)
+    assert record.names() == ["b2", "a1,c3"] and depth == 1200
+    written = record.text()
+    assert " ".join(written.split("\n\n")[1].split()) == "1. b2 " + "(1. a1 " * 1199 + "(1. a1" + ")" * 1200 + " 2. a1,c3"
+    assert parse_record(written).text() == written
+
+
 BAD_VARIATIONS = [  # each after [Board "3x3"] on line 1
     ("1. b2 (1. a1\n2. a2,b3", ["line 3", "not closed", "opened on line 2"]),
     ("1. b2 ) 2. a1,c3", ["line 2", ") closes no variation"]),

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import io
 import json
 import random
 import re
 
 import pytest
 
+from solver.cli.common import input_lines
+from solver.core.answers.console import MAX_LINE_BYTES
 from solver.neutreeko.model.position import Position
 from solver.neutreeko.playing.play import ENGINES, RESULTS, Match, fair, move_list, perfect, random_move, strong
 from tests.helpers import LONGEST, START, assert_one_line_error, invoke, random_positions
@@ -35,6 +38,17 @@ def boards(transcript: str) -> list[str]:
     lines = transcript.splitlines()
     return ["\n".join(lines[at - 5:at + 2]) for at, line in enumerate(lines) if line.startswith("  A B C")
             and at + 1 < len(lines) and "to move" in lines[at + 1]]
+
+
+def test_a_line_of_input_is_cut_at_the_bound():
+    """``play``, ``train`` and ``necnon play`` read lines as they arrive, a byte order mark at the start
+    dropped; a line far over the bound is kept up to it and a byte (a command refuses it as too long),
+    the rest dropped, and what follows read on."""
+    data = "\ufeffhint\n".encode() + b"x" * (3 * MAX_LINE_BYTES) + b"\nC4-C3\r\nlast"
+    stream = io.TextIOWrapper(io.BytesIO(data))
+    lines = list(input_lines(stream))
+    assert [len(line) for line in lines] == [4, MAX_LINE_BYTES + 1, 6, 4]
+    assert (lines[0], lines[2:]) == ("hint", ["C4-C3\r", "last"])
 
 
 # -- whole games ------------------------------------------------------------------------------------

@@ -5,12 +5,14 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from solver.core.answers import console
 from solver.core.answers import record as records
 from solver.necnon.model import grid as necnon_grid
 from solver.necnon.model import position as necnon_position
 from solver.necnon.model import rules as necnon_rules
 from solver.neutreeko.model import board, position, rules
 from solver.neutreeko.playing import record
+from solver.web import game_api
 
 README = (Path(__file__).resolve().parent.parent / "README.md").read_text()
 
@@ -45,3 +47,12 @@ def test_necnon_bounds():
     assert _number(r"`--moves` longer than ([\d,]+), a board") == necnon_position.MAX_LINE_LENGTH
     assert _number(r"a board or protocol longer than (\d+) are refused") == necnon_grid.MAX_BOARD_LENGTH
     assert necnon_grid.MAX_BOARD_LENGTH == necnon_rules.MAX_PROTOCOL_LENGTH
+
+
+def test_game_tree_bounds():
+    assert _number(r"of more than ([\d,]+) moves with its variations") == game_api.MAX_TREE_PLIES
+    assert _number(r"with variations nested more than (\d+) deep") == game_api.MAX_NESTING
+
+
+def test_input_line_bound():
+    assert _number(r"`necnon play`\) is kept up to ([\d,]+) bytes and one more") == console.MAX_LINE_BYTES

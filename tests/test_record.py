@@ -203,6 +203,37 @@ def test_round_trip_random_trees(board, rule, tmp_path):
         assert max(len(line) for line in text.splitlines()) <= 78
 
 
+def nesting(variations: tuple[Variation, ...]) -> int:
+    """How deep ``variations`` nest (1: none of them has its own)."""
+    depth, level = 0, variations
+    while level:
+        depth, level = depth + 1, tuple(nested for variation in level for nested in variation.variations)
+    return depth
+
+
+def test_variations_nested_deeper_than_python_recurses_are_read_and_written():
+    """1,200 variations each inside the one before, over lines of a record: read, written, read back."""
+    text = "B1-C1 " + "\n".join(["(B1-C1 " * 100] * 12) + ")" * 1200 + " B5-A5\n"
+    record = parse_record(text)
+    assert record.names() == ["B1-C1", "B5-A5"] and nesting(record.variations) == 1200
+    written = record.text()
+    assert " ".join(written.split("\n\n")[1].split()) == "1. B1-C1 " + "(1. B1-C1 " * 1199 + "(1. B1-C1" + ")" * 1200 + " 1... B5-A5"
+    assert parse_record(written).text() == written
+
+
+def test_repetitions_are_counted_along_each_variation_alone():
+    """A variation counts the positions of its own line only: neither the moves of its parent after it
+    nor those of its sibling variations."""
+    cycle = "B1-A2 B5-A4 A2-B1 A4-B5"
+    # The start a third time at ply 8 on the main line, and in the variation of ply 5; not in that of ply 1.
+    record = parse_record(f"B1-A2 ({cycle} B1-A2) B5-A4 A2-B1 A4-B5 B1-A2 ({cycle}) B5-A4 A2-B1 A4-B5 (A4-A5 D1-E1)")
+    assert record.result == "draw by repetition" and [len(each.moves) for each in record.variations] == [5, 4, 2]
+    with pytest.raises(RecordError, match="B1-A2 comes after the end of the game"):
+        parse_record(f"{cycle} B1-A2 ({cycle} B1-A2) B5-A4")
+    with pytest.raises(RecordError, match="B1-A2 comes after the end of the game"):
+        parse_record(f"{cycle} {cycle} (A4-A5) B1-A2")
+
+
 BAD_VARIATIONS = [
     ("1. C4-C3 (1. B1-C1 B5-A5\n2. C1-A3", ["line 2", "not closed", "opened on line 1"]),
     ("1. C4-C3 D5-D2 ) 2. D1-E1", ["line 1", ") closes no variation"]),

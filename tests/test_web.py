@@ -177,18 +177,19 @@ TREE = "C4-C3 (B1-C1 B5-A5 (C2-C3) C1-A3) (D1-C1) D5-D2 D1-E1"
 
 def test_game_answers_the_variations_as_their_own_lines(explorer_url):
     """/api/game with variations: the main line as without them; each variation its ply, the positions
-    after its moves and the annotation of its whole line from the start, its own variations nested."""
+    after its moves and each of them judged as the annotation of its whole line judges it, its own
+    variations nested."""
     status, answer = get_json(explorer_url, f"/api/game?moves={quote(TREE)}")
     assert status == 200 and answer["refused"] is None
     main = get_json(explorer_url, "/api/game?moves=C4-C3+D5-D2+D1-E1")[1]
     assert {key: answer[key] for key in main if key != "variations"} == {key: main[key] for key in main if key != "variations"}
     first, second = answer["variations"]
-    assert first["ply"] == 1 and first["annotation"] == get_json(explorer_url, "/api/annotate?moves=B1-C1+B5-A5+C1-A3")[1]
+    assert first["ply"] == 1 and first["moves"] == get_json(explorer_url, "/api/annotate?moves=B1-C1+B5-A5+C1-A3")[1]["moves"]
     assert [node["position"] for node in first["positions"]] == \
         [get_json(explorer_url, position_path("start", moves=" ".join(["B1-C1", "B5-A5", "C1-A3"][:ply])))[1]["position"]
          for ply in (1, 2, 3)]
     nested, = first["variations"]
-    assert nested["ply"] == 2 and [judged["move"] for judged in nested["annotation"]["moves"]] == ["B1-C1", "C2-C3"]
+    assert nested["ply"] == 2 and nested["moves"] == get_json(explorer_url, "/api/annotate?moves=B1-C1+C2-C3")[1]["moves"][1:]
     assert (second["ply"], len(second["positions"]), second["variations"]) == (1, 1, [])
     status, answer = get_json(explorer_url, f"/api/game?moves={quote('C4-C3 (B1-C1 B1-B2) D5-D2')}")
     assert status == 200 and answer["refused"].startswith("ply 2, B1-B2, cannot be played: ")

@@ -18,18 +18,23 @@ import subprocess
 import sys
 import threading
 import time
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 
 from solver.core.errors import TableError
 from solver.neutreeko.model.game import Game
+from solver.neutreeko.model.outcome import ending
+from solver.neutreeko.model.position import Position
 from solver.neutreeko.solving.solve import solve
 from solver.neutreeko.tables.table import table_path, write_table
 from solver.neutreeko.web import api as neutreeko_api
 from solver.web.api import Explorer
+from solver.web.game_api import MAX_NESTING, MAX_TREE_PLIES
 from solver.web.server import MAX_HEADER_BYTES, ExplorerServer, Limits
 from solver.web.tables import BuildError, BuildLimits, BusyError
 from tests.test_web import get_json, raw, request, serve
@@ -198,6 +203,82 @@ def test_out_of_file_descriptors_the_accept_loop_pauses(tables_4x4):
             client.sendall(b"GET /api/games HTTP/1.1\r\nConnection: close\r\n\r\n")
             assert client.recv(100).split()[1] == b"200"
         assert used < 0.15, f"{used:.2f} s of processor in 1 s"
+
+
+# -- game trees ------------------------------------------------------------------------------------------
+
+def tree_counts(answer: dict) -> tuple[int, int, int]:
+    """The moves judged, the positions answered and the depth of the variations of an /api/game answer."""
+    judged, positions, depth = len(answer["annotation"]["moves"]), len(answer["positions"]), 0
+    level = answer["variations"]
+    while level:
+        depth += 1
+        judged += sum(len(each["moves"]) for each in level)
+        positions += sum(len(each["positions"]) for each in level)
+        level = [nested for each in level for nested in each["variations"]]
+    return judged, positions, depth
+
+
+def playing_on(plies: int) -> list[str]:
+    """``plies`` moves on 4 x 4 from the start that do not end the game, each the first that does not."""
+    position, seen, names = Position.start(GAME_4X4), Counter([Position.start(GAME_4X4)]), []
+    for _ in range(plies):
+        move = next(move for move in position.moves() if ending(after := position.play(move), seen[after] + 1) is None)
+        position = after
+        seen[position] += 1
+        names.append(move.name(GAME_4X4.board))
+    return names
+
+
+def test_a_game_tree_is_answered_in_linear_room(tables_4x4):
+    """/api/game judges each move of a variation once, as its own: not the whole line from the start again."""
+    main = playing_on(40)
+    alternatives = [next(move.name(GAME_4X4.board) for move in position.moves() if move.name(GAME_4X4.board) != name)
+                    for position, name in zip(positions_of(main), main)]
+    text = " ".join(f"{name} ({alternative})" if ply > 20 else name
+                    for ply, (name, alternative) in enumerate(zip(main, alternatives), 1))
+    with running(Explorer(tables_4x4)) as server:
+        status, _, body = request(server.url, "/api/game", "POST", f'[Board "4x4"]\n{text}\n'.encode())
+    assert status == 200
+    assert tree_counts(json.loads(body)) == (40 + 20, 41 + 20, 1)
+
+
+def positions_of(names: list[str]) -> list[Position]:
+    """The position before each of the moves ``names`` on 4 x 4 from the start."""
+    positions = [Position.start(GAME_4X4)]
+    for name in names:
+        positions.append(positions[-1].play(positions[-1].parse_move(name)))
+    return positions[:-1]
+
+
+def test_game_trees_too_large_or_too_deep_are_refused_with_413(tables_4x4):
+    """Variations nested deeper than the bound (as deep as Python recurses, and more) and more moves than
+    the bound in all are refused for every endpoint that reads a tree, both ways; as deep as the bound is
+    answered, each level nested in the answer."""
+    first = playing_on(1)[0]
+    deep, allowed = (f"{first} " + f"({first} " * depth + ")" * depth for depth in (500, MAX_NESTING))
+    wide = f"{first}\n" + "\n".join([f"({first}) " * 100] * (MAX_TREE_PLIES // 100))  # one move too many
+    with running(Explorer(tables_4x4)) as server:
+        for text, words in ((deep, f"nest more than {MAX_NESTING} deep"), (wide, f"more than {MAX_TREE_PLIES:,} moves")):
+            for endpoint in ("/api/game", "/api/annotate"):
+                status, _, body = request(server.url, endpoint, "POST", f'[Board "4x4"]\n{text}\n'.encode())
+                assert status == 413 and words in json.loads(body)["error"], (endpoint, body[:200])
+        for endpoint in ("/api/game", "/api/record"):
+            status, answer = get_json(server.url, f"{endpoint}?board=4x4&moves={quote(deep)}")
+            assert status == 413 and f"nest more than {MAX_NESTING} deep" in answer["error"], endpoint
+        status, answer = get_json(server.url, f"/api/game?board=4x4&moves={quote(allowed)}")
+        assert status == 200 and tree_counts(answer) == (1 + MAX_NESTING, 2 + MAX_NESTING, MAX_NESTING)
+
+
+def test_a_posted_record_may_start_with_a_byte_order_mark(tables_4x4):
+    """As ``neutreeko annotate`` reads the file: one byte order mark skipped; bytes not UTF-8 a 400."""
+    record = f'[Board "4x4"]\n{" ".join(playing_on(3))}\n'.encode()
+    with running(Explorer(tables_4x4)) as server:
+        for endpoint in ("/api/game", "/api/annotate"):
+            status, _, plain = request(server.url, endpoint, "POST", record)
+            assert status == 200 and request(server.url, endpoint, "POST", b"\xef\xbb\xbf" + record)[::2] == (200, plain)
+        status, _, body = request(server.url, "/api/game", "POST", b"\xef\xbb\xbf\xff" + record)
+        assert status == 400 and "cannot read the body: it is not UTF-8" in json.loads(body)["error"]
 
 
 # -- the Host header --------------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from solver.necnon.model.position import Position
 from solver.necnon.model.rules import Game
 from solver.necnon.web.api import NecnonApi
 from solver.web import api
+from solver.web.game_api import MAX_NESTING
 from solver.web.server import ExplorerServer
 from solver.web.tables import BusyError
 from tests.helpers import invoke
@@ -120,6 +121,23 @@ def test_game_answers_the_variations_of_a_tree(necnon_url):
     status, answer = get_json(necnon_url, path("game", board="3x3", moves="b2 (a1 a2,b3 c9) a1,c3"))
     assert answer["turns"] == ["b2"] and answer["variations"][0]["turns"] == ["a1", "a2,b3"]
     assert answer["refused"].startswith("turn 3, c9, cannot be played: ")
+
+
+def test_variations_nested_too_deep_are_refused_with_413(necnon_url):
+    """Variations nested deeper than the bound (as deep as Python recurses, and more) are refused by
+    /api/game (a link or a record) and /api/record; as deep as the bound is answered, nested alike."""
+    deep, allowed = ("b2 " + "(a1 " * depth + ")" * depth for depth in (500, MAX_NESTING))
+    for endpoint in ("game", "record"):
+        status, answer = get_json(necnon_url, path(endpoint, board="3x3", moves=deep))
+        assert status == 413 and f"nest more than {MAX_NESTING} deep" in answer["error"], endpoint
+    status, _, body = request(necnon_url, "/api/game?game=necnon", "POST", f'[Board "3x3"]\n{deep}\n'.encode())
+    assert status == 413 and f"nest more than {MAX_NESTING} deep" in json.loads(body)["error"]
+    status, answer = get_json(necnon_url, path("game", board="3x3", moves=allowed))
+    assert status == 200
+    for _ in range(MAX_NESTING):
+        [answer] = answer["variations"]
+        assert (answer["ply"], answer["turns"], len(answer["values"])) == (1, ["a1"], 1)
+    assert answer["variations"] == []
 
 
 def test_a_record_written_and_posted_back_answers_the_same_game(necnon_url):

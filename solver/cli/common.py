@@ -16,12 +16,12 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, NoReturn, TextIO, TypeVar
+from typing import Any, NoReturn, TextIO, TypeVar, cast
 
 import click
 
 from solver.core import MAX_SEED, files, interrupts
-from solver.core.answers.console import TerminalLines
+from solver.core.answers.console import LineCutter, TerminalLines
 from solver.core.answers.record import read_file, read_stream
 from solver.core.drawing import png
 from solver.core.drawing.pictures import check_format
@@ -173,14 +173,31 @@ def standard_input() -> TextIO:
     return sys.stdin
 
 
+_READ_BYTES = 1 << 16
+
+
 def input_lines(stream: TextIO) -> Iterator[str]:
-    """The lines of a text stream, read from its bytes as UTF-8 whatever the locale (undecodable bytes
-    become U+FFFD), a byte order mark at the start dropped; read as soon as each line arrives. Standard
-    input at a terminal is read by :class:`~solver.core.answers.console.TerminalLines` instead: line editing and
-    history, in the terminal's encoding."""
+    """The lines of a text stream (without their line ends), read from its bytes as UTF-8 whatever the
+    locale (undecodable bytes become U+FFFD), a byte order mark at the start dropped, a line longer than
+    any a command reads cut (:class:`~solver.core.answers.console.LineCutter`); read as soon as each line
+    arrives. Standard input at a terminal is read by :class:`~solver.core.answers.console.TerminalLines`
+    instead: line editing and history, in the terminal's encoding."""
     if stream is sys.stdin and stream.isatty():
         return TerminalLines()
-    return iter(io.TextIOWrapper(stream.buffer, encoding="utf-8-sig", errors="replace").readline, "")
+    return _cut_lines(cast(io.BufferedIOBase, stream.buffer))  # a text stream's buffer: it has read1
+
+
+def _cut_lines(binary: io.BufferedIOBase) -> Iterator[str]:
+    cutter = LineCutter()
+
+    def arrived() -> Iterator[bytes]:
+        while data := binary.read1(_READ_BYTES):  # what has arrived, without waiting for more
+            yield from cutter.feed(data)
+        yield from cutter.end()
+
+    for number, line in enumerate(arrived()):
+        text = line.decode("utf-8", "replace")
+        yield text.removeprefix("\ufeff") if number == 0 else text
 
 
 def record_argument(game: str, parse: Callable[[str], Record]) -> Record:

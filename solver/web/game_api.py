@@ -8,12 +8,22 @@ endpoints, parameters and JSON objects only, never a board or a rule.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Protocol
+from collections.abc import Callable, Mapping, Sequence
+from http import HTTPStatus
+from typing import Any, Protocol, TypeVar
 
+from solver.core.answers.record import Variation
 from solver.core.errors import InputError
 
 JSONObject = dict[str, Any]
+State = TypeVar("State")
+Step = TypeVar("Step")
+
+#: The most moves (NECNON's turns) a game tree may hold, its main line and every variation together, for
+#: ``/api/game``, ``/api/annotate`` and ``/api/record``, and how deep its variations may nest: the work
+#: and the answer of such a request grow with them (:func:`check_tree`).
+MAX_TREE_PLIES = 2000
+MAX_NESTING = 100
 
 
 class ApiError(InputError):
@@ -51,6 +61,45 @@ class GameApi(Protocol):
     def catalogue(self) -> JSONObject:
         """What ``/api/games`` says beside the lists when this is the default game (its default board,
         for example)."""
+
+
+def check_tree(moves: Sequence[object], variations: Sequence[Variation[Any]]) -> None:
+    """Raise :class:`ApiError` (413) if the tree of ``moves`` and ``variations`` holds more than
+    :data:`MAX_TREE_PLIES` moves in all or nests more than :data:`MAX_NESTING` variations deep."""
+    plies, depth, level = len(moves), 0, list(variations)
+    while level and plies <= MAX_TREE_PLIES and depth <= MAX_NESTING:
+        depth += 1
+        plies += sum(len(variation.moves) for variation in level)
+        level = [nested for variation in level for nested in variation.variations]
+    if plies > MAX_TREE_PLIES:
+        raise ApiError(f"the game holds more than {MAX_TREE_PLIES:,} moves with its variations; at most that many "
+                       "are answered", HTTPStatus.REQUEST_ENTITY_TOO_LARGE)
+    if depth > MAX_NESTING:
+        raise ApiError(f"the game's variations nest more than {MAX_NESTING} deep; at most that many are answered",
+                       HTTPStatus.REQUEST_ENTITY_TOO_LARGE)
+
+
+def variation_objects(positions: Sequence[State], variations: Sequence[Variation[Step]],
+                      play: Callable[[State, Step], State],
+                      said: Callable[[Variation[Step], State, list[State]], JSONObject]) -> list[JSONObject]:
+    """The answers of ``variations``, those of the main line leading to ``positions`` (the start, then
+    after each move), and of theirs, nested: ``said(variation, before, after)`` answers one, given the
+    position before its first move and those after each of its moves (``play`` plays a move), and its own
+    variations' answers are put under ``"variations"``. Without recursion: nesting of any depth."""
+    answers: list[JSONObject] = []
+    # Each variation still to answer, with the positions of the line it branches off, the ply of the
+    # first of them, and the list its answer goes in; the next to answer last.
+    todo = [(variation, positions, 0, answers) for variation in reversed(variations)]
+    while todo:
+        variation, line, first, into = todo.pop()
+        before = line[variation.ply - 1 - first]
+        after = [before]
+        for move in variation.moves:
+            after.append(play(after[-1], move))
+        answer: JSONObject = {**said(variation, before, after[1:]), "variations": []}
+        into.append(answer)
+        todo += [(nested, after, variation.ply - 1, answer["variations"]) for nested in reversed(variation.variations)]
+    return answers
 
 
 def check_parameters(endpoint: str, parameters: Mapping[str, str], known: tuple[str, ...]) -> None:

@@ -58,6 +58,7 @@ from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 from solver import __version__
 from solver.core.answers.notation import quote
+from solver.core.answers.record import decode_record
 from solver.core.errors import InputError, MissingTableError, TableError
 from solver.core.httpio import TimedReader, number
 from solver.web.api import ApiError, Explorer
@@ -363,8 +364,9 @@ class _Handler(BaseHTTPRequestHandler):
         return HTTPStatus.OK, json.dumps(answer).encode(), "application/json"
 
     def _body(self) -> str:
-        """The request's body as text; raises :class:`ApiError` (and closes the connection, the body
-        unread) unless it has a length of at most :data:`MAX_BODY` bytes and is UTF-8."""
+        """The request's body as text, a byte order mark at its start skipped; raises :class:`ApiError`
+        (and closes the connection, the body unread) unless it has a length of at most :data:`MAX_BODY`
+        bytes, and :class:`~solver.core.answers.record.RecordError` if it is not UTF-8."""
         length = self._length()
         if "Transfer-Encoding" in self.headers or length is None:
             self.close_connection = True
@@ -376,10 +378,7 @@ class _Handler(BaseHTTPRequestHandler):
         if len(body) < length:
             self.close_connection = True
             raise ApiError(f"the body ended after {len(body):,} of its {length:,} bytes")
-        try:
-            return body.decode("utf-8")
-        except UnicodeDecodeError:
-            raise ApiError("the body is not UTF-8 text") from None
+        return decode_record(body, "the body")
 
     def _length(self) -> int | None:
         """The request's ``Content-Length`` (None if it has none), checked by :meth:`parse_request`."""

@@ -1,6 +1,7 @@
 """What the games' terminal sessions share: reading a person's line after a prompt, from a terminal (with
 line editing and history), a pipe or a list, with the line echoed when the input is not a terminal (so
-that a transcript reads like a session), and showing the end of a game that Ctrl-C stopped."""
+that a transcript reads like a session), cutting a line of input that is longer than any a command reads,
+and showing the end of a game that Ctrl-C stopped."""
 
 from __future__ import annotations
 
@@ -9,9 +10,48 @@ from pathlib import Path
 from typing import Callable, TypeVar
 
 from solver.core import files
+from solver.core.answers.record import MAX_RECORD_BYTES
 from solver.core.interrupts import Terminated
 
 Result = TypeVar("Result")
+
+#: A line of input (``query -``, ``play``, ``train``) is kept up to this many bytes and one more, the rest
+#: of it dropped as it arrives: as long as any record, far longer than a line any command reads, which
+#: then refuses it as too long.
+MAX_LINE_BYTES = MAX_RECORD_BYTES
+
+
+class LineCutter:
+    """Bytes as they arrive in, the lines they end out (without their ``\\n``): a line longer than
+    ``limit`` bytes is cut after ``limit + 1``, the rest of it dropped, so that a line never ending holds
+    no more memory than that.
+
+    >>> cutter = LineCutter(limit=4)
+    >>> cutter.feed(b"ab\\ncdefgh"), cutter.feed(b"ij\\nk"), cutter.end()
+    ([b'ab'], [b'cdefg'], [b'k'])
+    """
+
+    def __init__(self, limit: int = MAX_LINE_BYTES) -> None:
+        self.limit = limit
+        self.pending = bytearray()  # the start of a line whose end has not arrived yet
+
+    def feed(self, data: bytes) -> list[bytes]:
+        """The lines ``data`` ends, in order."""
+        *complete, rest = data.split(b"\n")
+        if complete:
+            self.pending += complete[0][:self._room()]
+            complete[0] = bytes(self.pending)
+            self.pending = bytearray()
+        self.pending += rest[:self._room()]
+        return [line[:self.limit + 1] for line in complete]
+
+    def end(self) -> list[bytes]:
+        """The last line, if the input ended without its ``\\n``."""
+        last, self.pending = bytes(self.pending), bytearray()
+        return [last] if last else []
+
+    def _room(self) -> int:
+        return max(0, self.limit + 1 - len(self.pending))
 
 
 class TerminalLines(Iterator[str]):

@@ -28,7 +28,7 @@ from abc import ABC, abstractmethod
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Callable, Generic, Iterator, Mapping, Sequence, TypeVar
+from typing import IO, Callable, Generic, Iterator, Sequence, TypeVar
 
 from solver.core.answers.notation import quote
 from solver.core.errors import InputError
@@ -173,6 +173,12 @@ def record_text(stream: IO[bytes], name: str) -> str:
     data = stream.read(MAX_RECORD_BYTES + 1)
     if len(data) > MAX_RECORD_BYTES:
         raise RecordError(f"{name} is longer than any record (more than {MAX_RECORD_BYTES:,} bytes)")
+    return decode_record(data, name)
+
+
+def decode_record(data: bytes, name: str) -> str:
+    """The text of the record ``data`` (``name`` in messages): UTF-8, one byte order mark at its start
+    skipped. Raises :class:`RecordError` for bytes that are not UTF-8."""
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
@@ -231,20 +237,27 @@ def tokens(text: str) -> list[str]:
 
 
 class LineReader(ABC, Generic[State, Step]):
-    """A line being read: the moves played after ``before`` (the positions from the game's start to the
-    line's first move), each checked, and the variations of its moves. A game says how a token of its
-    move text is read (:meth:`feed`: a move, or a move number) and what may not be left waiting at the
-    end of a line (:meth:`check_complete`)."""
+    """A line being read: the moves played from ``before``, the position before its first move, ply
+    ``ply`` (from 1) of the game, each checked, and the variations of its moves. A game says how a token
+    of its move text is read (:meth:`feed`: a move, or a move number) and what may not be left waiting
+    at the end of a line (:meth:`check_complete`). A game that counts positions along a line (its
+    repetitions) counts them from :meth:`feed` on, and takes them back in :meth:`branch`, :meth:`rejoin`
+    and :meth:`close`, so that a variation is read without a copy of the line it branches off."""
 
-    def __init__(self, before: Sequence[State]) -> None:
-        self.ply = len(before)  # of the line's first move
-        self.positions = list(before)
+    def __init__(self, ply: int, before: State) -> None:
+        self.ply = ply  # of the line's first move
+        self.positions = [before]
         self.moves: list[Step] = []
         self.variations: list[Variation[Step]] = []
 
     @property
     def position(self) -> State:
         return self.positions[-1]
+
+    @property
+    def next_ply(self) -> int:
+        """The ply of the next move read."""
+        return self.ply + len(self.moves)
 
     @abstractmethod
     def feed(self, token: str) -> None:
@@ -254,6 +267,15 @@ class LineReader(ABC, Generic[State, Step]):
     def check_complete(self) -> None:
         """Raise :class:`RecordError` if a move number waits for its move."""
 
+    def branch(self) -> None:
+        """A variation of the line's last move opens: until :meth:`rejoin`, the game stands before that move."""
+
+    def rejoin(self) -> None:
+        """The variation :meth:`branch` opened is closed: the game stands after the line's last move again."""
+
+    def close(self) -> None:
+        """The line is read: the game stands where it stood before the line's first move."""
+
 
 class TreeReader(Generic[State, Step]):
     """Reads move text token by token (see :func:`tokens`), ``(`` and ``)`` included: a variation opens
@@ -261,17 +283,17 @@ class TreeReader(Generic[State, Step]):
     the main one first, is read by ``new_line(before)``, given the positions before its first move;
     ``unit`` names a move in messages (``move``, ``turn``)."""
 
-    def __init__(self, start: State, new_line: Callable[[Sequence[State]], LineReader[State, Step]],
+    def __init__(self, start: State, new_line: Callable[[int, State], LineReader[State, Step]],
                  unit: str = "move") -> None:
         self.new_line = new_line
         self.unit = unit
-        self.lines = [new_line([start])]  # the main line, then each variation open
+        self.lines = [new_line(1, start)]  # the main line, then each variation open
         self.opened: list[int] = []  # the record's line on which each variation open began
 
     @property
     def ply(self) -> int:
         """The ply of the next move read."""
-        return len(self.lines[-1].positions)
+        return self.lines[-1].next_ply
 
     def feed(self, token: str, line_number: int = 0) -> None:
         """Read ``token``, found on line ``line_number`` of a record (0: not in a record)."""
@@ -280,7 +302,8 @@ class TreeReader(Generic[State, Step]):
             line.check_complete()
             if not line.moves:
                 raise RecordError(f"a variation ( must follow the {self.unit} it is an alternative to")
-            self.lines.append(self.new_line(line.positions[:-1]))
+            line.branch()
+            self.lines.append(self.new_line(line.next_ply - 1, line.positions[-2]))
             self.opened.append(line_number)
         elif token == ")":
             if len(self.lines) == 1:
@@ -293,9 +316,13 @@ class TreeReader(Generic[State, Step]):
             line.feed(token)
 
     def _close(self) -> None:
+        """Close the innermost variation open, kept among its parent's if it has moves."""
         line = self.lines.pop()
         self.opened.pop()
-        self.lines[-1].variations.append(Variation(line.ply, tuple(line.moves), tuple(line.variations)))
+        line.close()
+        self.lines[-1].rejoin()
+        if line.moves:
+            self.lines[-1].variations.append(Variation(line.ply, tuple(line.moves), tuple(line.variations)))
 
     def finish(self) -> tuple[tuple[Step, ...], tuple[Variation[Step], ...]]:
         """The main line's moves and its variations; raises :class:`RecordError` for a variation not
@@ -309,11 +336,7 @@ class TreeReader(Generic[State, Step]):
     def cut(self) -> tuple[tuple[Step, ...], tuple[Variation[Step], ...]]:
         """What was read so far, each variation open closed where it stands (one without moves left out)."""
         while len(self.lines) > 1:
-            if self.lines[-1].moves:
-                self._close()
-            else:
-                self.lines.pop()
-                self.opened.pop()
+            self._close()
         return tuple(self.lines[0].moves), tuple(self.lines[0].variations)
 
     def read_playable(self, text: str, place: str = "ply") -> tuple[tuple[Step, ...], tuple[Variation[Step], ...],
@@ -333,29 +356,59 @@ class TreeReader(Generic[State, Step]):
         return (*self.cut(), refused)
 
 
-#: How a game numbers a line's moves (see :func:`tree_groups`).
-Numbering = Callable[[Sequence[Step], int, Mapping[int, Sequence[list[str]]]], list[str]]
+#: How a game numbers a line's moves: ``numbering(moves, first)``, the groups of move text (see
+#: :func:`wrap`) of ``moves`` from ply ``first``, its first move numbered.
+Numbering = Callable[[Sequence[Step], int], list[str]]
 
 
 def tree_groups(moves: Sequence[Step], variations: Sequence[Variation[Step]], numbering: Numbering[Step],
                 first: int = 1) -> list[str]:
     """The groups of move text (see :func:`wrap`) of ``moves`` from ply ``first``, with their variations,
-    and theirs: ``numbering(moves, first, branches)`` numbers a line's moves as its game does, each
-    followed by ``branches[ply]``, the groups of the variations at its ply, which it writes in
-    parentheses (:func:`parenthesised`)."""
-    branches: dict[int, list[list[str]]] = {}
-    for variation in variations:
-        branches.setdefault(variation.ply, []).append(
-            tree_groups(variation.moves, variation.variations, numbering, variation.ply))
-    return numbering(moves, first, branches)
+    and theirs, each in parentheses after the move it is an alternative to, the move after it numbered
+    again: each stretch of a line between variations numbered by ``numbering``. Time and room are linear
+    in the tree, however deep its variations nest.
 
-
-def parenthesised(groups: Sequence[str]) -> list[str]:
-    """The groups of a variation, in parentheses.
-
-    >>> parenthesised(["2. a1,c3", "3. b1"])
-    ['(2. a1,c3', '3. b1)']
+    >>> tree_groups("ab", [Variation(1, "c", (Variation(1, "d"),))], lambda moves, ply: [f"{ply}.{m}" for m in moves])
+    ['1.a', '(1.c', '(1.d))', '2.b']
     """
-    written = [f"({groups[0]}", *groups[1:]]
-    written[-1] += ")"
-    return written
+    groups: list[str] = []
+    # What is left to write, last first: a stretch of a line's moves from a ply, a variation to open, or
+    # the end of one (its closing parenthesis, written with the next group or at the end).
+    todo: list[tuple[Sequence[Step], int] | Variation[Step] | None] = [*reversed(_stretches(moves, variations, first))]
+    opening, closing = False, 0
+    while todo:
+        item = todo.pop()
+        if item is None:
+            closing += 1
+        elif isinstance(item, Variation):
+            todo += [None, *reversed(_stretches(item.moves, item.variations, item.ply))]
+            opening = True
+        else:
+            written = numbering(*item)
+            if closing:
+                groups[-1] += ")" * closing
+            if opening:
+                written[0] = "(" + written[0]
+            groups += written
+            opening, closing = False, 0
+    if closing:
+        groups[-1] += ")" * closing
+    return groups
+
+
+def _stretches(moves: Sequence[Step], variations: Sequence[Variation[Step]],
+               first: int) -> list[tuple[Sequence[Step], int] | Variation[Step]]:
+    """A line's moves in stretches ``(moves, first ply)`` that end where variations follow a move, those
+    variations after them, in order."""
+    parts: list[tuple[Sequence[Step], int] | Variation[Step]] = []
+    start = 0
+    at: dict[int, list[Variation[Step]]] = {}
+    for variation in variations:
+        at.setdefault(variation.ply - first, []).append(variation)
+    for index in sorted(at):
+        parts.append((moves[start:index + 1], first + start))
+        parts += at[index]
+        start = index + 1
+    if start < len(moves):
+        parts.append((moves[start:], first + start))
+    return parts

@@ -40,7 +40,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Iterable, Mapping, Sequence
+from typing import Iterable, Sequence
 
 from solver.core import files
 from solver.core.answers.notation import checked
@@ -56,7 +56,6 @@ from solver.core.answers.record import (
     Variation,
     at_line,
     check_result,
-    parenthesised,
     read_file,
     split_record,
     tag_lines,
@@ -81,28 +80,24 @@ __all__ = ["GameRecord", "RecordError", "numbered", "parse_record", "read_playab
            "read_variations", "write_record"]
 
 
-def numbered(names: Iterable[str], first: int = 1, branches: Mapping[int, Sequence[list[str]]] | None = None) -> list[str]:
-    """The turns ``names`` numbered from ``first``, in groups that a line break should not split;
-    ``branches`` holds the groups of the variations after each turn, written there in parentheses.
+def numbered(names: Iterable[str], first: int = 1) -> list[str]:
+    """The turns ``names`` numbered from ``first``, in groups that a line break should not split.
 
     >>> numbered(["b2", "a1,c3", "pass"])
     ['1. b2', '2. a1,c3', '3. pass']
-    >>> numbered(["b2", "a1,c3"], branches={2: [["2. c1"]]})
-    ['1. b2', '2. a1,c3', '(2. c1)']
     """
-    groups: list[str] = []
-    for number, name in enumerate(names, first):
-        groups.append(f"{number}. {name}")
-        for branch in (branches or {}).get(number, ()):
-            groups += parenthesised(branch)
-    return groups
+    return [f"{number}. {name}" for number, name in enumerate(names, first)]
 
 
 def turn_groups(start: Position, turns: Sequence[Turn], variations: Sequence[Variation[Turn]]) -> list[str]:
-    """The groups (see :func:`numbered`) of the game of ``turns`` from ``start`` and its variations."""
+    """The groups (see :func:`numbered`) of the game of ``turns`` from ``start`` and its variations, each
+    in parentheses after the turn it is an alternative to.
+
+    >>> turn_groups(Position.empty(Game.of("3x3")), *read_variations(Position.empty(Game.of("3x3")), "b2 (a1) a1,c3"))
+    ['1. b2', '(1. a1)', '2. a1,c3']
+    """
     grid = start.game.grid
-    return tree_groups(turns, variations, lambda line, first, branches: numbered(
-        [turn.name(grid) for turn in line], first, branches))
+    return tree_groups(turns, variations, lambda line, first: numbered([turn.name(grid) for turn in line], first))
 
 
 @dataclass(frozen=True)
@@ -168,8 +163,8 @@ class _Line(LineReader[Position, Turn]):
     """A line of turns being read (see :class:`~solver.core.answers.record.LineReader`), each numbered or not:
     a number given is the number of the turn it stands before."""
 
-    def __init__(self, before: Sequence[Position]) -> None:
-        super().__init__(before)
+    def __init__(self, ply: int, before: Position) -> None:
+        super().__init__(ply, before)
         self.pending: str | None = None  # a turn number not yet followed by its turn
 
     def feed(self, token: str) -> None:
@@ -194,7 +189,7 @@ class _Line(LineReader[Position, Turn]):
     def _number(self, token: str, digits: str, dots: str, rest: str) -> None:
         self.check_complete()
         written = token[:len(token) - len(rest)]
-        expected = len(self.positions)  # every turn its own number, from 1 at the start
+        expected = self.next_ply  # every turn its own number, from 1 at the start
         if len(digits) > MAX_NUMBER_DIGITS:
             raise RecordError(f"turn number {written} is too large")
         if dots != "." or int(digits) != expected:

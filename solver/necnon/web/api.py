@@ -46,8 +46,9 @@ Every value is Black's points minus Green's under perfect play, whoever is to mo
 P is a position in notation or ``empty`` (the default); M is turns separated by spaces (``+`` in a URL):
 ``b2 a1,c3 pass``, each checked (numbered or not for /api/game and /api/record, which read variations); B defaults to the board P is written on (4x4 for ``empty``) and S to
 ``nec``. Bad input raises :class:`~solver.core.errors.InputError` naming it (HTTP 400), as for Neutreeko,
-before any file is touched; a table being built :class:`~solver.web.tables.BusyError` (503), and so does
-a search still waiting for another after :data:`MAX_SEARCH_SECONDS`.
+before any file is touched; a game tree too large (:func:`~solver.web.game_api.check_tree`) 413, as for
+Neutreeko; a table being built :class:`~solver.web.tables.BusyError` (503), and so does a search still
+waiting for another after :data:`MAX_SEARCH_SECONDS`.
 
 Run as ``python -m solver.necnon.web.api BOARD PROTOCOL OUT``, the module is the child process that
 builds a table on demand (see :mod:`solver.web.tables`): it writes the table of BOARD and PROTOCOL to OUT.
@@ -74,7 +75,7 @@ from solver.necnon.querying.probe import Tablebase
 from solver.necnon.searching.engine import SearchEngine
 from solver.necnon.tables.build import UNASKED_CELLS, build_table
 from solver.necnon.tables.table import Table, open_table, solve_command, table_path
-from solver.web.game_api import ApiError, JSONObject
+from solver.web.game_api import ApiError, JSONObject, check_tree, variation_objects
 from solver.web.searches import OneSearch
 from solver.web.tables import Builds, BusyError, LiveTables, listing, run_child
 
@@ -146,10 +147,12 @@ class NecnonApi:
         """``{"record": the text of the game record}`` of the turns ``text`` (variations included) from
         ``start``; raises :class:`~solver.core.answers.record.RecordError` for a turn that is wrong."""
         turns, variations = read_variations(start, text)
+        check_tree(turns, variations)
         return {"record": GameRecord(start, turns, (), variations).text()}
 
     def _game_object(self, start: Position, turns: tuple[Turn, ...], variations: tuple[Variation[Turn], ...],
                      refused: str | None) -> JSONObject:
+        check_tree(turns, variations)
         try:
             tablebase: Tablebase | None = self._tablebase(start.game)
         except MissingTableError:
@@ -167,20 +170,13 @@ class NecnonApi:
                     [report.query_object(position, tablebase.probe(position), tablebase.turns(position))
                      for position in positions]}
 
-        def branches(line: list[Position], variations: tuple[Variation[Turn], ...]) -> list[JSONObject]:
-            """Each variation of the line of the positions ``line`` (from the start), and theirs."""
-            answers = []
-            for variation in variations:
-                before = line[:variation.ply]
-                after = _played(before[-1], variation.moves)
-                answers.append({"ply": variation.ply, "turns": names(variation.moves), **said(after),
-                                "variations": branches(before + after, variation.variations)})
-            return answers
+        def branch(variation: Variation[Turn], before: Position, after: list[Position]) -> JSONObject:
+            return {"ply": variation.ply, "turns": names(variation.moves), **said(after)}
 
         positions = [start, *_played(start, turns)]
         return {"start": "empty" if start.first_turn else start.notation(), "grid": _grid_object(grid),
                 "turns": names(turns), **said(positions), "refused": refused,
-                "variations": branches(positions, variations)}
+                "variations": variation_objects(positions, variations, Position.play, branch)}
 
     def search(self, position: Position, seconds: float) -> JSONObject:
         """The search object of ``position`` after ``seconds`` of thinking, one search at a time."""

@@ -184,15 +184,22 @@ def annotate(tablebase: Tablebase, start: Position, moves: Sequence[Move | str])
             name = move if isinstance(move, str) else move.name(start.game.board)
             raise IllegalMoveError(f"move {name} comes after the end of the game ({over.result})")
         chosen = position.parse_move(move) if isinstance(move, str) else move
-        ranked = tablebase.moves(position)
-        played = next((entry for entry in ranked if entry.move == chosen), None)
-        if played is None:
-            raise IllegalMoveError(f"move {chosen.name(start.game.board)} is not legal in {position.fen()}")
-        plies.append(AnnotatedPly.of(ply, start, position, ranked, played))
-        position = played.position
+        plies.append(judge(tablebase, start, ply, position, chosen))
+        position = position.play(chosen)
         seen[position] += 1
     return Annotation(start, tablebase.probe(start), tuple(plies), position, tablebase.probe(position),
                       ending(position, seen[position]))
+
+
+def judge(tablebase: Tablebase, start: Position, ply: int, position: Position, move: Move) -> AnnotatedPly:
+    """``move`` judged as ply ``ply`` of a game from ``start``, played in ``position`` (whether the game
+    was over before it is not asked). Raises :class:`~solver.core.errors.IllegalMoveError` for a move
+    that is not legal there, and what :meth:`Tablebase.moves` raises."""
+    ranked = tablebase.moves(position)
+    played = next((entry for entry in ranked if entry.move == move), None)
+    if played is None:
+        raise IllegalMoveError(f"move {move.name(start.game.board)} is not legal in {position.fen()}")
+    return AnnotatedPly.of(ply, start, position, ranked, played)
 
 
 # -- output -------------------------------------------------------------------------------------------
@@ -208,10 +215,7 @@ def annotation_object(annotation: Annotation) -> JSONObject:
     return {
         "board": str(game.board), "rule": game.rule.name, "start": annotation.start.fen(),
         **_value(annotation.start_evaluation),
-        "moves": [{"ply": ply.ply, "number": ply.number, "side": ply.side, "move": ply.move,
-                   "position": ply.position.fen(), "before": _value(ply.before), "after": _value(ply.after),
-                   "mark": ply.mark.value, "best": list(ply.best), "keeping": ply.keeping, "legal": ply.legal}
-                  for ply in annotation.plies],
+        "moves": [ply_object(ply) for ply in annotation.plies],
         "summary": {side: {name: getattr(annotation.summary(side), name)
                            for name in ("moves", "kept", "best", "inaccuracies", "mistakes", "blunders")}
                     for side in (BLACK, WHITE)},
@@ -220,6 +224,13 @@ def annotation_object(annotation: Annotation) -> JSONObject:
                 **_value(annotation.end_evaluation)},
         "result": annotation.result,
     }
+
+
+def ply_object(ply: AnnotatedPly) -> JSONObject:
+    """The JSON object of one ply judged: an entry of the annotation object's ``"moves"``."""
+    return {"ply": ply.ply, "number": ply.number, "side": ply.side, "move": ply.move,
+            "position": ply.position.fen(), "before": _value(ply.before), "after": _value(ply.after),
+            "mark": ply.mark.value, "best": list(ply.best), "keeping": ply.keeping, "legal": ply.legal}
 
 
 def _some(names: Sequence[str], shown: int = 4) -> str:

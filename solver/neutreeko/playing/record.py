@@ -43,7 +43,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Iterable, Mapping, Sequence
+from typing import Iterable, Sequence
 
 from solver.core import files
 from solver.core.answers.notation import checked
@@ -59,7 +59,6 @@ from solver.core.answers.record import (
     Variation,
     at_line,
     check_result,
-    parenthesised,
     read_file,
     split_record,
     tag_lines,
@@ -100,31 +99,27 @@ def ply_label(start: Position, ply: int) -> str:
     return f"{move_number(start, ply)}{'.' if black_moves else '...'}"
 
 
-def numbered(start: Position, names: Iterable[str], first: int = 1,
-             branches: Mapping[int, Sequence[list[str]]] | None = None) -> list[str]:
+def numbered(start: Position, names: Iterable[str], first: int = 1) -> list[str]:
     """The moves ``names`` of a game from ``start``, the first of them ply ``first``, numbered as in
     chess, in groups that a line break should not split: ``["1. C4-C3 D5-D2", "2. B1-B4"]``;
-    ``["1... D5-D2", "2. B1-C1"]`` if White began. ``branches`` holds the groups of the variations
-    after each ply, written there in parentheses; the move after them is numbered again (``1...``)."""
-    branches = branches or {}
+    ``["1... D5-D2", "2. B1-C1"]`` if White began."""
     groups: list[str] = []
     for ply, name in enumerate(names, first):
         label = ply_label(start, ply)
-        if ply > first and label.endswith("...") and ply - 1 not in branches:
+        if ply > first and label.endswith("..."):
             groups[-1] += f" {name}"
         else:
             groups.append(f"{label} {name}")
-        for branch in branches.get(ply, ()):
-            groups += parenthesised(branch)
     return groups
 
 
 def tree_groups(start: Position, moves: Sequence[Move], variations: Sequence[Variation[Move]], first: int = 1) -> list[str]:
     """The groups (see :func:`numbered`) of the moves ``moves`` from ply ``first`` of a game from
-    ``start``, with their variations, and theirs, in parentheses."""
+    ``start``, with their variations, and theirs, in parentheses; the move after a variation is numbered
+    again (``1...``)."""
     board = start.game.board
-    return core_tree_groups(moves, variations, lambda line, ply, branches: numbered(
-        start, [move.name(board) for move in line], ply, branches), first)
+    return core_tree_groups(moves, variations, lambda line, ply: numbered(
+        start, [move.name(board) for move in line], ply), first)
 
 
 # -- reading moves ------------------------------------------------------------------------------------
@@ -139,13 +134,15 @@ class _Numbers:
 
 class _Line(LineReader[Position, Move]):
     """A line of moves being read (see :class:`~solver.core.answers.record.LineReader`), and the move numbers
-    before them. With ``ends``, a move after the game ended (three in a row, no move, a third occurrence
-    counted along the line) is refused."""
+    before them. With ``seen``, the occurrences of each position along the line being read, shared by
+    every line of a tree, a move after the game ended (three in a row, no move, a third occurrence) is
+    refused."""
 
-    def __init__(self, start: Position, before: Sequence[Position], numbers: _Numbers, ends: bool) -> None:
-        super().__init__(before)
+    def __init__(self, start: Position, ply: int, before: Position, numbers: _Numbers,
+                 seen: Counter[Position] | None) -> None:
+        super().__init__(ply, before)
         self.start = start  # the game's: move numbers count from it
-        self.seen = Counter(before) if ends else None
+        self.seen = seen
         self.numbers = numbers
         self.pending: str | None = None  # a move number not yet followed by its move
 
@@ -165,7 +162,7 @@ class _Line(LineReader[Position, Move]):
 
     def _number(self, digits: str, token: str) -> None:
         self.check_complete()
-        label = ply_label(self.start, len(self.positions))
+        label = ply_label(self.start, self.next_ply)
         counted = int(label.rstrip("."))
         if len(digits) > MAX_NUMBER_DIGITS:
             raise RecordError(f"move number {token} is too large")
@@ -188,12 +185,24 @@ class _Line(LineReader[Position, Move]):
             self.seen[self.position] += 1
         self.pending = None
 
+    def branch(self) -> None:
+        if self.seen is not None:
+            self.seen[self.position] -= 1
+
+    def rejoin(self) -> None:
+        if self.seen is not None:
+            self.seen[self.position] += 1
+
+    def close(self) -> None:
+        if self.seen is not None:
+            self.seen.subtract(self.positions[1:])
+
 
 def _tree_reader(start: Position) -> TreeReader[Position, Move]:
     """A reader of move text with variations from ``start``: every line's move numbers alike, a move after
     the end of its line's game refused."""
-    numbers = _Numbers()
-    return TreeReader(start, lambda before: _Line(start, before, numbers, ends=True))
+    numbers, seen = _Numbers(), Counter([start])
+    return TreeReader(start, lambda ply, before: _Line(start, ply, before, numbers, seen))
 
 
 def _one_line(text: str) -> str:
@@ -210,7 +219,7 @@ def read_moves(start: Position, text: str) -> list[Move]:
     >>> [move.name(Game.of().board) for move in read_moves(Position.parse("start"), "1. C4-C3 D5-D2 2.B1-B4")]
     ['C4-C3', 'D5-D2', 'B1-B4']
     """
-    line = _Line(start, [start], _Numbers(), ends=False)
+    line = _Line(start, 1, start, _Numbers(), None)
     for token in checked(_one_line(text), "move text", MAX_MOVE_TEXT_LENGTH).split():
         line.feed(token)
     line.check_complete()

@@ -44,6 +44,7 @@ from typing import IO, Iterable, Iterator, NamedTuple, Protocol
 
 import numpy as np
 
+from solver.core.answers.console import LineCutter
 from solver.core.errors import InputError
 from solver.core.storage.chunks import cache_limit
 from solver.neutreeko.model import index
@@ -140,18 +141,14 @@ def _text_chunks(stream: IO[str], batch_lines: int) -> Iterator[list[str]]:
 
 
 def _descriptor_chunks(descriptor: int, batch_lines: int) -> Iterator[list[str]]:
-    pending = b""  # the start of a line whose end has not arrived yet
+    cutter = LineCutter()  # a line never ending holds no more than a line may be
     ended = False
     while not ended:
-        data, lines = [pending], 0
-        while not ended and (lines == 0 or lines < batch_lines and _waiting(descriptor)):
+        complete: list[bytes] = []
+        while not ended and (not complete or len(complete) < batch_lines and _waiting(descriptor)):
             read = os.read(descriptor, _READ_BYTES)
-            data.append(read)
-            lines += read.count(b"\n")
             ended = not read
-        *complete, pending = b"".join(data).split(b"\n")
-        if ended and pending:
-            complete.append(pending)
+            complete += cutter.feed(read) if read else cutter.end()
         if complete:
             yield [line.decode("utf-8", "replace").rstrip("\r") for line in complete]
 

@@ -19,9 +19,9 @@ Every value is from the point of view of the side to move (see :mod:`solver.neut
         the /api/annotate object of the main line, "refused": null or "ply 3, C4-C9, cannot be played:
         ...", "variations": [...]}``; M may hold variations in parentheses (as a record's move text),
         each answered as ``{"ply": the ply it replaces, "positions": [the position after each of its
-        moves], "annotation": the /api/annotate object of its whole line from P, "variations": [its
-        own]}``; M is read while its moves are legal and their game goes on, the first that is not
-        refused, what came before it in M answered
+        moves], "moves": [each of its moves judged, an entry of the /api/annotate object's "moves"],
+        "variations": [its own]}``; M is read while its moves are legal and their game goes on, the
+        first that is not refused, what came before it in M answered
     POST /api/annotate   (the body: a game record, see :mod:`solver.neutreeko.playing.record`)
         the same object for the game the record describes (:meth:`NeutreekoApi.annotate_record`)
     POST /api/game   (the body: a game record)
@@ -57,7 +57,9 @@ numbered: ``1. C4-C3 D5-D2``), each move checked; B defaults to the board P is
 written on (5 x 5 for ``start``) and R to ``connected``. The board and the rule are checked against the
 known ones before any file is touched.
 
-A request that cannot be answered raises :class:`~solver.web.game_api.ApiError` (HTTP 400) or
+A game tree (of /api/game, /api/record or a POSTed record) of more moves or deeper variations than
+:func:`~solver.web.game_api.check_tree` allows raises :class:`~solver.web.game_api.ApiError` with HTTP
+413 before any is judged. A request that cannot be answered raises :class:`~solver.web.game_api.ApiError` (HTTP 400) or
 an :class:`~solver.core.errors.InputError` naming the problem (400); a damaged table, or one that could
 not be built, raises :class:`~solver.core.errors.TableError` (the server's fault: 500), and a table being
 built :class:`~solver.web.tables.BusyError` (503). :class:`NeutreekoApi` is safe to call from several
@@ -73,6 +75,7 @@ import re
 import sys
 from collections.abc import Mapping, Sequence
 from functools import lru_cache, partial
+from itertools import count
 from pathlib import Path
 
 from solver.core.answers.record import Variation
@@ -81,7 +84,7 @@ from solver.neutreeko.model.board import MAX_SIDE, MIN_SIDE
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.model.position import Move, Position
 from solver.neutreeko.model.rules import DEFAULT_RULE, RULES, RuleError
-from solver.neutreeko.playing.annotate import annotate, annotation_object
+from solver.neutreeko.playing.annotate import annotate, annotation_object, judge, ply_object
 from solver.neutreeko.playing.record import (
     GameRecord,
     after_moves,
@@ -97,7 +100,7 @@ from solver.neutreeko.tables.stats import COUNT_NAMES
 from solver.neutreeko.tables.table import Table, open_table, solve_command, table_path
 from solver.neutreeko.web import training
 from solver.neutreeko.web.summaries import Summaries
-from solver.web.game_api import ApiError, JSONObject
+from solver.web.game_api import ApiError, JSONObject, check_tree, variation_objects
 from solver.web.tables import Builds, LiveTables, listing, run_child
 
 #: The most plies ``/api/line`` answers with: its lines stop there ("stopped").
@@ -174,6 +177,7 @@ class NeutreekoApi:
         """The annotation object (as ``/api/annotate`` answers) of the game record ``text``; raises
         :class:`~solver.neutreeko.playing.record.RecordError` naming the line of a record that cannot be read."""
         record = parse_record(text)
+        check_tree(record.moves, record.variations)
         return annotation_object(annotate(self._tablebase(record.start.game), record.start, record.moves))
 
     def game(self, start: Position, text: str) -> JSONObject:
@@ -193,6 +197,7 @@ class NeutreekoApi:
         """``{"record": the text of the game record}`` of the move text ``text`` (variations included)
         from ``start``; raises :class:`~solver.neutreeko.playing.record.RecordError` for a move that is wrong."""
         moves, variations = read_variations(start, text)
+        check_tree(moves, variations)
         return {"record": GameRecord(start, moves, (), variations).text()}
 
     def stats(self, game: Game) -> JSONObject:
@@ -210,24 +215,17 @@ class NeutreekoApi:
 
     def _game_object(self, start: Position, moves: Sequence[Move], variations: Sequence[Variation[Move]],
                      refused: str | None) -> JSONObject:
+        check_tree(moves, variations)
         tablebase = self._tablebase(start.game)
 
         def node(position: Position) -> JSONObject:
             return report.query_object(position, tablebase.probe(position), tablebase.moves(position))
 
-        def branches(line: Sequence[Move], positions: Sequence[Position],
-                     variations: Sequence[Variation[Move]]) -> list[JSONObject]:
-            """Each variation of ``line`` (the moves from the start, leading to ``positions``) and theirs."""
-            answers = []
-            for variation in variations:
-                moves = (*line[:variation.ply - 1], *variation.moves)
-                played = [*positions[:variation.ply]]
-                for move in variation.moves:
-                    played.append(played[-1].play(move))
-                answers.append({"ply": variation.ply, "positions": [node(each) for each in played[variation.ply:]],
-                                "annotation": annotation_object(annotate(tablebase, start, moves)),
-                                "variations": branches(moves, played, variation.variations)})
-            return answers
+        def said(variation: Variation[Move], before: Position, after: list[Position]) -> JSONObject:
+            judged = [judge(tablebase, start, ply, position, move)
+                      for ply, position, move in zip(count(variation.ply), [before, *after], variation.moves)]
+            return {"ply": variation.ply, "positions": [node(each) for each in after],
+                    "moves": [ply_object(each) for each in judged]}
 
         positions = [start]
         for move in moves:
@@ -235,7 +233,7 @@ class NeutreekoApi:
         return {"start": "start" if start == Position.start(start.game) else start.fen(),
                 "positions": [node(each) for each in positions],
                 "annotation": annotation_object(annotate(tablebase, start, moves)), "refused": refused,
-                "variations": branches(moves, positions, variations)}
+                "variations": variation_objects(positions, variations, Position.play, said)}
 
     def games(self) -> list[JSONObject]:
         """Every board and rule, with the state of its table; the list is kept while the names in the

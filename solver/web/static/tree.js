@@ -4,10 +4,9 @@
  * A line is the main line (ply 1, no parent) or a variation: moves (NECNON's turns) played instead of ply
  * ``ply`` of its parent line, and on, from the position before that ply. A line holds its own moves, the
  * page's node for the position after each of them (``nodes``: Neutreeko's /api/position objects,
- * NECNON's state and values), the page's judgement of its whole line if it keeps one (``annotation``:
- * Neutreeko's /api/annotate object of the moves from the start, its parent's whole line up to the ply
- * before its own, then its own moves; NECNON's null) and its variations, in the order of their plies;
- * several at one ply are alternatives to the same move.
+ * NECNON's state and values), the page's judgement of each of them if it keeps one (``judged``:
+ * Neutreeko's /api/annotate judgements, each of a move as a ply of the line's whole line; NECNON's null)
+ * and its variations, in the order of their plies; several at one ply are alternatives to the same move.
  *
  * The lines in depth-first order (``linesOf``) are in the order in which their parentheses open in the
  * tree's move text (``textOf``), which is how both games' records read variations (solver/core/answers/record.py)
@@ -21,8 +20,8 @@ const GameTree = (() => {
   // server's bound on a URL (8,192 characters).
   const MAX_LINK = 4000;
 
-  function newLine(parent, ply, moves, nodes, annotation) {
-    return {parent, ply, moves, nodes, annotation, variations: []};
+  function newLine(parent, ply, moves, nodes, judged) {
+    return {parent, ply, moves, nodes, judged, variations: []};
   }
 
   /** The ply of the last move of ``line``'s whole line. */
@@ -36,6 +35,12 @@ const GameTree = (() => {
   /** The nodes after each move of ``line``'s whole line (the start's not among them). */
   function nodesOf(line) {
     return line.parent ? nodesOf(line.parent).slice(0, line.ply - 1).concat(line.nodes) : line.nodes.slice();
+  }
+
+  /** The judgements of the moves of ``line``'s whole line (null if the page keeps none). */
+  function judgedOf(line) {
+    if (!line.judged) return null;
+    return line.parent ? judgedOf(line.parent).slice(0, line.ply - 1).concat(line.judged) : line.judged.slice();
   }
 
   /** The line among ``line`` and its parents whose own moves hold ply ``ply`` of ``line``'s whole line. */
@@ -90,18 +95,18 @@ const GameTree = (() => {
   /**
    * Put ``moves`` (from the start) into the tree where ``follow`` stopped (``{line, held}``): after the
    * end of that line they lengthen it; before, they start a variation of it. ``nodes`` are the nodes
-   * after each move not held, ``annotation`` the /api/annotate object of ``moves``. Returns the line
+   * after each move not held, ``judged`` the judgement of each of them (or null). Returns the line
    * that now ends with them.
    */
-  function graft({line: reached, held}, moves, nodes, annotation) {
+  function graft({line: reached, held}, moves, nodes, judged) {
     const rest = moves.slice(held);
     if (held === lastPly(reached)) {
       reached.moves.push(...rest);
       reached.nodes.push(...nodes);
-      reached.annotation = annotation;
+      if (judged) reached.judged.push(...judged);
       return reached;
     }
-    const branch = newLine(reached, held + 1, rest, nodes, annotation);
+    const branch = newLine(reached, held + 1, rest, nodes, judged);
     const after = reached.variations.filter(other => other.ply <= branch.ply).length;
     reached.variations.splice(after, 0, branch);
     return branch;
@@ -119,7 +124,11 @@ const GameTree = (() => {
     parent.nodes = parent.nodes.slice(0, cut).concat(variation.nodes);
     variation.moves = moves;
     variation.nodes = nodes;
-    [parent.annotation, variation.annotation] = [variation.annotation, parent.annotation];
+    if (parent.judged) {
+      const judged = parent.judged.slice(cut);
+      parent.judged = parent.judged.slice(0, cut).concat(variation.judged);
+      variation.judged = judged;
+    }
     const later = branch => branch.ply > variation.ply;
     const fromParent = parent.variations.filter(later), fromVariation = variation.variations.filter(later);
     parent.variations = parent.variations.filter(branch => !later(branch)).concat(fromVariation);
@@ -136,14 +145,14 @@ const GameTree = (() => {
 
   /**
    * The main line of the tree of an /api/game answer, its variations under it. ``read(part, ply)`` gives
-   * ``{moves, nodes, annotation}`` of the answer (``ply`` 1) or of one of its variations: its own moves,
+   * ``{moves, nodes, judged}`` of the answer (``ply`` 1) or of one of its variations: its own moves,
    * from ``ply`` on, and the page's node of each of its ``positions`` (the answer's own begin with the
    * start's, which is no line's).
    */
   function fromAnswer(answer, read) {
     const line = (parent, part, ply) => {
-      const {moves, nodes, annotation} = read(part, ply);
-      return newLine(parent, ply, moves, parent ? nodes : nodes.slice(1), annotation);
+      const {moves, nodes, judged} = read(part, ply);
+      return newLine(parent, ply, moves, parent ? nodes : nodes.slice(1), judged);
     };
     const grow = (parent, parts) => {
       for (const part of parts) {
@@ -232,6 +241,6 @@ const GameTree = (() => {
     }));
   }
 
-  return {lastPly, movesOf, nodesOf, owner, linesOf, textOf, pathText, follow, graft, promote, remove, fromAnswer,
+  return {lastPly, movesOf, nodesOf, judgedOf, owner, linesOf, textOf, pathText, follow, graft, promote, remove, fromAnswer,
           queryOf, placeOf, standing, variationBlock, attachTools};
 })();

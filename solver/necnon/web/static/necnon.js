@@ -82,7 +82,7 @@
   }
 
   /** The tree's line of an /api/game answer, or of one of its variations (tree.js: fromAnswer). */
-  const readLine = part => ({moves: part.turns, annotation: null,
+  const readLine = part => ({moves: part.turns, judged: null,
                              nodes: part.positions.map((rules, at) => ({rules, values: part.values && part.values[at]}))});
 
   /**

@@ -2,8 +2,8 @@
  * history chart, and the URL that holds the view.
  *
  * Everything the page knows of the game comes from the server's JSON API: /api/games (the boards and rules),
- * /api/game (a link's whole game at once, its variations too: every position's moves and each line's
- * annotation; a pasted game record is posted there), /api/position (a position's value and every move,
+ * /api/game (a link's whole game at once, its variations too: every position's moves and each move's
+ * judgement; a pasted game record is posted there), /api/position (a position's value and every move,
  * best first, each with the position it leads to), /api/annotate (every move of a line judged: best,
  * inaccuracy, mistake, blunder), /api/line (the perfect line) and /api/record (the game written as a
  * record, to copy or download); the statistics panel (stats.js) asks /api/stats. The page never decides a rule or a value itself: a move is legal when
@@ -85,10 +85,10 @@
   });
   // root: the /api/position answer of the start; main: the tree's main line (tree.js); line: the line
   // shown, ply: its ply shown. moves, nodes and
-  // annotation are the line's whole line: its moves from the start, nodes[i] the /api/position answer
+  // judged are the line's whole line: its moves from the start, nodes[i] the /api/position answer
   // of the position after i of them, the /api/annotate answer of the moves.
   const state = {board: "5x5", rule: "connected", start: "start", root: null, main: null, line: null, ply: 0,
-                 moves: [], nodes: [], annotation: null};
+                 moves: [], nodes: [], judged: []};
   let selected = null;  // the square of the piece picked up
   let drag = null;      // {square, pointer, from: {x, y}, moved}
   let cursor = null;    // the keyboard's square on the board
@@ -113,7 +113,7 @@
   }
 
   /** The server's judgement of the move that led to nodes[ply]: {move, before, after, mark, best, ...}. */
-  const judged = ply => state.annotation.moves[ply - 1];
+  const judged = ply => state.judged[ply - 1];
 
   /** The URL query of the view: its tree whole, or its main line and its line if that is too long. */
   function queryOf(view) {
@@ -163,13 +163,13 @@
     const answer = view.answer ||
       await api("game", {position: view.start, board: view.board, rule: view.rule, moves: view.moves.join(" ")});
     const {board, rule} = answer.annotation;
-    const main = GameTree.fromAnswer(answer, (part, ply) => ({
-      moves: part.annotation.moves.slice(ply - 1).map(judgement => judgement.move), nodes: part.positions,
-      annotation: part.annotation}));
+    const main = GameTree.fromAnswer(answer, part => {
+      const judgements = part === answer ? answer.annotation.moves : part.moves;
+      return {moves: judgements.map(judgement => judgement.move), nodes: part.positions, judged: judgements};
+    });
     positions.set(`${board}|${rule}|${answer.positions[0].position}`, Promise.resolve(answer.positions[0]));
     for (const line of GameTree.linesOf(main)) {
       for (const node of line.nodes) positions.set(`${board}|${rule}|${node.position}`, Promise.resolve(node));
-      annotations.set(`${board}|${rule}|${answer.start}|${GameTree.movesOf(line).join(" ")}`, Promise.resolve(line.annotation));
     }
     return {game: {board, rule, start: answer.start, root: answer.positions[0], main}, refused: answer.refused};
   }
@@ -179,7 +179,7 @@
     state.line = line;
     state.moves = GameTree.movesOf(line);
     state.nodes = [state.root, ...GameTree.nodesOf(line)];
-    state.annotation = line.annotation;
+    state.judged = GameTree.judgedOf(line);
     state.ply = ply === null || ply > state.moves.length ? state.moves.length : ply;
   }
 
@@ -267,7 +267,7 @@
       if (held.held < moves.length) {
         const [child, annotation] = await Promise.all([positionAnswer(state.board, state.rule, entry.position),
                                                        annotationOf({...state, moves})]);
-        showLine(GameTree.graft(held, moves, [child], annotation), moves.length);
+        showLine(GameTree.graft(held, moves, [child], annotation.moves.slice(held.held)), moves.length);
       } else {
         showLine(held.line, moves.length);
       }
@@ -444,7 +444,7 @@
     list.replaceChildren();
     let row = null;
     main.moves.forEach((move, at) => {
-      const ply = at + 1, {side, number} = main.annotation.moves[at];
+      const ply = at + 1, {side, number} = main.judged[at];
       if (side === "black" || !row) {
         row = html("li");
         row.append(html("span", {class: "number"}, number.replace(/\.+$/, ".")));
@@ -463,29 +463,29 @@
     if (end) list.append(html("li", {class: "game-result"}, end.result));
     if (!main.moves.length) list.append(html("li", {class: "game-result"}, "No moves yet: play one on the board."));
     const marked = {inaccuracy: 0, mistake: 0, blunder: 0};
-    for (const {mark} of state.annotation.moves) if (mark !== "best") marked[mark] += 1;
+    for (const {mark} of state.judged) if (mark !== "best") marked[mark] += 1;
     const counts = Object.entries(marked).filter(([, count]) => count)
       .map(([kind, count]) => `${count} ${count > 1 ? MARKS[kind].plural : kind}`);
-    const first = state.annotation.first_error;
+    const first = state.judged.find(({mark}) => mark === "mistake" || mark === "blunder");
     $("game-caption").textContent = state.moves.length
       ? `${state.line === main ? "" : "variation: "}${plyCount(state.moves.length)}` +
         `${counts.length ? "; " + counts.join(", ") : ""}` +
-        (first ? `; first decisive error ${judged(first).number} ${judged(first).move}` : "") : "";
+        (first ? `; first decisive error ${first.number} ${first.move}` : "") : "";
     const currentButton = list.querySelector(".current");
     if (currentButton) Page.scrollWithin(list, currentButton);
   }
 
   // A variation's moves say their numbers as the game's pairs do: a Black move's, and the first of a line.
   function variationNumber(line, ply, first) {
-    const {side, number} = line.annotation.moves[ply - 1];
+    const {side, number} = line.judged[ply - line.ply];
     return first || side === "black" ? number : null;
   }
 
-  const variationName = line => `Variation at ${line.annotation.moves[line.ply - 1].number}`;
+  const variationName = line => `Variation at ${line.judged[0].number}`;
 
   /** The button of ply ``ply`` of ``line``, the ``place``-th line of the tree. */
   function moveButton(line, ply, place) {
-    const judgement = line.annotation.moves[ply - 1];
+    const judgement = line.judged[ply - line.ply];
     const classes = ["ply", GameTree.standing(line, ply, state.line, state.ply)].join(" ").trim();
     const item = html("button", {type: "button", class: classes, "data-ply": ply, "data-line": place,
                                  title: verdict(judgement)}, judgement.move);
@@ -716,7 +716,8 @@
       const played = answer.annotation.moves.map(judgement => judgement.move);
       held = GameTree.follow(state.main, played);
       shown = held.held < played.length
-        ? GameTree.graft(held, played, answer.positions.slice(held.held + 1), answer.annotation) : held.line;
+        ? GameTree.graft(held, played, answer.positions.slice(held.held + 1), answer.annotation.moves.slice(held.held))
+        : held.line;
     }
     showLine(shown, state.ply);
     record("push");
