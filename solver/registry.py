@@ -23,9 +23,9 @@ _discovered: tuple[GameEntry, ...] | None = None
 
 
 def register(entry: GameEntry) -> None:
-    """Add ``entry`` to the games (a game of the same name already there is replaced)."""
+    """Add ``entry`` to the games (a game of the same name already there is replaced: see :func:`games`)."""
     global _discovered
-    _registered[:] = [each for each in _registered if each.name != entry.name] + [entry]
+    _registered.append(entry)
     _discovered = None
 
 
@@ -47,11 +47,15 @@ def default() -> GameEntry:
     return games()[0]
 
 
+def _named(name: object) -> GameEntry | None:
+    return next((entry for entry in games() if entry.name == name), None)
+
+
 def game(name: str) -> GameEntry:
     """The game called ``name``; :class:`InputError` naming the games if there is none."""
-    for entry in games():
-        if entry.name == name:
-            return entry
+    entry = _named(name)
+    if entry is not None:
+        return entry
     raise InputError(f"unknown game {name[:40]!r}; the games are {', '.join(entry.name for entry in games())}")
 
 
@@ -65,7 +69,7 @@ def of_table(attributes: Mapping[str, object], path: Path) -> GameEntry:
     attribute names (the default game's tables of the first format have none); :class:`TableError` if
     no game has that name."""
     name = attributes.get("game", default().name)
-    for entry in games():
-        if entry.name == name:
-            return entry
+    entry = _named(name)
+    if entry is not None:
+        return entry
     raise TableError(f"{path} is a table of no game this program knows ({str(name)[:40]!r})")

@@ -10,6 +10,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import urllib.request
 from pathlib import Path
 
@@ -39,7 +40,6 @@ def toy(monkeypatch, tmp_path):
     assert solved.output == f"5478 positions -> {table}\n"
     yield table
     monkeypatch.undo()
-    registry._discovered = None
 
 
 def test_the_toy_game_is_queried_checked_and_published_through_the_shared_commands(toy, tmp_path):
@@ -63,7 +63,6 @@ def test_the_toy_game_is_served_by_the_explorer(toy):
     try:
         assert {"game": "toy", "board": "3x3", "table": "ready"} in explorer.games()["games"]
         with ExplorerServer("127.0.0.1", 0, explorer) as server:
-            import threading
             thread = threading.Thread(target=server.serve_forever, daemon=True)
             thread.start()
             try:
