@@ -29,8 +29,9 @@ def run(invoked: str) -> None:
     try:
         try:
             interrupts.install()  # inside: a signal arriving as the second handler goes in is reported
-            from solver import cli, registry
+            from solver import registry  # light: the games' entries, none of their code
             program = (registry.program(invoked) or registry.default()).program
+            from solver import cli
             cli.group(program)(prog_name=program)
         finally:
             interrupts.settle()

@@ -254,10 +254,10 @@ def test_one_search_at_a_time(necnon_tables):
     assert "one search at a time" in str(refused)
 
 
-def test_a_busy_search_is_a_503_with_retry_after(necnon_tables, monkeypatch):
+def test_a_busy_search_is_a_503_with_retry_after(necnon_tables):
     """Over HTTP: the refused search is a 503, one line of JSON and Retry-After."""
-    monkeypatch.setitem(api.GAMES, "necnon", partial(NecnonApi, search_wait=0.1))
-    server = ExplorerServer("127.0.0.1", 0, api.Explorer(necnon_tables))
+    busy = {**api.makers(), "necnon": partial(NecnonApi, search_wait=0.1)}
+    server = ExplorerServer("127.0.0.1", 0, api.Explorer(necnon_tables, apis=busy))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:

@@ -29,24 +29,30 @@ from solver.core.games import load
 from solver.web.game_api import ApiError, GameApi, JSONObject, check_parameters
 from solver.web.tables import BuildLimits, Builds
 
-__all__ = ["ApiError", "Explorer"]
+__all__ = ["ApiError", "Explorer", "makers"]
 
 #: The endpoint every explorer answers itself, whatever its games.
 GAMES_ENDPOINT = "/api/games"
+#: What makes a game's API: called with the tables directory and the builds every game's tables share.
+ApiMaker = Callable[[Path | None, Builds], GameApi]
+
+
+def makers() -> dict[str, ApiMaker]:
+    """The API maker of every registered game, by the name a request gives in ``game``."""
+    return {entry.name: load(entry.web) for entry in registry.games()}
 
 
 class Explorer:
     """Answers the API's requests for every game of the registry from the tables in ``directory``
     (default: the tables directory). Missing tables are built one at a time, whatever their game, within
     ``limits``; ``announce`` is told, in words, when a build starts, ends or fails (see
-    :mod:`solver.web.tables`). :meth:`close` stops a build under way."""
+    :mod:`solver.web.tables`). :meth:`close` stops a build under way. ``apis`` makes each game's API
+    (default: :func:`makers`); the default game's must be among them."""
 
     def __init__(self, directory: Path | None = None, announce: Callable[[str], None] = lambda message: None,
-                 limits: BuildLimits = BuildLimits()) -> None:
+                 limits: BuildLimits = BuildLimits(), apis: Mapping[str, ApiMaker] | None = None) -> None:
         self._builds = Builds(announce, limits)
-        makers: dict[str, Callable[[Path | None, Builds], GameApi]] = {
-            entry.name: load(entry.web) for entry in registry.games()}
-        self._apis = {name: make(directory, self._builds) for name, make in makers.items()}
+        self._apis = {name: make(directory, self._builds) for name, make in (apis or makers()).items()}
         self._default = registry.default().name
         #: Every endpoint of some game, and ``/api/games``.
         self.endpoints = sorted({endpoint for api in self._apis.values() for endpoint in api.endpoints}
