@@ -1,4 +1,5 @@
-"""The benchmark scripts' ``--json FILE`` (``scripts/benchjson.py``)."""
+"""The benchmark scripts' ``--json FILE`` (``scripts/benchjson.py``) and the benchmark page built from
+its files (``docs/_ext/benchmark_page.py``)."""
 
 from __future__ import annotations
 
@@ -47,3 +48,18 @@ def test_a_report_holds_the_machine_and_the_measurements(tmp_path):
         {"name": "warm solve", "unit": "s", "median": 0.4, "min": 0.3, "max": 0.5, "runs": 3, "compared": "a baseline"},
         {"name": "peak memory", "unit": "MB", "median": 160.0, "min": 160.0, "max": 160.0, "runs": 1}]
 
+
+def test_the_page_renders_every_committed_file():
+    pytest.importorskip("sphinx")
+    from docutils.core import publish_doctree
+
+    page = _module(ROOT / "docs" / "_ext" / "benchmark_page.py")
+    files = sorted((ROOT / "docs" / "benchmarks").glob("*.json"))
+    assert {path.name for path in files} >= {"solve-5x5.json", "query-5x5.json"}
+    for path in files:
+        data = json.loads(path.read_text())
+        text = publish_doctree("\n".join(page.render(data)),
+                               settings_overrides={"report_level": 2, "halt_level": 2}).astext()
+        assert data["command"] in text
+        for entry in data["measurements"]:
+            assert entry["name"] in text
