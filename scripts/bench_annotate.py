@@ -24,6 +24,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import benchjson
+
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.model.outcome import ending
 from solver.neutreeko.model.position import Position
@@ -72,6 +74,7 @@ def main() -> None:
     parser.add_argument("--plies", type=int, default=100)
     parser.add_argument("--runs", type=int, default=9)
     parser.add_argument("--seed", type=int, default=0)
+    benchjson.add_option(parser)
     options = parser.parse_args()
     tablebase = Tablebase()
     record = make_game(tablebase, options.plies, options.seed)
@@ -84,6 +87,7 @@ def main() -> None:
         began = time.perf_counter()
         annotate(tablebase, record.start, record.moves)
         times.append(time.perf_counter() - began)
+    benchjson.record(f"annotate() of a {len(record.moves)}-ply game, table open", [t * 1000 for t in times], "ms")
     print(f"annotate(): median {statistics.median(times) * 1000:.1f} ms (min {min(times) * 1000:.1f}, "
           f"max {max(times) * 1000:.1f}; {options.runs} runs, table open)")
     with tempfile.TemporaryDirectory() as directory:
@@ -91,10 +95,14 @@ def main() -> None:
         write_record(path, record)
         for extra in ([], ["--json"], ["--svg", str(Path(directory) / "chart.svg")]):
             runs = [run([*command(), "annotate", str(path), *extra]) for _ in range(options.runs)]
+            what = " ".join(["neutreeko annotate GAME", *extra[:1]])
+            benchjson.record(f"{what}, wall", [wall for wall, _, _ in runs], "s")
+            benchjson.record(f"{what}, peak resident memory", max(peak for _, _, peak in runs) / 2**20, "MB")
             print(f"neutreeko annotate GAME {' '.join(extra[:1])}: median "
                   f"{statistics.median(wall for wall, _, _ in runs):.3f} s wall, "
                   f"{statistics.median(cpu for _, cpu, _ in runs):.3f} s CPU, end to end ({options.runs} runs); "
                   f"peak memory {max(peak for _, _, peak in runs) / 2**20:.0f} MB")
+    benchjson.write("bench_annotate", options)
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ import statistics
 import time
 import zlib
 
+import benchjson
 import numpy as np
 
 from solver.neutreeko.model.game import Game
@@ -27,6 +28,7 @@ def main() -> None:
     parser.add_argument("--board", default="8x8")
     parser.add_argument("--sample-mb", type=int, default=32, help="raw bytes sampled per choice (default 32)")
     parser.add_argument("--seed", type=int, default=1)
+    benchjson.add_option(parser)
     options = parser.parse_args()
     with Tablebase() as tablebase:
         result = tablebase.table(Game.of(options.board)).result
@@ -46,8 +48,12 @@ def main() -> None:
                 zlib.decompress(stored)
                 times.append(time.perf_counter() - began)
             ratio = sum(map(len, compressed)) / sum(map(len, chunks))
+            benchjson.record(f"chunk {size >> 10} KiB, level {level}: stored share of the raw bytes", ratio, "ratio")
+            benchjson.record(f"chunk {size >> 10} KiB, level {level}: one chunk decompressed",
+                             [t * 1e6 for t in times], "us")
             print(f"chunk {size >> 10:>5} KiB, level {level}: {ratio:.4f} of the raw bytes; one chunk "
                   f"decompressed in a median {statistics.median(times) * 1e6:,.0f} us ({len(chunks)} chunks)")
+    benchjson.write("bench_chunk_size", options)
 
 
 if __name__ == "__main__":

@@ -34,6 +34,8 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
+import benchjson
+
 from solver.necnon.model.position import BLACK, GREEN, Colour, Position
 from solver.necnon.model.rules import SETTINGS, Game
 from solver.necnon.playing.annotate import points_given
@@ -147,6 +149,7 @@ def parser() -> argparse.ArgumentParser:
                           help=f"The engine's seconds a turn (default {DEFAULT_SECONDS:g}).")
     thinking.add_argument("--iterations", type=int, help="The engine's playouts a turn (reproducible).")
     parser.add_argument("--seed", type=int, default=1, help="Seeds every engine (default 1).")
+    benchjson.add_option(parser)
     return parser
 
 
@@ -173,12 +176,16 @@ def main(argv: Sequence[str] | None = None) -> None:
                     tally = measure(tablebase, game, seat, options.games, options.seed, options.time,
                                     options.iterations)
                     print(f"{board} {game.setting} engine {seat}: {tally.text()}")
+                    benchjson.record(f"{board} {game.setting} engine {seat}: points given away a game",
+                                     tally.given / tally.games, "points")
                     per_board += tally
             print(f"{board} all: {per_board.text()}")
             total += per_board
     print(f"summary: {total.text()}")
     print(f"time: {time.perf_counter() - began:.1f} s of play (tables built before)")
     print(f"command: {command_line(options)}")
+    benchjson.record("time of play", time.perf_counter() - began, "s")
+    benchjson.write("bench_engine", options)
 
 
 if __name__ == "__main__":

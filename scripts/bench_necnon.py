@@ -43,6 +43,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import benchjson
+
 from solver.core.errors import InputError
 from solver.necnon.model.position import Position
 from solver.necnon.model.rules import Game
@@ -141,6 +143,7 @@ def main() -> None:
                         help="Measure the engine's exact endgame on the empty board instead of the solver.")
     parser.add_argument("--line", default="", help="With --endgame: the turns played before (default none).")
     parser.add_argument("--threads", type=int, default=1, help="With --endgame: searches at once (default 1).")
+    benchjson.add_option(parser)
     options = parser.parse_args()
     if options.runs < 1 or options.threads < 1:
         raise SystemExit("bench_necnon.py: --runs and --threads must be positive")
@@ -157,6 +160,9 @@ def main() -> None:
         print(f"exact endgame on necnon {game}, {where} {endgame['margin']:+d}, {options.threads} "
               f"search{'es' * (options.threads != 1)}: {nodes:,.0f} nodes (median), median {median:.2f} s "
               f"(min {min(endgame['wall']):.2f} s, {options.runs} runs), {nodes / median:,.0f} nodes/s")
+        benchjson.record(f"exact endgame on {game}, {where}, {options.threads} searches", endgame["wall"], "s")
+        benchjson.record(f"exact endgame on {game}, {where}, nodes", endgame["nodes"], "nodes")
+        benchjson.write("bench_necnon", options)
         return
     if options.engine:
         engine = _run(_ENGINE, options.board, options.protocol, str(options.runs), str(options.playouts))
@@ -164,6 +170,9 @@ def main() -> None:
         print(f"search engine on necnon {game}, empty board: median {statistics.median(rates):,.0f} playouts/s "
               f"({options.runs} search{'es' * (options.runs != 1)} of {options.playouts:,} playouts; "
               f"min {min(rates):,.0f}, max {max(rates):,.0f}); peak RSS {_megabytes(engine['peak_rss'])}")
+        benchjson.record(f"search engine on {game}, empty board", rates, "playouts/s")
+        benchjson.record(f"search engine on {game}, peak resident memory", engine["peak_rss"] / 2**20, "MB")
+        benchjson.write("bench_necnon", options)
         return
 
     warm = _run(_WARM, options.board, options.protocol, str(options.runs))
@@ -176,10 +185,14 @@ def main() -> None:
           f"{statistics.median(cpu):.3f} s")
     print(f"rate: {positions / median:,.0f} positions/s, {classes / median:,.0f} classes/s (median wall time); "
           f"{classes / statistics.median(cpu):,.0f} classes per CPU second")
+    benchjson.record(f"warm solve of {game}", wall, "s")
+    benchjson.record(f"warm solve of {game}, CPU", cpu, "s")
     memory = _run(_MEMORY, options.board, options.protocol)
+    benchjson.record(f"solve of {game}, peak resident memory", memory["peak_rss"] / 2**20, "MB")
     print(f"memory: peak RSS {_megabytes(memory['peak_rss'])} (before the solve {_megabytes(memory['loaded'])}); "
           f"{_megabytes(memory['peak_traced'])} allocated by the solve at its peak")
     if options.no_cold:
+        benchjson.write("bench_necnon", options)
         return
     cache = Path(tempfile.mkdtemp(prefix="numba-cache-"))
     try:
@@ -189,6 +202,9 @@ def main() -> None:
         shutil.rmtree(cache, ignore_errors=True)
     print(f"first solve in a new process: {cold['seconds']:.2f} s with an empty numba cache, "
           f"{cached['seconds']:.2f} s with it filled")
+    benchjson.record(f"first solve of {game}, empty numba cache", cold["seconds"], "s")
+    benchjson.record(f"first solve of {game}, numba cache filled", cached["seconds"], "s")
+    benchjson.write("bench_necnon", options)
 
 
 if __name__ == "__main__":

@@ -19,6 +19,8 @@ import subprocess
 import sys
 import time
 
+import benchjson
+
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.playing.puzzles import find_puzzles
 from solver.neutreeko.querying.probe import Tablebase
@@ -29,6 +31,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--counts", type=int, nargs="+", default=[20, 1000])
+    benchjson.add_option(parser)
     args = parser.parse_args()
     game = Game.of("5x5")
     ensure_table(game)
@@ -48,7 +51,10 @@ def main() -> None:
                 subprocess.run([sys.executable, "-m", "solver", "puzzles", "--count", str(count), "--seed", str(seed)],
                                check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
                 command.append(time.perf_counter() - began)
+            benchjson.record(f"{count} puzzles on 5x5, in the library", library, "s")
+            benchjson.record(f"neutreeko puzzles --count {count}, end to end", command, "s")
             print(f"{count:>8} {statistics.median(library):>19.2f} {statistics.median(command):>19.2f}")
+    benchjson.write("bench_puzzles", args)
 
 
 if __name__ == "__main__":

@@ -37,6 +37,8 @@ import time
 from pathlib import Path
 from typing import NamedTuple
 
+import benchjson
+
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.model.position import random_positions
 from solver.neutreeko.querying.probe import Tablebase
@@ -107,12 +109,17 @@ def alternating(versions: list[Version], arguments: list[str], runs: int, stdin:
     return measured
 
 
-def describe(measured: dict[str, list[Run]], count: int | None = None) -> str:
+def describe(what: str, measured: dict[str, list[Run]], count: int | None = None) -> str:
     """Each version's median wall and CPU time (and rate, for ``count`` positions) and peak memory;
-    the ratio of the baseline's wall time to this one's."""
+    the ratio of the baseline's wall time to this one's. Each is recorded for ``--json`` under ``what``."""
     parts = []
+    compared = "alternating with " + ", ".join(measured) if len(measured) > 1 else None
     for name, runs in measured.items():
         wall, cpu, peak = medians(runs)
+        benchjson.record(f"{what} ({name}), wall", [r.wall for r in runs], "s", compared)
+        benchjson.record(f"{what} ({name}), peak resident memory", peak / 2**20, "MB")
+        if count:
+            benchjson.record(f"{what} ({name}), rate", [count / r.wall for r in runs], "positions/s", compared)
         rate = f" = {count / wall:,.0f} positions/s" if count else ""
         parts.append(f"{name}: median {wall:.3f} s wall{rate}, {cpu:.3f} s CPU (wall {min(r.wall for r in runs):.3f}"
                      f"-{max(r.wall for r in runs):.3f}, {len(runs)} runs), peak {peak / 2**20:.0f} MB")
@@ -136,6 +143,7 @@ def warm_probe(game: Game, probes: int, rounds: int, seed: int) -> str:
                 began = time.perf_counter()
                 tablebase.probe(position)
                 times.append(time.perf_counter() - began)
+    benchjson.record(f"warm probe {game.board}", [t * 1e6 for t in times], "us")
     return (f"warm probe: median {statistics.median(times) * 1e6:.1f} us, 90th percentile "
             f"{statistics.quantiles(times, n=10)[-1] * 1e6:.1f} us ({probes:,} positions, their chunks cached, "
             f"{rounds} rounds)")
@@ -157,6 +165,7 @@ def main() -> None:
                         help="also run `query -` with --batch-lines N, taking turns with the default (repeatable)")
     parser.add_argument("--stats-runs", type=int, default=0, help="runs of `stats` (default 0: none)")
     parser.add_argument("--seed", type=int, default=0)
+    benchjson.add_option(parser)
     options = parser.parse_args()
     if options.runs < 1 or options.stats_runs < 0:
         parser.error("--runs must be at least 1, --stats-runs at least 0")
@@ -169,9 +178,11 @@ def main() -> None:
 
     for version in versions:
         timed(version, ["query", "start", *board, *(["--build"] if version is neutreeko else [])])
-    print(f"query start {options.board}: {describe(alternating(versions, ['query', 'start', *board], options.runs))}")
+    what = f"query start {options.board}"
+    print(f"{what}: {describe(what, alternating(versions, ['query', 'start', *board], options.runs))}")
     if options.stats_runs:
-        print(f"stats {options.board}: {describe(alternating(versions, ['stats', *board], options.stats_runs))}")
+        what = f"stats {options.board}"
+        print(f"{what}: {describe(what, alternating(versions, ['stats', *board], options.stats_runs))}")
 
     fens = [position.fen() for position in random_positions(game, options.positions, options.seed)]
     for flags, count in (([], len(fens)), (["--with-moves"], min(options.moves_positions, len(fens)))):
@@ -183,8 +194,8 @@ def main() -> None:
             settings = [neutreeko._replace(name=f"batch {lines:,}", options=("--batch-lines", str(lines)))
                         for lines in options.batch_lines]
             measured = alternating(versions + settings, ["query", "-", *board, *flags], options.bulk_runs, path)
-        print(f"query - {' '.join(flags)} {options.board}, {count:,} random positions (process start included): "
-              f"{describe(measured, count)}")
+        what = " ".join(["query -", *flags, options.board])
+        print(f"{what}, {count:,} random positions (process start included): {describe(what, measured, count)}")
 
     print(f"{options.board} {warm_probe(game, options.probes, options.rounds, options.seed)}")
 
@@ -193,7 +204,8 @@ def main() -> None:
         necnon_board, protocol = text.split(":")
         arguments = ["query", "empty", "--board", necnon_board, "--protocol", protocol]
         timed(necnon, arguments)
-        print(f"necnon query empty {text}: {describe(alternating([necnon], arguments, options.runs))}")
+        print(f"necnon query empty {text}: {describe(f'necnon query empty {text}', alternating([necnon], arguments, options.runs))}")
+    benchjson.write("bench_query", options)
 
 
 if __name__ == "__main__":

@@ -32,6 +32,8 @@ import time
 from pathlib import Path
 from urllib.parse import quote
 
+import benchjson
+
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.model.position import random_positions
 
@@ -197,6 +199,7 @@ def main() -> None:
     parser.add_argument("--boards", default="", help="boards for (d), comma-separated (their tables present)")
     parser.add_argument("--spread", type=int, default=500, help="positions per board in (d) (default 500)")
     parser.add_argument("--cache-mb", type=int, default=128, help="the server's chunk cache in (d) (default 128)")
+    benchjson.add_option(parser)
     options = parser.parse_args()
     if options.boards:
         memory_run(options.boards.split(","), options.spread, options.cache_mb, options.seed)
@@ -210,6 +213,7 @@ def main() -> None:
         starts.append(start_time(server, fens[0]))
         printed.append(server.printed)
         server.stop()
+    benchjson.record("serve: launch to the first position answered", starts, "s")
     print(f"start: first position answered a median {statistics.median(starts):.3f} s after launch "
           f"(min {min(starts):.3f}, max {max(starts):.3f}; address printed after a median "
           f"{statistics.median(printed):.3f} s; {options.starts} launches)")
@@ -225,6 +229,10 @@ def main() -> None:
         p50, p95, p99 = (statistics.median(percentile(run[0], share) * 1000 for run in runs)
                          for share in (0.50, 0.95, 0.99))
         rate = statistics.median(len(run[0]) / run[1] for run in runs)
+        for share, name in ((0.50, "p50"), (0.95, "p95"), (0.99, "p99")):
+            benchjson.record(f"{options.clients} clients, latency {name}", [percentile(run[0], share) * 1000 for run in runs],
+                             "ms")
+        benchjson.record(f"{options.clients} clients, requests", [len(run[0]) / run[1] for run in runs], "requests/s")
         print(f"latency: {options.clients} clients x {options.requests} position requests: median over "
               f"{options.runs} runs of p50 {p50:.2f} ms, p95 {p95:.2f} ms, p99 {p99:.2f} ms; "
               f"{rate:,.0f} requests/s; {errors} errors")
@@ -234,10 +242,12 @@ def main() -> None:
               f"{sum(errors for errors, _ in results)} errors in {options.runs} runs; slowest answer a median "
               f"{statistics.median(slowest for _, slowest in results) * 1000:.0f} ms "
               f"(max {max(slowest for _, slowest in results) * 1000:.0f} ms)")
+        benchjson.record("server peak resident memory", server.peak_memory_mb(), "MB")
         print(f"server peak resident memory: {server.peak_memory_mb():.0f} MB (pid {server.process.pid}, "
               f"{os.cpu_count()} cores)")
     finally:
         server.stop()
+    benchjson.write("bench_serve", options)
 
 
 if __name__ == "__main__":

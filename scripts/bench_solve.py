@@ -40,6 +40,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import benchjson
+
 from solver.neutreeko.model.game import Game
 
 # Each runs in a fresh interpreter with the arguments board, rule, runs and what it solves over, and
@@ -119,6 +121,8 @@ def _warm(args: argparse.Namespace) -> None:
         for name, tree, over in runs:
             seconds[name] += _run(_WARM, args.board, args.rule, args.runs, tree=tree, over=over)["seconds"]
     for name, _, _ in runs:
+        benchjson.record(f"warm solve ({name})", seconds[name], "s",
+                         compared="alternating with the baseline tree" if args.baseline else None)
         print(f"warm solve ({name}): median {statistics.median(seconds[name]):.3f} s, "
               f"min {min(seconds[name]):.3f} s over {len(seconds[name])} runs")
     for over in _kinds(args) if args.baseline else []:
@@ -135,6 +139,8 @@ def _first_runs(args: argparse.Namespace) -> None:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache)
         cold = _run(_FIRST, args.board, args.rule, env=env)["seconds"]
         cached = _run(_FIRST, args.board, args.rule, env=env)["seconds"]
+    benchjson.record("first run, cold numba cache", cold, "s")
+    benchjson.record("first run, warm numba cache", cached, "s")
     print(f"first run, cold numba cache (import + JIT compile + solve): {cold:.2f} s")
     print(f"first run, warm numba cache (import + cache load + solve): {cached:.2f} s")
 
@@ -142,6 +148,8 @@ def _first_runs(args: argparse.Namespace) -> None:
 def _memory(args: argparse.Namespace) -> None:
     for over in _kinds(args):
         memory = _run(_MEMORY, args.board, args.rule, over=over)
+        benchjson.record(f"peak resident memory, a process solving once over {over}", memory["peak_rss"] / 2**20, "MB")
+        benchjson.record(f"traced allocations of the solve over {over}", memory["peak_traced"] / 2**20, "MB")
         print(f"peak memory of a process that solves once over {over}: resident {_megabytes(memory['peak_rss'])} "
               f"(of which {_megabytes(memory['loaded'])} before the solve: interpreter, numpy, numba, kernels); "
               f"traced allocations during the solve {_megabytes(memory['peak_traced'])}")
@@ -163,6 +171,7 @@ def _cli(args: argparse.Namespace) -> None:
                     sys.exit(f"bench_solve: {' '.join(line)} failed:\n{done.stderr.strip()}")
                 if run:
                     seconds.append(time.perf_counter() - began)
+        benchjson.record(f"neutreeko solve --force{' --fold' if over == 'classes' else ''}, end to end", seconds, "s")
         print(f"neutreeko solve --force{' --fold' if over == 'classes' else ''}, end to end: "
               f"median {statistics.median(seconds):.2f} s, min {min(seconds):.2f} s over {len(seconds)} runs")
 
@@ -182,6 +191,7 @@ def main() -> None:
                         help="timed runs of neutreeko solve; 0 skips them (default 3)")
     parser.add_argument("--no-first-runs", dest="first_runs", action="store_false",
                         help="skip the cold and warm-cache first runs")
+    benchjson.add_option(parser)
     args = parser.parse_args()
     if args.runs < 1 or args.rounds < 1 or args.cli_runs < 0:
         parser.error("--runs and --rounds must be at least 1, --cli-runs at least 0")
@@ -199,6 +209,7 @@ def main() -> None:
         _first_runs(args)
     if args.cli_runs:
         _cli(args)
+    benchjson.write("bench_solve", args)
 
 
 if __name__ == "__main__":

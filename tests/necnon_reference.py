@@ -1,5 +1,6 @@
 """A slow, obviously correct NECNON solver for small boards, written from the rules alone
-(NECNON's rules and the package's documented choices, as README states them), sharing no code with the package.
+(NECNON's rules and the package's documented choices, as docs/guide/necnon.md states them), sharing no code
+with the package.
 
 * Cells are points of the plane: (x, y) on squares; on a hexhex board of base n, the cube coordinates
   (a, b, c), a + b + c = 0, each at most n - 1 in size, drawn at x = a + b/2, y = b (y upwards).

@@ -2,7 +2,7 @@
 
 Nothing of the solving here comes from the package: squares are (file, rank) pairs, moves are slides
 worked out square by square, the winning lines of every rule are built here, and values come from
-forward iteration straight from the definitions of the rules (README, "The game and its notation"):
+forward iteration straight from the definitions of the rules (docs/guide/notation.md):
 
 * a position is a pair (mover's squares, other side's squares), the mover being the side to move;
 * it is *illegal* if the mover already has a winning line;

@@ -96,7 +96,7 @@ def test_moves_after_the_end_are_refused(tablebase):
 
 
 def test_json_schema(tables_env, tablebase):
-    """``annotate --json`` is :func:`annotation_object`, with the keys and types the README documents."""
+    """``annotate --json`` is :func:`annotation_object`, with the keys and types the user guide documents."""
     result = invoke("annotate", "-", "--json", input=EVERY_MARK)
     assert result.exit_code == 0, result.stderr
     answer = json.loads(result.stdout)

@@ -333,12 +333,12 @@ def test_python_m_solver(fresh_tables):
 
 
 @pytest.mark.parametrize("program", ["neutreeko", "necnon"])
-def test_shell_completion_as_the_readme_sets_it_up(program):
-    """README's line for ~/.bashrc names click's variable of each program; its script completes
-    commands and options."""
+def test_shell_completion_as_the_docs_set_it_up(program):
+    """The line for ~/.bashrc of "Getting started" names click's variable of each program; its script
+    completes commands and options."""
     variable = f"_{program.upper()}_COMPLETE"
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
-    assert f'eval "$({variable}=bash_source {program})"' in readme
+    page = (Path(__file__).resolve().parent.parent / "docs" / "getting-started.md").read_text()
+    assert f'eval "$({variable}=bash_source {program})"' in page
     run = [sys.executable, "-c", f"from solver.__main__ import run; run({program!r})"]
 
     def completed(**environment: str) -> str:

@@ -1,4 +1,5 @@
-"""The published figures (README's `neutreeko verify` table), reproduced by a solve (5 x 5 and 4 x 4, ``connected``)."""
+"""The published figures (the `neutreeko verify` table of docs/results/neutreeko.md), reproduced by a solve
+(5 x 5 and 4 x 4, ``connected``)."""
 
 from __future__ import annotations
 

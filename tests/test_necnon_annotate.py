@@ -87,7 +87,7 @@ def test_perfect_play_is_all_best(necnon_tables):
 
 
 def test_json_schema(necnon_env):
-    """``annotate --json`` is :func:`annotation_object`, with the keys and types the README documents."""
+    """``annotate --json`` is :func:`annotation_object`, with the keys and types the user guide documents."""
     result = necnon("annotate", "-", "--json", input=BLUNDER)
     assert result.exit_code == 0, result.stderr
     answer = json.loads(result.stdout)

@@ -128,12 +128,13 @@ def test_notebook_runs(name, notebook_tables, monkeypatch, tmp_path):
 
 
 def test_the_notebooks_extra_runs_them():
-    """README's notebook install gives what scripts/run_notebooks.py imports and the kernel it runs."""
+    """The notebook install of the user guide gives what scripts/run_notebooks.py imports and the kernel
+    it runs."""
     tomllib = pytest.importorskip("tomllib")
     project = tomllib.loads((NOTEBOOKS.parent / "pyproject.toml").read_text())["project"]
-    readme = (NOTEBOOKS.parent / "README.md").read_text()
-    assert "pip install -e '.[notebooks]'" in readme and "python scripts/run_notebooks.py" in readme
-    assert "jupyter lab notebooks/" in readme
+    guide = (NOTEBOOKS.parent / "docs" / "guide" / "notebooks.md").read_text()
+    assert "pip install -e '.[notebooks]'" in guide and "python scripts/run_notebooks.py" in guide
+    assert "jupyter lab notebooks/" in guide
 
     def name(requirement: str) -> str:
         return re.split(r"[<>=!~ \[]", requirement, maxsplit=1)[0].lower().replace("_", "-")

@@ -19,7 +19,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 #: What the sdist's test suite reads beyond tests/test_*.py (which setuptools includes on its own).
 SUITE_FILES = ["conftest.py", "tests/helpers.py", "tests/reference.py", "tests/necnon_reference.py",
-               "tests/lowest-versions.txt", "docs/table-format.md", "docs/survey.md",
+               "tests/lowest-versions.txt", "docs/table-format.md", "docs/survey.md", "README.md",
+               "docs/reference/bad-input.md", "docs/guide/solving.md", "docs/getting-started.md",
+               "docs/guide/notebooks.md", "CHANGELOG.md", "CITATION.cff", ".ci/run", "scripts/screenshots.py",
                "scripts/run_notebooks.py", "scripts/bench_engine.py", "scripts/match_engines.py",
                "notebooks/statistics.ipynb", "notebooks/necnon.ipynb"]
 

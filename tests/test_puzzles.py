@@ -174,7 +174,7 @@ def test_out_refuses_a_directory(tables_4x4_env, tmp_path):
 
 
 def test_the_readme_s_example_diagram_is_the_command_s(tables_env, tmp_path):
-    """docs/puzzle-example.svg, shown in README, is what `neutreeko puzzles --count 3 --seed 4 --svg`
+    """docs/puzzle-example.svg, shown in the user guide, is what `neutreeko puzzles --count 3 --seed 4 --svg`
     draws for puzzle 1."""
     assert invoke("puzzles", "--count", "3", "--seed", "4", "--svg", str(tmp_path)).exit_code == 0
     committed = Path(__file__).resolve().parent.parent / "docs" / "puzzle-example.svg"

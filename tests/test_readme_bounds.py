@@ -1,4 +1,5 @@
-"""README's "Bad input" states the notation's bounds: each number there is the code's constant."""
+"""The documentation's "Bad input" page states the notation's bounds: each number there is the code's
+constant."""
 
 from __future__ import annotations
 
@@ -14,13 +15,13 @@ from solver.neutreeko.model import board, position, rules
 from solver.neutreeko.playing import record
 from solver.web import game_api
 
-README = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+PAGE = (Path(__file__).resolve().parent.parent / "docs" / "reference" / "bad-input.md").read_text()
 
 
 def _number(pattern: str) -> int:
-    """The number README gives where ``pattern`` (a regular expression with one group) matches, the
+    """The number the page gives where ``pattern`` (a regular expression with one group) matches, the
     same wherever it matches."""
-    text = " ".join(README.split())  # README wraps its lines anywhere
+    text = " ".join(PAGE.split())  # the page wraps its lines anywhere
     found = {int(match.replace(",", "")) for match in re.findall(pattern, text)}
     assert len(found) == 1, (pattern, found)
     return found.pop()

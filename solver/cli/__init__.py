@@ -2,7 +2,7 @@
 every game shares: ``check-file`` and ``convert`` (:mod:`~solver.cli.containers`), ``publish``
 (:mod:`~solver.cli.releases`) and, in the default game's group, ``serve`` (:mod:`~solver.cli.explorer`).
 
-:func:`group` gives a game's group; ``cli`` is the default game's.
+:func:`group` gives a game's group; ``cli`` is the default game's, ``<program>_cli`` any game's.
 """
 
 from __future__ import annotations
@@ -36,8 +36,10 @@ def group(program: str) -> click.Group:
 
 
 def __getattr__(name: str) -> click.Group:
-    """``cli``, the default game's group, made on first use so that another game's command line does not
-    load the default game's commands."""
+    """``cli``, the default game's group, and ``<program>_cli``, each game's (for the documentation),
+    made on first use so that one game's command line does not load another's commands."""
     if name == "cli":
         return group(registry.default().program)
+    if name.endswith("_cli") and registry.program(name.removesuffix("_cli")) is not None:
+        return group(name.removesuffix("_cli"))
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

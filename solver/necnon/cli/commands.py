@@ -409,7 +409,7 @@ def protocol_given() -> bool:
               help="Without a table: playouts of the search engine on each position instead of --time "
                    "(reproducible with --seed).")
 @seed_option("Without a table: seed of the search engine", 1)
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (its schema is in the README).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (its schema is in the user guide).")
 @picture_options("Also draw the value-history chart")
 def annotate_command(game: str, table_file: Path | None, build: bool, seconds: float, iterations: int | None,
                      seed: int, as_json: bool, svg_file: Path | None, png_file: Path | None) -> None:

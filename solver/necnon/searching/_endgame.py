@@ -241,8 +241,8 @@ SYMMETRIC_PLIES = 4
 TRANSPOSED_EMPTY = 6
 #: The most empty cells of a position whose every turn is forced (two stones a turn: a player lays each
 #: cell it may, or passes; with three, a player may choose two of them): it is played out (:func:`_forced_end`, one node) rather than searched, and
-#: kept out of the table. On seven positions of 5 x 4, 6 x 3, hex3 and 7 x 3 (README), that takes 9 to
-#: 30 % less time (9 to 25 % fewer nodes) than searching them as the others.
+#: kept out of the table. On seven positions of 5 x 4, 6 x 3, hex3 and 7 x 3 (``scripts/bench_necnon.py
+#: --endgame``), that takes 9 to 30 % less time (9 to 25 % fewer nodes) than searching them as the others.
 FORCED_EMPTY = 2
 
 

@@ -20,9 +20,9 @@ grid, board        ``"square"`` or ``"hex"``; the board, e.g. ``"4x4"``, ``"hex3
 cells, symmetries  the board's number of cells and of symmetries (8, 4 or 12)
 protocol           the setting, e.g. ``"nec-non"``; black_protocol, green_protocol: each player's
 key_layout         :data:`solver.necnon.model.keys.KEY_LAYOUT`
-classes, positions, black_wins, draws, green_wins, finished, value, turns, longest
-                   the figures of :class:`solver.necnon.tables.stats.Summary`; ``value`` and ``turns`` are
-                   the empty board's (Black's points minus Green's under perfect play)
+figures            ``classes``, ``positions``, ``black_wins``, ``draws``, ``green_wins``, ``finished``,
+                   ``value``, ``turns``, ``longest``: the figures of :class:`solver.necnon.tables.stats.Summary`;
+                   ``value`` and ``turns`` are the empty board's (Black's points minus Green's under perfect play)
 best_first         the cells whose first stone keeps the empty board's value
 sorted_by          ``"key"``: the records are sorted by their key
 digest             ``"sha256:<hex>"`` of the data bytes; checked by every reader of the whole table

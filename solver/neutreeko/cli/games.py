@@ -97,7 +97,7 @@ def play(board: str, rule: str, table_file: Path | None, build: bool, you: str, 
 @click.argument("game", metavar="GAME|-")
 @table_option
 @build_option
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (its schema is in the README).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (its schema is in the user guide).")
 @picture_options("Also draw the value-history chart")
 def annotate_command(game: str, table_file: Path | None, build: bool, as_json: bool, svg_file: Path | None,
                      png_file: Path | None) -> None:
@@ -131,7 +131,7 @@ def annotate_command(game: str, table_file: Path | None, build: bool, as_json: b
 @click.option("--count", type=click.IntRange(min=1), default=TOP, show_default=True, help="How many starts to list.")
 @click.option("--depth", type=click.IntRange(min=1, max=200), default=DEPTH, show_default=True,
               help="Plies of draw-keeping play the freedom is measured over.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (its schema is in the README).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (its schema is in the user guide).")
 @click.option("--svg", "svg_dir", type=click.Path(path_type=Path, file_okay=False), default=None, metavar="DIR",
               help="Also draw each listed start, with its first moves, as DIR/start-01.svg, ...")
 def starts_command(board: str, rule: str, table_file: Path | None, build: bool, count: int, depth: int,

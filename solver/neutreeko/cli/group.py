@@ -36,8 +36,8 @@ def cli() -> None:
 board_option = click.option("--board", default="5x5", show_default=True, metavar="WIDTHxHEIGHT",
                             help=f"Board size, files x ranks, each side from {MIN_SIDE} to {MAX_SIDE}.")
 rule_option = click.option("--rule", type=click.Choice(list(RULES), case_sensitive=False), default=DEFAULT_RULE,
-                           show_default=True, help="Winning condition; connected is standard Neutreeko (README describes "
-                                                    "the others).")
+                           show_default=True, help="Winning condition; connected is standard Neutreeko (the "
+                                                    "documentation's notation page describes the others).")
 build_option = click.option("--build", is_flag=True,
                             help="Build a missing table even for a board larger than 5x5 (up to a minute "
                                  "and hundreds of MB); smaller ones are built unasked.")

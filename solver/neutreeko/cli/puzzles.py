@@ -31,7 +31,7 @@ from solver.neutreeko.playing.puzzles import KINDS, ORIGINS, find_puzzles, puzzl
 @click.option("--from", "origin", type=click.Choice(list(ORIGINS), case_sensitive=False), default="standard",
               show_default=True, help="Where the sampled games begin: the standard start, or the fair starts "
                                       "(neutreeko starts), a random one of the top list a game.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (its schema is in the README).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (its schema is in the user guide).")
 @click.option("--svg", "svg_dir", type=click.Path(path_type=Path, file_okay=False), default=None, metavar="DIR",
               help="Also draw each puzzle's position as DIR/puzzle-001.svg, ...")
 @click.option("--out", "out_file", type=click.Path(path_type=Path, dir_okay=False), default=None, metavar="FILE",

@@ -308,7 +308,7 @@ def _line_text(puzzle: Puzzle) -> str:
 
 
 def puzzles_text(found: Puzzles) -> str:
-    """The puzzles as text, one block each (see the README)."""
+    """The puzzles as text, one block each (see the user guide, "Puzzles and fair starts")."""
     blocks = []
     for rank, puzzle in enumerate(found.puzzles, 1):
         side = puzzle.position.side_to_move.capitalize()
@@ -349,7 +349,7 @@ def puzzle_object(rank: int, puzzle: Puzzle) -> JSONObject:
 
 
 def puzzles_object(found: Puzzles) -> JSONObject:
-    """The ``puzzles --json`` object (see the README)."""
+    """The ``puzzles --json`` object (see the user guide, "Puzzles and fair starts")."""
     return {
         "board": str(found.game.board), "rule": found.game.rule.name, "kind": found.kind, "seed": found.seed,
         "from": found.origin, "asked": found.asked,

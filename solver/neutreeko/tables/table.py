@@ -19,16 +19,16 @@ format_version     :data:`FORMAT_VERSION`
 board, rule        e.g. ``"5x5"``, ``"connected"``
 index_scheme       :data:`solver.neutreeko.model.index.INDEX_SCHEME`
 value_encoding     :data:`solver.neutreeko.model.values.ENCODING`
-legal, wins, losses, draws, longest_win, longest_loss, no_move
+counts             ``legal``, ``wins``, ``losses``, ``draws``, ``longest_win``, ``longest_loss``, ``no_move``:
                    the counts (see :class:`solver.neutreeko.tables.stats.Summary`)
 index_description  the index scheme in words (see ``docs/table-format.md``)
 digest             ``"sha256:<hex>"`` of the data bytes; checked by every reader of the whole table
 writer, written    the package and version that wrote the file, and when (UTC)
 folded             true for a folded table (absent or false: a full one)
-symmetries, classes
-                   folded tables only: the board's symmetry count and the number of legal classes
+symmetries         folded tables only: the board's symmetry count; ``classes``: the number of legal classes
 canonical_form     folded tables only: :data:`solver.neutreeko.model.symmetry.CANONICAL_FORM`
-solve_seconds      how long the analysis took (not part of the data; a finite, non-negative float)
+solve_seconds      how long the analysis took (not part of the data; a finite, non-negative float,
+                   checked on every open)
 =================  =============================================================================
 
 Opening a table checks every attribute a reader uses, its presence and its kind (a count, a text, a
