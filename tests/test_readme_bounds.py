@@ -1,5 +1,5 @@
-"""The documentation's "Bad input" page states the notation's bounds: each number there is the code's
-constant."""
+"""The documentation's "Bad input" and "JSON API" pages state the notation's and the explorer's bounds:
+each number there is the code's constant."""
 
 from __future__ import annotations
 
@@ -15,13 +15,15 @@ from solver.neutreeko.model import board, position, rules
 from solver.neutreeko.playing import record
 from solver.web import game_api
 
-PAGE = (Path(__file__).resolve().parent.parent / "docs" / "reference" / "bad-input.md").read_text()
+REFERENCE = Path(__file__).resolve().parent.parent / "docs" / "reference"
+PAGE = (REFERENCE / "bad-input.md").read_text()
+API_PAGE = (REFERENCE / "json-api.md").read_text()
 
 
-def _number(pattern: str) -> int:
-    """The number the page gives where ``pattern`` (a regular expression with one group) matches, the
+def _number(pattern: str, page: str = PAGE) -> int:
+    """The number ``page`` gives where ``pattern`` (a regular expression with one group) matches, the
     same wherever it matches."""
-    text = " ".join(PAGE.split())  # the page wraps its lines anywhere
+    text = " ".join(page.split())  # the page wraps its lines anywhere
     found = {int(match.replace(",", "")) for match in re.findall(pattern, text)}
     assert len(found) == 1, (pattern, found)
     return found.pop()
@@ -51,8 +53,8 @@ def test_necnon_bounds():
 
 
 def test_game_tree_bounds():
-    assert _number(r"of more than ([\d,]+) moves with its variations") == game_api.MAX_TREE_PLIES
-    assert _number(r"with variations nested more than (\d+) deep") == game_api.MAX_NESTING
+    assert _number(r"of more than ([\d,]+) moves with its variations", API_PAGE) == game_api.MAX_TREE_PLIES
+    assert _number(r"with variations nested more than (\d+) deep", API_PAGE) == game_api.MAX_NESTING
 
 
 def test_input_line_bound():
