@@ -109,7 +109,11 @@ class _Table:
         self.path = path
 
     def describe(self) -> dict[str, Any]:
-        return {"game": "toy", "board": "3x3", "result_digest": container.open_contents(self.path).attributes["digest"]}
+        contents = container.open_contents(self.path)
+        try:
+            return {"game": "toy", "board": "3x3", "result_digest": contents.attributes["digest"]}
+        finally:
+            contents.close()
 
     def close(self) -> None:
         pass
