@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
+from solver.core.answers.notation import quote
 from solver.core.errors import InputError, TableError
 from solver.core.games import GameEntry, load
 
@@ -56,7 +57,7 @@ def game(name: str) -> GameEntry:
     entry = _named(name)
     if entry is not None:
         return entry
-    raise InputError(f"unknown game {name[:40]!r}; the games are {', '.join(entry.name for entry in games())}")
+    raise InputError(f"unknown game {quote(name)}; the games are {', '.join(entry.name for entry in games())}")
 
 
 def program(name: str) -> GameEntry | None:
@@ -72,4 +73,4 @@ def of_table(attributes: Mapping[str, object], path: Path) -> GameEntry:
     entry = _named(name)
     if entry is not None:
         return entry
-    raise TableError(f"{path} is a table of no game this program knows ({str(name)[:40]!r})")
+    raise TableError(f"{path} is a table of no game this program knows ({quote(str(name))})")

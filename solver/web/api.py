@@ -25,6 +25,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from solver import registry
+from solver.core.answers.notation import quote
 from solver.core.games import load
 from solver.web.game_api import ApiError, GameApi, JSONObject, check_parameters
 from solver.web.tables import BuildLimits, Builds
@@ -86,7 +87,7 @@ class Explorer:
         name = parameters.get("game", self._default)
         api = self._apis.get(name)
         if api is None:
-            raise ApiError(f"unknown game {name[:40]!r}; the explorer has {', '.join(self._apis)}")
+            raise ApiError(f"unknown game {quote(name)}; the explorer has {', '.join(self._apis)}")
         offered = api.posted if posted else tuple(api.endpoints)
         if endpoint not in offered:
             what = "no POST of a record to" if posted else "no endpoint"
