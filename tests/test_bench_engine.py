@@ -27,7 +27,10 @@ TALLY = (r"(\d+) games?, (\d+\.\d\d) points given away a game, the perfect resul
 
 
 def script(name: str) -> ModuleType:
-    """The script ``scripts/<name>.py`` as a module."""
+    """The script ``scripts/<name>.py`` as a module, its folder on the path as when it runs (the scripts
+    import their helper ``benchjson`` from there)."""
+    if str(SCRIPTS) not in sys.path:
+        sys.path.insert(0, str(SCRIPTS))
     spec = importlib.util.spec_from_file_location(name, SCRIPTS / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
