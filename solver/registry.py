@@ -53,7 +53,7 @@ def _named(name: object) -> GameEntry | None:
 
 
 def game(name: str) -> GameEntry:
-    """The game called ``name``; :class:`InputError` naming the games if there is none."""
+    """The game called ``name``; :class:`~solver.core.errors.InputError` naming the games if there is none."""
     entry = _named(name)
     if entry is not None:
         return entry
@@ -67,7 +67,7 @@ def program(name: str) -> GameEntry | None:
 
 def of_table(attributes: Mapping[str, object], path: Path) -> GameEntry:
     """The game of the table at ``path`` whose attributes are ``attributes``: the one its ``game``
-    attribute names (the default game's tables of the first format have none); :class:`TableError` if
+    attribute names (the default game's tables of the first format have none); :class:`~solver.core.errors.TableError` if
     no game has that name."""
     name = attributes.get("game", default().name)
     entry = _named(name)

@@ -167,7 +167,7 @@ def fail(message: object, code: int, program: str | None = None) -> NoReturn:
 
 
 def standard_input() -> TextIO:
-    """Standard input; :class:`InputError` if it is closed."""
+    """Standard input; :class:`~solver.core.errors.InputError` if it is closed."""
     if sys.stdin is None:
         raise InputError("cannot read standard input: it is closed")
     return sys.stdin

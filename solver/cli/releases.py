@@ -1,6 +1,6 @@
 """Releases of tables on the command line (:mod:`solver.core.storage.release`): ``publish``, added to every
 game's group (it takes tables of every game), and what each game's ``fetch`` shares: its mirror, force and
-quiet options, and the run of a fetch with its progress on standard error (:func:`fetch_table`). Each
+quiet options, and the run of a fetch with its progress on standard error (:func:`~solver.cli.releases.fetch_table`). Each
 game's ``fetch`` is a command of its own group, whose board and variant options it takes. As in
 :mod:`solver.cli.containers`, a game's table module is imported only when a file of that game is
 published (its ``release_entry``, see :class:`~solver.core.games.GameEntry`)."""

@@ -1,5 +1,5 @@
-"""What a game tells the rest of the package about itself (:class:`GameEntry`), and how the parts it
-names are loaded (:func:`load`).
+"""What a game tells the rest of the package about itself (:class:`~solver.core.games.GameEntry`), and how the parts it
+names are loaded (:func:`~solver.core.games.load`).
 
 A game is one package that defines ``GAME``, a :class:`GameEntry`, in its ``__init__``; the registry
 (:mod:`solver.registry`) lists the packages. The entry names its parts as ``"module:attribute"``

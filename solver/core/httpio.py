@@ -32,7 +32,7 @@ def number(value: str) -> int:
 
 class TimedReader(io.RawIOBase):
     """The bytes ``connection`` (a socket, or a TLS one) receives: each read waits at most ``wait``
-    seconds, and none goes on past :attr:`deadline` (a :func:`time.monotonic` time, or None), raising
+    seconds, and none goes on past its ``deadline`` (a :func:`~time.monotonic` time, or None), raising
     :class:`TimeoutError`. It holds the socket open until it is closed, as the socket's own reader does."""
 
     def __init__(self, connection: socket.socket, wait: float, deadline: float | None = None) -> None:

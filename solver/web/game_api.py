@@ -1,5 +1,5 @@
-"""What the explorer asks of each game's API (:class:`GameApi`), and the error an API raises for a
-request it cannot answer (:class:`ApiError`).
+"""What the explorer asks of each game's API (:class:`~solver.web.game_api.GameApi`), and the error an API raises for a
+request it cannot answer (:class:`~solver.web.game_api.ApiError`).
 
 Each game's API lives in its own package (its registry entry's ``web``, see
 :class:`~solver.core.games.GameEntry`), reached through :mod:`solver.web.api`: the server sees
@@ -22,8 +22,7 @@ Step = TypeVar("Step")
 #: The most moves (NECNON's turns) a game tree may hold, its main line and every variation together, for
 #: ``/api/game``, ``/api/annotate`` and ``/api/record``, and how deep its variations may nest: the work
 #: and the answer of such a request grow with them (:func:`check_tree`).
-MAX_TREE_PLIES = 2000
-MAX_NESTING = 100
+MAX_TREE_PLIES, MAX_NESTING = 2000, 100
 
 
 class ApiError(InputError):

@@ -24,7 +24,7 @@ class OneSearch:
 
     @contextmanager
     def turn(self) -> Iterator[None]:
-        """The block runs while no other search does; :class:`BusyError` if another still runs after
+        """The block runs while no other search does; :class:`~solver.web.tables.BusyError` if another still runs after
         ``wait_seconds``."""
         if not self._lock.acquire(timeout=self._wait_seconds):
             raise BusyError(f"the search engine is thinking for another request (one search at a time), still after "

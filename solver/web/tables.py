@@ -95,7 +95,7 @@ class LiveTables(Generic[Table]):
     def get(self, key: str, path: Path, open_table: Callable[[Path], Table], build: Command | None = None) -> Table:
         """The table ``key`` as ``open_table(path)`` opens it: the one opened before if the file at
         ``path`` is still the same, otherwise opened again; if it is missing (``open_table`` raises
-        :class:`MissingTableError`) and ``build`` is given, built by a child process running
+        :class:`~solver.core.errors.MissingTableError`) and ``build`` is given, built by a child process running
         ``build(out)`` first, which writes it to ``out``.
 
         Raises what ``open_table`` raises (a table missing that may not be built, or damaged),

@@ -56,7 +56,7 @@ class LineCutter:
 
 class TerminalLines(Iterator[str]):
     """The lines a person types at a terminal (standard input), read by :func:`input` with line editing
-    and history: the standard library's :mod:`readline`, where the platform has it, is loaded when one
+    and history: the standard library's :mod:`~readline`, where the platform has it, is loaded when one
     is made. :func:`read_line` hands it the prompt, so that editing a line redraws the prompt with it;
     iterating it reads lines without a prompt."""
 

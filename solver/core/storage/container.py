@@ -132,7 +132,7 @@ def digest(data: npt.NDArray[Any]) -> str:
 
 
 def check_writable(path: Path) -> None:
-    """Raise :class:`TableError` unless a table can be written at ``path``, so that a long solve does
+    """Raise :class:`~solver.core.errors.TableError` unless a table can be written at ``path``, so that a long solve does
     not end in a failed write."""
     try:
         files.check_writable(path)
@@ -141,8 +141,8 @@ def check_writable(path: Path) -> None:
 
 
 def check_present(path: Path, missing: str) -> None:
-    """Raise :class:`MissingTableError` (a ``KeyError``) saying ``missing`` if nothing is at ``path``,
-    and :class:`TableError` if something other than a regular file is (a link leading nowhere, a FIFO,
+    """Raise :class:`~solver.core.errors.MissingTableError` (a ``KeyError``) saying ``missing`` if nothing is at ``path``,
+    and :class:`~solver.core.errors.TableError` if something other than a regular file is (a link leading nowhere, a FIFO,
     a device, a directory)."""
     try:
         present = files.regular_file(path)
@@ -155,7 +155,7 @@ def check_present(path: Path, missing: str) -> None:
 def ensure(path: Path, open_existing: Callable[[Path], Opened], check_asked: Callable[[Path], None],
            build: Callable[[Path], object], on_build: Callable[[Path], None] | None = None) -> Opened:
     """The table at ``path`` as ``open_existing`` opens it; if there is none
-    (:class:`MissingTableError`), ``check_asked(path)`` (which raises if it may not be built), then
+    (:class:`~solver.core.errors.MissingTableError`), ``check_asked(path)`` (which raises if it may not be built), then
     ``on_build(path)`` (to say what comes), ``build(path)`` and the table it built."""
     try:
         return open_existing(path)
@@ -168,8 +168,8 @@ def ensure(path: Path, open_existing: Callable[[Path], Opened], check_asked: Cal
 
 
 def check_replaceable(path: Path, force: bool, open_existing: Callable[[Path], object]) -> None:
-    """Raise :class:`TableError` before any work unless a table can be written at ``path``, and
-    :class:`TableExistsError` if a file is there and not ``force``: a valid table (``open_existing``
+    """Raise :class:`~solver.core.errors.TableError` before any work unless a table can be written at ``path``, and
+    :class:`~solver.core.errors.TableExistsError` if a file is there and not ``force``: a valid table (``open_existing``
     opens it without error) or a file that is not one, which may be someone's data (the error says
     why ``open_existing`` refused it)."""
     check_writable(path)
@@ -191,9 +191,9 @@ def write(path: Path, dataset: str, data: npt.NDArray[Any], attributes: Attribut
     the data's digest and the writer's name and the date; ``sorted_by`` names the field by which the
     records are sorted (its first value in each chunk is kept in the chunk map). The same inputs give
     the same bytes but for the date. Unless ``replace``, a file at ``path`` is never replaced, even one
-    that appeared while the table was being written: :class:`TableExistsError`.
+    that appeared while the table was being written: :class:`~solver.core.errors.TableExistsError`.
 
-    Raises :class:`TableError` if the file cannot be written (a full disk included: the HDF5 file is
+    Raises :class:`~solver.core.errors.TableError` if the file cannot be written (a full disk included: the HDF5 file is
     closed whatever failed, and the temporary file removed)."""
     chunk_items = max(1, min(len(data), CHUNK_BYTES // data.dtype.itemsize))
     try:
@@ -362,7 +362,7 @@ class Contents:
         return self.attributes.get("format") == FORMAT
 
     def check_attributes(self, schema: Mapping[str, Kind]) -> None:
-        """Raise :class:`TableError` (the file damaged) naming the first attribute of
+        """Raise :class:`~solver.core.errors.TableError` (the file damaged) naming the first attribute of
         :data:`COMMON_ATTRIBUTES` and ``schema`` that is missing or not of its :class:`Kind`, so that
         readers of the attributes only ever see checked ones."""
         for name, kind in {**COMMON_ATTRIBUTES, **schema}.items():
@@ -379,7 +379,7 @@ class Contents:
         return damaged(self.path, why, self.rebuild)
 
     def chunks(self, dataset: str, length: int, dtype: npt.DTypeLike) -> Chunks:
-        """The dataset, to be read a chunk at a time; :class:`TableError` unless it has ``length`` items
+        """The dataset, to be read a chunk at a time; :class:`~solver.core.errors.TableError` unless it has ``length`` items
         of ``dtype`` (a scalar type or a record type)."""
         if self._chunks is None:
             header, dtype = self._header, np.dtype(dtype)
@@ -407,7 +407,7 @@ class Contents:
 
     def checked_chunks(self, dataset: str, length: int, dtype: npt.DTypeLike) -> Iterator[npt.NDArray[Any]]:
         """The dataset's chunks in order (see :meth:`chunks`), read in the memory of a few; after the last,
-        :class:`TableError` unless together they have the ``digest`` attribute: what :meth:`read`
+        :class:`~solver.core.errors.TableError` unless together they have the ``digest`` attribute: what :meth:`read`
         checks, without holding the data."""
         sha = hashlib.sha256()
         for chunk in self.chunks(dataset, length, dtype).in_order():
@@ -423,7 +423,7 @@ class Contents:
         return str(self.attributes["digest"])
 
     def check_figures(self, figures: Mapping[str, Any]) -> None:
-        """Raise :class:`TableError` naming the first of ``figures`` (computed from the data) that is not
+        """Raise :class:`~solver.core.errors.TableError` naming the first of ``figures`` (computed from the data) that is not
         the attribute of its name: data that contradicts its own attributes is damaged."""
         for name, value in figures.items():
             stated = self.attributes.get(name)
@@ -433,7 +433,7 @@ class Contents:
 
     def check_file(self) -> int:
         """Digest every byte after the header (the header was checked on opening) and return the file's
-        size; :class:`TableError` if they are not as written."""
+        size; :class:`~solver.core.errors.TableError` if they are not as written."""
         size = int(self._header["size"])
         try:
             body = _digest_ranges(self._file.descriptor, [(self._header["header_bytes"], size)])
@@ -458,7 +458,7 @@ def damaged(path: Path, why: str, rebuild: str = "") -> TableError:
 def open_contents(path: Path, rebuild: str = "") -> Contents:
     """``path`` opened read-only as :class:`Contents`, once its header and chunk map have been verified
     (see the module docstring). A file that cannot be read, is not a table or is damaged raises
-    :class:`TableError` saying why; messages about a damaged file name ``rebuild``, the command that
+    :class:`~solver.core.errors.TableError` saying why; messages about a damaged file name ``rebuild``, the command that
     rebuilds it."""
     try:
         descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # a FIFO must not block
@@ -479,7 +479,7 @@ def open_contents(path: Path, rebuild: str = "") -> Contents:
 
 def check_file(path: Path, rebuild: str = "") -> int:
     """Digest the whole file at ``path`` (the header, padding included, and every byte after it) and
-    return its size; raise :class:`TableError` as :func:`open_contents` does if any byte is not as written."""
+    return its size; raise :class:`~solver.core.errors.TableError` as :func:`open_contents` does if any byte is not as written."""
     contents = open_contents(path, rebuild)
     try:
         return contents.check_file()

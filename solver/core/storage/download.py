@@ -1,5 +1,5 @@
-"""Downloading over HTTP or HTTPS with the standard library: a small file read whole (:func:`read`),
-and a large one into a partial file that a later call resumes (:func:`download`).
+"""Downloading over HTTP or HTTPS with the standard library: a small file read whole (:func:`~solver.core.storage.download.read`),
+and a large one into a partial file that a later call resumes (:func:`~solver.core.storage.download.download`).
 
 A download goes to a partial file, each block written as it arrives; if one is there already (an
 earlier download that stopped: a lost connection, its deadline, Ctrl-C), only the rest is asked for,
@@ -54,7 +54,7 @@ _CONTENT_RANGE = re.compile(r"bytes ([^-]*)-([^/]*)/(.*)")
 
 def address(mirror: str, name: str) -> str:
     """The address of the file ``name`` on ``mirror`` (an ``http://`` or ``https://`` address of a
-    directory, with or without its final slash); :class:`ReleaseError` for another kind of address.
+    directory, with or without its final slash); :class:`~solver.core.errors.ReleaseError` for another kind of address.
 
     >>> address("http://127.0.0.1:8000/tables", "neutreeko-5x5.h5")
     'http://127.0.0.1:8000/tables/neutreeko-5x5.h5'
@@ -84,7 +84,7 @@ class _Deadline:
 
 
 def read(url: str, limit: int, timeout: float = TIMEOUT, deadline: float = DEADLINE) -> bytes:
-    """The whole body served at ``url``, within ``deadline`` seconds; :class:`ReleaseError` if it
+    """The whole body served at ``url``, within ``deadline`` seconds; :class:`~solver.core.errors.ReleaseError` if it
     cannot be had in time or holds more than ``limit`` bytes."""
     end = _Deadline.starting(deadline)
     with _open(url, {}, timeout, end) as response:
@@ -101,7 +101,7 @@ def download(url: str, part: Path, size: int, progress: Progress | None = None, 
              deadline: float = DEADLINE) -> None:
     """Make the file ``part`` hold the ``size`` bytes served at ``url``, resuming from what it holds (see
     the module docstring); ``progress`` is told of every block received. Nothing is asked for if
-    ``part`` is whole already. :class:`ReleaseError` if the transfer stops, ``deadline`` seconds
+    ``part`` is whole already. :class:`~solver.core.errors.ReleaseError` if the transfer stops, ``deadline`` seconds
     after the call at the latest, or does not match ``size``."""
     try:
         present = files.regular_file(part)
@@ -174,7 +174,7 @@ def _open(url: str, headers: dict[str, str], timeout: float, end: _Deadline,
           resuming: bool = False) -> http.client.HTTPResponse:
     """The response to a GET of ``url`` with ``headers``, every read of it (its head's too) waiting at
     most ``timeout`` seconds and none past ``end``: 200, or 206 if ``resuming``; :class:`_BeyondTheFile`
-    if ``resuming`` and the server answers 416, :class:`ReleaseError` for any other answer, or none."""
+    if ``resuming`` and the server answers 416, :class:`~solver.core.errors.ReleaseError` for any other answer, or none."""
     left = end.at - time.monotonic()
     if left <= 0:
         raise ReleaseError(f"cannot download {quote(url)}: its deadline of {end.seconds:g} s passed")
@@ -232,7 +232,7 @@ class _HttpsHandler(_Timed, urllib.request.HTTPSHandler):
 
 def _number(text: str, what: str, url: str) -> int:
     """The number a header of the response from ``url`` writes (:func:`~solver.core.httpio.number`);
-    :class:`ReleaseError` naming the header, ``what``, if it is not one."""
+    :class:`~solver.core.errors.ReleaseError` naming the header, ``what``, if it is not one."""
     try:
         return number(text)
     except ValueError as error:

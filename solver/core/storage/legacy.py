@@ -30,7 +30,7 @@ _UNDIGESTED = ("solve_seconds", "attributes_digest")
 
 def read(path: Path) -> tuple[Attributes, npt.NDArray[Any]]:
     """The attributes and the data of the first-format table at ``path``, verified. Raises
-    :class:`TableError` if it cannot be read, is not such a table, or is damaged."""
+    :class:`~solver.core.errors.TableError` if it cannot be read, is not such a table, or is damaged."""
     try:
         with open(path, "rb") as raw:
             header = raw.read(_HEADER_BYTES)

@@ -1,5 +1,5 @@
-"""Releases of tables: a directory of table files that a mirror serves as it is (:func:`publish`), and
-one table of it downloaded, checked and moved into the tables directory (:func:`fetch`).
+"""Releases of tables: a directory of table files that a mirror serves as it is (:func:`~solver.core.storage.release.publish`), and
+one table of it downloaded, checked and moved into the tables directory (:func:`~solver.core.storage.release.fetch`).
 
 A release directory holds table files of either game under the names of the tables directory
 (``neutreeko-5x5.h5``, ``necnon-4x4-nec.h5``), ``manifest.json``, which says what each holds, and
@@ -100,14 +100,14 @@ def file_sha256(path: Path) -> str:
 def publish(directory: Path, tables: Sequence[Path], describe: Callable[[Path], tuple[str, Attributes]],
             force: bool) -> list[Entry]:
     """Make ``directory`` a release of the table files ``tables``, ``describe(file)`` giving each one's
-    name in the release and its description (checking the table, raising :class:`TableError` if it is
+    name in the release and its description (checking the table, raising :class:`~solver.core.errors.TableError` if it is
     not sound): each file hard-linked there under its name (copied where the file system has no hard
     links or the directory is on another one), then the manifest and the sums written, every file
     atomically. Return the entries, in the order given.
 
-    Raises :class:`TableExistsError` if ``directory`` holds a release already and not ``force`` (before
+    Raises :class:`~solver.core.errors.TableExistsError` if ``directory`` holds a release already and not ``force`` (before
     any table is read; with it, the files of the release are replaced, and files of an earlier one not
-    published again are left), :class:`InputError` if two tables have one name, :class:`TableError` if
+    published again are left), :class:`~solver.core.errors.InputError` if two tables have one name, :class:`~solver.core.errors.TableError` if
     a file cannot be written."""
     existing = [name for name in (MANIFEST, SUMS) if (directory / name).exists()]
     if existing and not force:
@@ -134,7 +134,7 @@ def publish(directory: Path, tables: Sequence[Path], describe: Callable[[Path], 
 
 
 def _write(path: Path, fill: Callable[[str], object]) -> None:
-    """Write ``path`` atomically, ``fill(temporary)`` making the temporary file; :class:`TableError`
+    """Write ``path`` atomically, ``fill(temporary)`` making the temporary file; :class:`~solver.core.errors.TableError`
     saying why if it cannot be written."""
     try:
         with files.replacing(path) as temporary:
@@ -158,7 +158,7 @@ def _link_or_copy(source: Path, temporary: str) -> None:
 
 def read_manifest(mirror: str, timeout: float = download.TIMEOUT,
                   deadline: float = MANIFEST_DEADLINE) -> list[Entry]:
-    """The entries of the manifest ``mirror`` serves; :class:`ReleaseError` if it cannot be had within
+    """The entries of the manifest ``mirror`` serves; :class:`~solver.core.errors.ReleaseError` if it cannot be had within
     ``deadline`` seconds or is not a release's manifest."""
     url = download.address(mirror, MANIFEST)
     body = download.read(url, MANIFEST_LIMIT, timeout, deadline)
@@ -187,12 +187,12 @@ def fetch(mirror: str, destination: Path, identity: Attributes, committed: str |
 
     ``identity`` is what the entry must say of the table asked for (``{"game": "neutreeko", "board":
     "5x5", "rule": "connected"}``), ``committed`` its committed result digest (None if there is none),
-    ``describe(path)`` the description of the table at ``path`` (raising :class:`TableError` if it is
+    ``describe(path)`` the description of the table at ``path`` (raising :class:`~solver.core.errors.TableError` if it is
     not the table asked for). Each read waits at most ``timeout`` seconds; the table's download stops
     ``deadline`` seconds after it began (kept, for the next fetch to resume it), the manifest's after
     ``deadline`` or :data:`MANIFEST_DEADLINE`, whichever is shorter. A table at ``destination`` is
-    replaced only if ``force`` (:class:`TableExistsError` before anything is downloaded); every other
-    refusal is a :class:`ReleaseError` (a :class:`TableError`)."""
+    replaced only if ``force`` (:class:`~solver.core.errors.TableExistsError` before anything is downloaded); every other
+    refusal is a :class:`~solver.core.errors.ReleaseError` (a :class:`~solver.core.errors.TableError`)."""
     download.address(mirror, MANIFEST)  # a mirror that is no address is refused first
     try:
         if files.regular_file(destination) and not force:
@@ -222,7 +222,7 @@ def fetch(mirror: str, destination: Path, identity: Attributes, committed: str |
 
 
 def _entry(entries: list[Entry], name: str, mirror: str) -> Entry:
-    """The entry of the file ``name``; :class:`ReleaseError` naming what the mirror has if it has none."""
+    """The entry of the file ``name``; :class:`~solver.core.errors.ReleaseError` naming what the mirror has if it has none."""
     for entry in entries:
         if entry.file == name:
             return entry
@@ -231,7 +231,7 @@ def _entry(entries: list[Entry], name: str, mirror: str) -> Entry:
 
 
 def _vouch(entry: Entry, url: str, identity: Attributes, committed: str | None) -> None:
-    """Raise :class:`ReleaseError` unless ``entry`` says what ``identity`` says and gives the
+    """Raise :class:`~solver.core.errors.ReleaseError` unless ``entry`` says what ``identity`` says and gives the
     committed result digest, if there is one."""
     for key, value in identity.items():
         if entry.table.get(key) != value:
@@ -243,7 +243,7 @@ def _vouch(entry: Entry, url: str, identity: Attributes, committed: str | None) 
 
 
 def _check(part: Path, entry: Entry, url: str, describe: Callable[[Path], Attributes]) -> None:
-    """Raise :class:`ReleaseError` unless the download ``part`` is the file ``entry`` describes."""
+    """Raise :class:`~solver.core.errors.ReleaseError` unless the download ``part`` is the file ``entry`` describes."""
     try:
         size, sha256 = part.stat().st_size, file_sha256(part)
     except OSError as error:

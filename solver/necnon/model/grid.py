@@ -68,7 +68,7 @@ _CELL_PATTERN = re.compile(r"([A-Za-z])([0-9]{1,2})")
 @dataclass(frozen=True)
 class Grid:
     """A board: ``kind`` ``"square"`` with ``width`` files and ``height`` ranks, or ``"hex"`` with
-    ``width == height`` the base. Build one with :meth:`parse`, :meth:`square` or :meth:`hexhex`."""
+    ``width == height`` the base. Build one with :meth:`parse`, :meth:`~solver.neutreeko.model.board.Board.square` or :meth:`hexhex`."""
 
     kind: Kind
     width: int
@@ -97,7 +97,7 @@ class Grid:
     @classmethod
     def parse(cls, text: str) -> Grid:
         """``WxH`` (e.g. ``4x4``, ``5x4``: files x ranks) or ``hexN`` (e.g. ``hex3``), spaces allowed
-        around it and its number; raise :class:`BoardError` otherwise, or for text that is not printable
+        around it and its number; raise :class:`~solver.core.errors.BoardError` otherwise, or for text that is not printable
         ASCII or is longer than :data:`MAX_BOARD_LENGTH`.
 
         >>> Grid.parse("5x4"), Grid.parse("hex3").cells
@@ -113,7 +113,7 @@ class Grid:
     @classmethod
     def of_rows(cls, lengths: list[int]) -> Grid:
         """The board whose rows, from the top, have these numbers of cells (as the notation gives
-        them); :class:`BoardError` if none has.
+        them); :class:`~solver.core.errors.BoardError` if none has.
 
         >>> str(Grid.of_rows([3, 4, 5, 4, 3])), str(Grid.of_rows([4, 4, 4]))
         ('hex3', '4x3')
@@ -160,7 +160,7 @@ class Grid:
         return f"{LETTERS[column]}{row + 1}" if self.kind == "square" else f"{LETTERS[row]}{column + 1}"
 
     def parse_cell(self, text: str) -> Cell:
-        """The cell named ``text`` (any case); :class:`BoardError` if there is none on this board."""
+        """The cell named ``text`` (any case); :class:`~solver.core.errors.BoardError` if there is none on this board."""
         match = _CELL_PATTERN.fullmatch(text.strip())
         if not match:
             raise BoardError(f"{quote(text.strip())} is not a cell name such as c3")

@@ -64,7 +64,7 @@ def key(position: Position) -> int:
 
 
 def position_of(game: Game, key: int) -> Position:
-    """The position of ``key`` (checked by :class:`Position` like any other)."""
+    """The position of ``key`` (checked by :class:`~solver.necnon.model.position.Position` like any other)."""
     cells = game.grid.cells
     full = (1 << cells) - 1
     return Position(game, key & full, key >> cells & full, not key >> 2 * cells & 1, key >> 2 * cells + 1)

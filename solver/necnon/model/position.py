@@ -38,7 +38,9 @@ from solver.necnon.model.grid import MAX_BASE, MAX_ROW, MAX_SIDE, Cell, Grid
 from solver.necnon.model.rules import Game
 
 Colour = Literal["black", "green"]
+#: The colours, Black first to move.
 BLACK: Colour = "black"
+#: The second colour.
 GREEN: Colour = "green"
 #: The notation's letter of each colour.
 LETTER = {BLACK: "b", GREEN: "g"}
@@ -275,7 +277,7 @@ class Position:
         return self._turns
 
     def play(self, turn: Turn) -> Position:
-        """The position after ``turn``, which must be one of :meth:`turns` (else :class:`IllegalMoveError`)."""
+        """The position after ``turn``, which must be one of :meth:`turns` (else :class:`~solver.core.errors.IllegalMoveError`)."""
         if turn not in self._turns:
             raise IllegalMoveError(f"{turn.name(self.game.grid)} is not a legal turn in {self.notation()}")
         laid = mask(turn.cells)
@@ -284,9 +286,9 @@ class Position:
 
     def parse_turn(self, text: str) -> Turn:
         """Read ``c3,d4``, ``c3`` or ``pass`` and check it against the rules; raise
-        :class:`IllegalMoveError` saying what is wrong (a forbidden or occupied cell, one stone when
+        :class:`~solver.core.errors.IllegalMoveError` saying what is wrong (a forbidden or occupied cell, one stone when
         two were possible, a pass when a cell is allowed, a turn after the end), or
-        :class:`NotationError` if it does not parse (or is not printable ASCII, or is longer than
+        :class:`~solver.core.errors.NotationError` if it does not parse (or is not printable ASCII, or is longer than
         :data:`MAX_TURN_LENGTH`)."""
         grid, text = self.game.grid, checked(text, "turn", MAX_TURN_LENGTH)
         if self.over:
@@ -325,7 +327,7 @@ class Position:
 
     def play_line(self, text: str) -> Position:
         """The position after the turns of ``text``, separated by spaces (``"c3 a1,d4 pass"``), each checked
-        (:meth:`parse_turn`); :class:`NotationError` for text longer than :data:`MAX_LINE_LENGTH` or
+        (:meth:`parse_turn`); :class:`~solver.core.errors.NotationError` for text longer than :data:`MAX_LINE_LENGTH` or
         not printable ASCII."""
         position = self
         for word in checked(text, "line of turns", MAX_LINE_LENGTH).split():
@@ -435,7 +437,7 @@ def _parse_row(text: str, number: int) -> list[str]:
 
 
 def _grid_of(placement: str, rows: list[list[str]]) -> Grid:
-    """The board whose rows the notation ``placement`` gives; :class:`NotationError` if none."""
+    """The board whose rows the notation ``placement`` gives; :class:`~solver.core.errors.NotationError` if none."""
     try:
         return Grid.of_rows([len(row) for row in rows])
     except BoardError as error:
@@ -444,7 +446,7 @@ def _grid_of(placement: str, rows: list[list[str]]) -> Grid:
 
 def notation_grid(text: str) -> Grid | None:
     """The board a position's notation is written on (from its rows), or None for ``empty``, which
-    is on any board. Raises :class:`NotationError` if the rows do not parse or make no board (or as
+    is on any board. Raises :class:`~solver.core.errors.NotationError` if the rows do not parse or make no board (or as
     :meth:`Position.parse` does for text that is not printable ASCII or too long).
 
     >>> print(notation_grid("3/4/2b2/4/3 g"), notation_grid("empty"))

@@ -1,4 +1,4 @@
-"""Values of NECNON positions: the :class:`Evaluation` every answer is given in, and the one order of
+"""Values of NECNON positions: the :class:`~solver.necnon.model.values.Evaluation` every answer is given in, and the one order of
 turns that ranks them.
 
 A position's **value** is the final margin, Black's points minus Green's, under perfect play: Black

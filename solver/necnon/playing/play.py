@@ -52,6 +52,7 @@ Player = Callable[[Position], Turn]
 ENGINES = ("perfect", "mcts", "random")
 #: ``--as``: the colours a person plays.
 SIDES: dict[str, tuple[Colour, ...]] = {BLACK: (BLACK,), GREEN: (GREEN,), "both": (BLACK, GREEN), "none": ()}
+#: What a person may type at the prompt besides a turn, with what each does.
 COMMANDS = {
     "hint": "the table's value of the position and its best turns, or the engine's view",
     "undo": "take back your last turn (and the reply to it)",

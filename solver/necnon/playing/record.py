@@ -103,7 +103,7 @@ def turn_groups(start: Position, turns: Sequence[Turn], variations: Sequence[Var
 @dataclass(frozen=True)
 class GameRecord(Tagged):
     """A game: where it started, its turns (each legal, none after the end: the main line), its tags
-    other than those of :data:`GAME_TAGS` and ``Result``, which come from the game itself (the players'
+    other than those of :data:`~solver.neutreeko.playing.record.GAME_TAGS` and ``Result``, which come from the game itself (the players'
     names, ``Black`` and ``Green``, and any others, in order), and the variations of its turns, in the
     order of their plies. What reads a game (annotation, play) reads its main line; :meth:`text` writes
     the variations too."""

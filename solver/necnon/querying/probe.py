@@ -140,13 +140,13 @@ class Tablebase(OpenedTables[Game, Table]):
         """The :class:`Evaluation` of ``position``: Black's points minus Green's under perfect play, and
         the turns left.
 
-        Raises :class:`MissingTableError` (a ``KeyError``) if its table is missing, and
+        Raises :class:`~solver.core.errors.MissingTableError` (a ``KeyError``) if its table is missing, and
         :class:`~solver.core.errors.IllegalPositionError` if the position cannot be reached from the
         empty board."""
         return self._evaluate(position.game, [position])[0]
 
     def get(self, position: Position, default: Default | None = None) -> Evaluation | Default | None:
-        """Like :meth:`probe`, but ``default`` instead of :class:`MissingTableError`."""
+        """Like :meth:`probe`, but ``default`` instead of :class:`~solver.core.errors.MissingTableError`."""
         try:
             return self.probe(position)
         except MissingTableError:

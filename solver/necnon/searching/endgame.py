@@ -163,7 +163,7 @@ class EndgameSolver:
     def solve(self, position: Position, nodes: int | None, first: Turn | None = None, threads: int = 1,
               deadline: float | None = None) -> Solved | None:
         """``position`` solved, or None if ``nodes`` more nodes of search (each search's; None: no limit)
-        do not suffice or the clock (:func:`time.perf_counter`) reaches ``deadline`` first (a later call
+        do not suffice or the clock (:func:`~time.perf_counter`) reaches ``deadline`` first (a later call
         on the same position goes on from there). ``first``: a turn of ``position`` to search first in
         each test (a good guess makes the search shorter; a bad one is refuted first, which
         :meth:`ceiling` can tell), before the best turn the last test found. ``threads``:

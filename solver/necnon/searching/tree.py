@@ -1,4 +1,4 @@
-"""The search engine's tree (:class:`SearchTree`): its arrays, grown as the search needs, the reuse of
+"""The search engine's tree (:class:`~solver.necnon.searching.tree.SearchTree`): its arrays, grown as the search needs, the reuse of
 a subtree by the next search, and the turns it ranks. The iterations themselves are numba kernels
 (:mod:`solver.necnon.searching._tree`, whose docstring describes the arrays).
 """

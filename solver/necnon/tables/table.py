@@ -58,6 +58,7 @@ from solver.necnon.model.rules import Game
 from solver.necnon.solving.solve import RECORD
 from solver.necnon.tables.stats import COUNT_NAMES, Summary, summarize
 
+#: The version of the table format this module writes and reads.
 FORMAT_VERSION = 1
 GAME = "necnon"
 _DATASET = "classes"
@@ -85,7 +86,7 @@ def write_table(game: Game, records: npt.NDArray[np.void], path: Path, solve_sec
     """Write ``records`` (see :mod:`solver.necnon.solving.solve`) as ``game``'s table at ``path``, atomically;
     return its summary. Unless ``replace``, a file at ``path`` (one that appeared while the table was
     written) is left as it is: :class:`~solver.core.errors.TableExistsError`. Raises
-    :class:`TableError` if the file cannot be written."""
+    :class:`~solver.core.errors.TableError` if the file cannot be written."""
     summary = summarize(game, records)
     attributes: Attributes = {
         "format_version": FORMAT_VERSION, "game": GAME, "grid": game.grid.kind, "board": str(game.grid),
@@ -100,7 +101,7 @@ def write_table(game: Game, records: npt.NDArray[np.void], path: Path, solve_sec
 def convert_table(path: Path, attributes: Attributes, records: npt.NDArray[Any]) -> Game:
     """Rewrite the table at ``path`` in today's format from its contents in the first container format,
     ``attributes`` and ``records``, as :func:`solver.core.storage.legacy.read` gives them verified (nothing is
-    solved again); return its game. Raises :class:`TableError` unless they are a table of NECNON."""
+    solved again); return its game. Raises :class:`~solver.core.errors.TableError` unless they are a table of NECNON."""
     if attributes.get("game") != GAME or attributes.get("format_version") != FORMAT_VERSION:
         raise TableError(f"{path} is not a NECNON table of format {FORMAT_VERSION}")
     game = Game.of(str(attributes["board"]), str(attributes["protocol"]))
@@ -125,7 +126,7 @@ class Table:
 
     @property
     def records(self) -> npt.NDArray[np.void]:
-        """Every record, the whole table read; :class:`TableError` unless they match their digest, are
+        """Every record, the whole table read; :class:`~solver.core.errors.TableError` unless they match their digest, are
         sorted by key and give the figures the attributes state."""
         return self._checked[0]
 
@@ -160,7 +161,7 @@ class Table:
 
     def result_digest(self) -> str:
         """``"sha256:<hex>"`` of the records' bytes: the ``digest`` attribute, once the records, read a
-        chunk at a time, are found to have it (:class:`TableError` otherwise)."""
+        chunk at a time, are found to have it (:class:`~solver.core.errors.TableError` otherwise)."""
         return self.contents.checked_digest(_DATASET, len(self.chunks), RECORD)
 
     def describe(self) -> Attributes:
@@ -178,8 +179,8 @@ class Table:
 def open_table(game: Game, path: Path | None = None) -> Table:
     """Open and check ``game``'s table (at ``path``, or where :func:`table_path` says).
 
-    Raises :class:`MissingTableError` (a ``KeyError``) if there is no file, :class:`TableMismatchError`
-    if it is a table of another game, board or protocol, :class:`TableError` if something other than a
+    Raises :class:`~solver.core.errors.MissingTableError` (a ``KeyError``) if there is no file, :class:`~solver.core.errors.TableMismatchError`
+    if it is a table of another game, board or protocol, :class:`~solver.core.errors.TableError` if something other than a
     regular file is there, or the file is not a table of ours or is damaged (see
     :mod:`solver.core.storage.container`: the header and the chunk map are verified here, each chunk when it is
     first read)."""

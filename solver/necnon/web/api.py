@@ -293,7 +293,7 @@ def read_start(parameters: Mapping[str, str]) -> Position:
 
 def read_seconds(text: str | None) -> float:
     """A search's thinking time: ``text`` (None: :data:`SEARCH_SECONDS`) seconds, more than 0 and at most
-    :data:`MAX_SEARCH_SECONDS`; :class:`ApiError` otherwise."""
+    :data:`MAX_SEARCH_SECONDS`; :class:`~solver.web.game_api.ApiError` otherwise."""
     if text is None:
         return SEARCH_SECONDS
     if not _SECONDS.fullmatch(text) or not 0 < float(text) <= MAX_SEARCH_SECONDS:

@@ -65,7 +65,7 @@ def read_position(words: tuple[str, ...], board: str, rule: str, moves: str) -> 
 def terminal_progress(always: bool = False) -> Callable[[Level], None] | None:
     """Ply-by-ply progress when standard error is a terminal or ``always``, silence otherwise: the
     positions (or classes) newly won or lost, the share of the legal ones decided so far, the time
-    solved so far and an estimate of the time left (see :attr:`Level.seconds_left`)."""
+    solved so far and an estimate of the time left (see :attr:`~solver.neutreeko.solving.levels.Level.seconds_left`)."""
     if not (always or sys.stderr.isatty()):
         return None
 

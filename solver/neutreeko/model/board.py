@@ -27,8 +27,7 @@ Square = int
 #: The sides a board may have. The ceiling is this one number (11 x 11: 76.9 billion indices, a solve
 #: of about 86 GB over positions, about 11 GB over symmetry classes); :class:`~solver.neutreeko.model.game.Game` checks that a game fits what the solver's arrays
 #: can hold (:data:`MAX_RAY_SQUARES`, :data:`MAX_INDICES`).
-MIN_SIDE = 3
-MAX_SIDE = 11
+MIN_SIDE, MAX_SIDE = 3, 11
 #: The kernels see the squares along a square's eight rays, with one guard bit after each ray, and eight
 #: bits more, as one 64-bit word (see :mod:`solver.neutreeko.solving.kernel_inputs`): at most 48 squares on the
 #: rays of any square (a 13 x 13 board; 11 x 11 has at most 40).
@@ -68,7 +67,7 @@ class Board:
 
     @classmethod
     def parse(cls, text: str) -> Board:
-        """Read ``WIDTHxHEIGHT`` (files x ranks), e.g. ``5x5``; raise :class:`BoardError` otherwise (see
+        """Read ``WIDTHxHEIGHT`` (files x ranks), e.g. ``5x5``; raise :class:`~solver.core.errors.BoardError` otherwise (see
         :func:`solver.core.answers.notation.checked` for what is refused before parsing)."""
         text = checked(text, "board", _LONGEST_BOARD, BoardError)
         match = _BOARD_PATTERN.fullmatch(text)
@@ -102,7 +101,7 @@ class Board:
         return f"{FILE_LETTERS[self.file_of(square)]}{self.rank_of(square) + 1}"
 
     def parse_square(self, text: str) -> Square:
-        """Read a square name (``C4``, the letter in any case); raise :class:`BoardError` if it is not
+        """Read a square name (``C4``, the letter in any case); raise :class:`~solver.core.errors.BoardError` if it is not
         on this board."""
         match = _SQUARE_PATTERN.fullmatch(text.strip())
         if not match:

@@ -5,7 +5,7 @@ searches over many positions (plain numpy, no numba: queries use it and must sta
 Positions are given from the side to move, as :mod:`solver.neutreeko.model.index` sees them: the mover's
 sorted squares and the other side's, ``(n, 3)`` arrays. Each position has :data:`SLOTS` = 24 move slots,
 piece ``p`` (0..2, in square order) sliding in direction ``d`` (0..7, :data:`solver.neutreeko.model.board.DIRECTIONS`)
-in slot ``8 p + d``, so the legal moves come in the order of :meth:`Position.moves`. A slot whose piece
+in slot ``8 p + d``, so the legal moves come in the order of :meth:`~solver.neutreeko.model.position.Position.moves`. A slot whose piece
 cannot move that way, and every slot of a position whose other side has already won, is empty.
 Occupied squares are a row of booleans per position (a board of 64 squares or more, with the wall,
 no longer fits the bits of one integer).
@@ -25,6 +25,7 @@ import numpy.typing as npt
 from solver.neutreeko.model import index
 from solver.neutreeko.model.game import Game
 
+#: Move slots of a position, one per piece and direction (three pieces, eight directions).
 SLOTS = 24
 
 

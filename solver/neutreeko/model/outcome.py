@@ -1,4 +1,4 @@
-"""How a game or a line ends: the :class:`Termination` and the :class:`Outcome`, in the spirit of
+"""How a game or a line ends: the :class:`~solver.neutreeko.model.outcome.Termination` and the :class:`~solver.neutreeko.model.outcome.Outcome`, in the spirit of
 python-chess's ``Outcome``, and the one place that decides whether play has ended.
 
 A game ends when the side that has just moved has three in a row (it wins), when the side to move has

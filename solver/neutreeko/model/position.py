@@ -81,7 +81,7 @@ def _parse_rank(text: str, rank_label: int) -> list[str]:
 
 @dataclass(frozen=True)
 class Position:
-    """Black's and White's squares (sorted) and the side to move, in a :class:`Game`.
+    """Black's and White's squares (sorted) and the side to move, in a :class:`~solver.neutreeko.model.game.Game`.
 
     A position is *legal* when the side to move does not already have a winning triple; every
     ``Position`` is legal (the constructors check it). Values elsewhere in the package are always
@@ -266,7 +266,7 @@ class Position:
 
     def parse_move(self, text: str) -> Move:
         """Read ``FROM-TO`` (square letters in any case) and check it is legal here; raise
-        :class:`IllegalMoveError` if not, :class:`NotationError` if it does not parse (without parsing
+        :class:`~solver.core.errors.IllegalMoveError` if not, :class:`~solver.core.errors.NotationError` if it does not parse (without parsing
         text longer than :data:`MAX_MOVE_LENGTH` or not printable ASCII)."""
         text = checked(text, "move", MAX_MOVE_LENGTH)
         parts = text.split("-")

@@ -100,6 +100,7 @@ class Rule:
         return frozenset(self._triples(board))
 
 
+#: Every winning rule, by its name.
 RULES: dict[str, Rule] = {
     rule.name: rule
     for rule in (

@@ -1,5 +1,5 @@
 """Values of positions: the one-byte result the solver produces and the tables store, and the
-:class:`Evaluation` every answer is given in.
+:class:`~solver.neutreeko.model.values.Evaluation` every answer is given in.
 
 Values are always from the point of view of the side to move::
 
@@ -26,9 +26,9 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
-UNDECIDED = 0
-ILLEGAL = 255
-MAX_DISTANCE = 253
+#: The result byte of a position not decided yet (while solving; a draw once solved), of an illegal one,
+#: and the longest distance a byte holds.
+UNDECIDED, ILLEGAL, MAX_DISTANCE = 0, 255, 253
 
 #: Human-readable description of the encoding, stored in every table.
 ENCODING = "uint8: 0 draw; 255 illegal; else distance+1 in plies, odd distance = side to move wins"
@@ -47,7 +47,7 @@ def plies_text(count: int) -> str:
 class Evaluation:
     """A value for one side and its distance in plies: ``plies`` is None exactly for a draw, odd for a
     win (the winning move included) and even for a loss. Build one with :meth:`win`, :meth:`loss`,
-    :data:`DRAW` or :meth:`of_byte`; anything else raises :class:`ValueError`.
+    :data:`~solver.neutreeko.model.values.DRAW` or :meth:`of_byte`; anything else raises :class:`ValueError`.
 
     >>> Evaluation.win(51), DRAW.terse(), Evaluation.loss(22).move_text(), Evaluation.win(3).label()
     (Evaluation(value='win', plies=51), 'draw', 'loses in 22', 'W3')

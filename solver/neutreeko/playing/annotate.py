@@ -3,7 +3,7 @@
 For each ply, from the point of view of the player making it: ``before``, the value of the position
 (the value of its best moves), and ``after``, the value of the move played, its plies counted from the
 same position, so that a best move's ``after`` equals ``before`` (see
-:class:`~solver.neutreeko.model.values.Evaluation`). The :class:`Mark` compares the two in the one order of
+:class:`~solver.neutreeko.model.values.Evaluation`). The :class:`~solver.core.answers.marks.Mark` compares the two in the one order of
 evaluations:
 
 ==========  ====  ===========================================================================
@@ -91,7 +91,7 @@ class AnnotatedPly:
     @classmethod
     def of(cls, ply: int, start: Position, position: Position, ranked: Sequence[RankedMove],
            played: RankedMove) -> AnnotatedPly:
-        """Judge ``played``, one of ``ranked`` (:meth:`Tablebase.moves` of ``position``, best first),
+        """Judge ``played``, one of ``ranked`` (:meth:`~solver.neutreeko.querying.probe.Tablebase.moves` of ``position``, best first),
         as ply ``ply`` of a game from ``start``."""
         before = ranked[0].evaluation
         return cls(ply, ply_label(start, ply), position.side_to_move, played.name, position, before,
@@ -172,10 +172,10 @@ class Annotation:
 
 
 def annotate(tablebase: Tablebase, start: Position, moves: Sequence[Move | str]) -> Annotation:
-    """Judge the game of ``moves`` (each a :class:`Move` or ``"FROM-TO"``) from ``start`` against the
+    """Judge the game of ``moves`` (each a :class:`~solver.neutreeko.model.position.Move` or ``"FROM-TO"``) from ``start`` against the
     tables. Raises :class:`~solver.core.errors.IllegalMoveError` for a move that is not legal or that
     comes after the game ended (three in a row, or a position's third occurrence, the start counting
-    once), and what :meth:`Tablebase.moves` raises."""
+    once), and what :meth:`~solver.neutreeko.querying.probe.Tablebase.moves` raises."""
     position, seen = start, Counter([start])
     plies: list[AnnotatedPly] = []
     for ply, move in enumerate(moves, 1):
@@ -194,7 +194,7 @@ def annotate(tablebase: Tablebase, start: Position, moves: Sequence[Move | str])
 def judge(tablebase: Tablebase, start: Position, ply: int, position: Position, move: Move) -> AnnotatedPly:
     """``move`` judged as ply ``ply`` of a game from ``start``, played in ``position`` (whether the game
     was over before it is not asked). Raises :class:`~solver.core.errors.IllegalMoveError` for a move
-    that is not legal there, and what :meth:`Tablebase.moves` raises."""
+    that is not legal there, and what :meth:`~solver.neutreeko.querying.probe.Tablebase.moves` raises."""
     ranked = tablebase.moves(position)
     played = next((entry for entry in ranked if entry.move == move), None)
     if played is None:

@@ -3,14 +3,14 @@
 A :class:`Match` reads lines (any iterable of strings: a terminal, a pipe, a list in a test) and writes
 all its text through one ``write`` function, so the same code runs in a terminal, under click's
 ``CliRunner`` and in a plain unit test. Each colour is played by a person, who types moves and
-commands, or by an engine from :data:`ENGINES`.
+commands, or by an engine from :data:`~solver.necnon.playing.play.ENGINES`.
 
-An engine is a function ``(ranked, rng) -> RankedMove``: ``ranked`` is :meth:`Tablebase.moves` of the
+An engine is a function ``(ranked, rng) -> RankedMove``: ``ranked`` is :meth:`~solver.neutreeko.querying.probe.Tablebase.moves` of the
 position (every legal move, best first, valued for the player making it) and ``rng`` the match's
 ``random.Random``, so a match with a given seed replays exactly.
 
 =======  ======================================================================================
-perfect  the first ranked move, the choice :meth:`Tablebase.line` makes: a fastest win, a longest
+perfect  the first ranked move, the choice :meth:`~solver.neutreeko.querying.probe.Tablebase.line` makes: a fastest win, a longest
          resistance, from a draw the first drawing move in the ranking's order.
 strong   the same result as perfect, by a random one of the moves ranked equal to the best (as fast
          a win, any drawing move, as long a resistance). Wins are the fastest ones because a win that
@@ -52,6 +52,7 @@ from solver.neutreeko.playing.record import GameRecord, numbered
 from solver.neutreeko.querying import report
 from solver.neutreeko.querying.probe import RankedMove, Tablebase, best_moves
 
+#: An engine: the move it plays, chosen from every legal move ranked, with a random source.
 Engine = Callable[[list[RankedMove], random.Random], RankedMove]
 Write = Callable[[str], None]
 
@@ -65,6 +66,7 @@ SIDES: dict[str, tuple[Colour, ...]] = {BLACK: (BLACK,), WHITE: (WHITE,), "both"
 #: the end of input or Ctrl-C.
 RESULTS = (*LINE_RESULTS[:3], "quit", "end of input", "interrupted")
 
+#: What a person may type at the prompt besides a move, with what each does.
 COMMANDS = {
     "hint": "the value of the position and of every legal move, best first",
     "undo": "take back your last move (and the reply to it)",
@@ -83,7 +85,7 @@ _LONGEST_WORD = 16
 # -- engines ----------------------------------------------------------------------------------------
 
 def perfect(ranked: list[RankedMove], rng: random.Random) -> RankedMove:
-    """The best move, ties broken as :meth:`Tablebase.line` breaks them."""
+    """The best move, ties broken as :meth:`~solver.neutreeko.querying.probe.Tablebase.line` breaks them."""
     return ranked[0]
 
 
@@ -186,7 +188,7 @@ class Match:
               record_path: Path | None = None) -> Match:
         """The match ``neutreeko play`` runs, from the start of ``game`` and after its moves (a record
         with no moves for a new game): a person plays the colours of ``you`` (a key of :data:`SIDES`),
-        the ``opponent`` engine (a key of :data:`ENGINES`) the others. Without a seed, one is drawn and
+        the ``opponent`` engine (a key of :data:`~solver.necnon.playing.play.ENGINES`) the others. Without a seed, one is drawn and
         shown, so that any game can be replayed."""
         seed = new_seed() if seed is None else seed
         engine = ENGINES[opponent]

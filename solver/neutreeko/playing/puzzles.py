@@ -61,8 +61,7 @@ ORIGINS = ("standard", "fair")
 JSONObject = dict[str, Any]
 
 #: Games sampled at once, and the plies after which a game stops and starts again.
-WALKERS = 256
-GAME_PLIES = 80
+WALKERS, GAME_PLIES = 256, 80
 #: How often a side plays a random safe move instead of a value-keeping one.
 SLIP = 0.2
 #: A wrong move that resists this many plies or more is tempting.
@@ -220,7 +219,7 @@ def grade(kind: Kind, evaluation: Evaluation, alternatives: list[RankedMove]) ->
 
 
 def checked_puzzle(tablebase: Tablebase, position: Position, found_at: int = 0) -> Puzzle | None:
-    """The puzzle ``position`` is, checked through :meth:`Tablebase.moves`: None unless it is won or
+    """The puzzle ``position`` is, checked through :meth:`~solver.neutreeko.querying.probe.Tablebase.moves`: None unless it is won or
     drawn with exactly one move keeping its value (and, drawn, with a move that loses)."""
     evaluation, ranked = tablebase.probe(position), tablebase.moves(position)
     keeping = keeping_moves(evaluation, ranked)
@@ -241,7 +240,7 @@ def find_puzzles(tablebase: Tablebase, game: Game, count: int = 20, kind: str = 
     docstring), one per symmetry class, whose ``plies`` (the grade's) lie between
     ``min_plies`` and ``max_plies``; the same seed, the same puzzles. Fewer only if the sampling finds
     fewer. Raises :class:`PuzzleError` for a count below 1 or an empty range of plies, and as
-    :meth:`Tablebase.probe` does."""
+    :meth:`~solver.neutreeko.querying.probe.Tablebase.probe` does."""
     if count < 1:
         raise PuzzleError(f"--count must be at least 1, not {count}")
     if kind not in KINDS:

@@ -34,7 +34,7 @@ The moves outside every parenthesis are the game (its main line: :attr:`GameReco
 it replaces, and the move after one is numbered again (``1... D5-D2``). A variation ends at the end of
 its own game, as the main line does. :func:`read_variations` reads move text with variations.
 
-A record that cannot be read raises :class:`RecordError`, one line naming the line and the problem.
+A record that cannot be read raises :class:`~solver.core.answers.record.RecordError`, one line naming the line and the problem.
 """
 
 from __future__ import annotations
@@ -156,7 +156,7 @@ class _Line(LineReader[Position, Move]):
             self._move(token)
 
     def check_complete(self) -> None:
-        """Raise :class:`RecordError` if a move number waits for its move."""
+        """Raise :class:`~solver.core.answers.record.RecordError` if a move number waits for its move."""
         if self.pending is not None:
             raise RecordError(f"move number {self.pending} is not followed by a move")
 
@@ -211,8 +211,8 @@ def _one_line(text: str) -> str:
 
 def read_moves(start: Position, text: str) -> list[Move]:
     """The moves of move text ``text`` (a plain list or numbered, see the module docstring) played
-    from ``start``, each checked. Raises :class:`RecordError` for a wrong or dangling move number and
-    what :meth:`Position.parse_move` raises for a move that does not parse or is not legal; text longer
+    from ``start``, each checked. Raises :class:`~solver.core.answers.record.RecordError` for a wrong or dangling move number and
+    what :meth:`~solver.neutreeko.model.position.Position.parse_move` raises for a move that does not parse or is not legal; text longer
     than :data:`MAX_MOVE_TEXT_LENGTH` or not printable ASCII is refused before any move is read.
     Variations are not taken (see :func:`read_variations`).
 
@@ -228,7 +228,7 @@ def read_moves(start: Position, text: str) -> list[Move]:
 
 def read_variations(start: Position, text: str) -> tuple[tuple[Move, ...], tuple[Variation[Move], ...]]:
     """The main line and the variations of move text ``text`` from ``start`` (see the module
-    docstring), each move checked, none after the end of its line's game. Raises :class:`RecordError`
+    docstring), each move checked, none after the end of its line's game. Raises :class:`~solver.core.answers.record.RecordError`
     naming the problem, as :func:`read_moves` does, and for a parenthesis out of place.
 
     >>> moves, variations = read_variations(Position.parse("start"), "B1-C1 (C4-C3 D5-D2) B5-A5")
@@ -266,7 +266,7 @@ def after_moves(start: Position, text: str) -> Position:
 # -- records ------------------------------------------------------------------------------------------
 
 class Moves(tuple[Move, ...]):
-    """Moves of a game on ``board``: a tuple of :class:`Move` (equal to a plain tuple of the same moves)
+    """Moves of a game on ``board``: a tuple of :class:`~solver.neutreeko.model.position.Move` (equal to a plain tuple of the same moves)
     that shows them by name, ``Moves('C4-C3 D5-D2')``, since it knows the board a move does not."""
 
     board: Board
@@ -348,7 +348,7 @@ class GameRecord(Tagged):
 
 
 def parse_record(text: str) -> GameRecord:
-    """Read a record (see the module docstring). Raises :class:`RecordError` naming the line (from 1)
+    """Read a record (see the module docstring). Raises :class:`~solver.core.answers.record.RecordError` naming the line (from 1)
     and the problem: a malformed or repeated tag, a board, rule or start that is not valid, a move or
     move number that is wrong, a move after the end of the game, or a ``Result`` that the moves do not
     lead to."""
@@ -395,7 +395,7 @@ def _start(split: RecordLines) -> Position:
 
 
 def read_record(path: Path | str) -> GameRecord:
-    """The record in the file ``path`` (UTF-8). Raises :class:`RecordError` naming the file, and the
+    """The record in the file ``path`` (UTF-8). Raises :class:`~solver.core.answers.record.RecordError` naming the file, and the
     line for a record that cannot be read."""
     return read_file(path, parse_record)
 

@@ -6,12 +6,12 @@ and every move that keeps its value (:func:`~solver.neutreeko.querying.probe.kee
 blunders of an annotated game (:func:`from_game`: the position before each, where any value-keeping
 move is right, so there may be several).
 
-For each exercise the drill shows the board (:meth:`Position.diagram`), the position in notation and
+For each exercise the drill shows the board (:meth:`~solver.neutreeko.model.position.Position.diagram`), the position in notation and
 the task (``White to move and win``, ``... and hold the draw``), values hidden, and reads one line: a
 move ``FROM-TO`` (any case), or ``quit``. A move that does not parse or is not legal is refused with the
 reason and asked again; any legal move is judged against :meth:`Tablebase.moves
 <solver.neutreeko.querying.probe.Tablebase.moves>` (``correct: the only winning move, wins in 7``, ``this
-draws: C4-C3 keeps the win``), then the solution line (:meth:`Tablebase.line`) follows and the next
+draws: C4-C3 keeps the win``), then the solution line (:meth:`~solver.neutreeko.querying.probe.Tablebase.line`) follows and the next
 exercise. ``quit`` or the end of input stop the drill; the last line is the score, ``3 of 5 solved``,
 counting the exercises answered.
 
@@ -69,7 +69,7 @@ class Exercise:
         return f"{side} to move and {'win' if self.evaluation.value == 'win' else 'hold the draw'}"
 
     def judge(self, played: RankedMove) -> tuple[bool, str]:
-        """Whether ``played`` (one of :attr:`ranked`) keeps the value, and one line saying so."""
+        """Whether ``played`` (one of :attr:`~solver.necnon.searching.tree.ranked`) keeps the value, and one line saying so."""
         value = self.evaluation.value
         names = " ".join(move.name for move in self.keeping)
         keeps = "keeps" if len(self.keeping) == 1 else "keep"
@@ -86,11 +86,11 @@ class Exercise:
 
 
     def ranked_move(self, move: Move) -> RankedMove:
-        """The entry of :attr:`ranked` of ``move``, a legal move of :attr:`position`."""
+        """The entry of :attr:`~solver.necnon.searching.tree.ranked` of ``move``, a legal move of :attr:`position`."""
         return next(entry for entry in self.ranked if entry.move == move)
 
     def answer(self, tablebase: Tablebase, played: RankedMove) -> Answer:
-        """``played`` (one of :attr:`ranked`) judged (:meth:`judge`), with the line of perfect play from
+        """``played`` (one of :attr:`~solver.necnon.searching.tree.ranked`) judged (:meth:`judge`), with the line of perfect play from
         the position, which follows every answer."""
         right, verdict = self.judge(played)
         return Answer(played, right, verdict, tablebase.line(self.position, LINE_PLIES))
@@ -129,7 +129,7 @@ def from_game(tablebase: Tablebase, record: GameRecord, kind: str = "all") -> li
     """An exercise from the position before every mistake and blunder of ``record``'s game (as
     :func:`~solver.neutreeko.playing.annotate.annotate` marks them), in the order played: find a move that keeps
     the value there. ``kind`` ``win`` keeps the won positions only, ``save`` the drawn ones, ``all``
-    both. Raises what :func:`annotate` raises."""
+    both. Raises what :func:`~solver.neutreeko.playing.annotate.annotate` raises."""
     judged = annotate(tablebase, record.start, record.moves)
     # The source names the move played and its mark, not the verdict: that lists the right moves.
     exercises = [Exercise.at(tablebase, ply.position, f"the game's {ply.number} {ply.move}{ply.mark.symbol}, "

@@ -9,11 +9,11 @@ become U+FFFD, and their line an error object, as any line that is not ASCII not
 mark at its start is skipped.
 
 Speed comes from splitting the work: a line in the *regular* form, the notation as
-:meth:`Position.fen` writes it (each rank in its one shortest form, then `` b`` or `` w``), is recognised
+:meth:`~solver.neutreeko.model.position.Position.fen` writes it (each rank in its one shortest form, then `` b`` or `` w``), is recognised
 with numpy, the lines of a chunk together as rows of bytes (see :func:`_regular`); those lines are then
 indexed, and written from templates whose text is the same as
 ``json.dumps`` of :func:`solver.neutreeko.querying.report.query_object` gives. Every other line (``start``, a
-malformed or illegal position, a rank written another way) goes through :meth:`Position.parse` and
+malformed or illegal position, a rank written another way) goes through :meth:`~solver.neutreeko.model.position.Position.parse` and
 :class:`~solver.neutreeko.querying.probe.Tablebase` one at a time, so both paths answer alike.
 
 A table larger than the chunk cache is read once a batch (as many lines as have arrived, up to
@@ -173,7 +173,7 @@ def query_stream(chunks: Iterable[list[str]], tablebase: Tablebase, game: Game,
                  with_moves: bool = False) -> Iterator[Answers]:
     """Answer batches of lines (positions of ``game``, see :func:`read_lines`), :data:`CHUNK_LINES`
     lines at a time, lines numbered from 1. Raises only what opening ``game``'s table raises (see
-    :meth:`Tablebase.table`)."""
+    :meth:`~solver.core.storage.tablebase.OpenedTables.table`)."""
     first = 1
     for chunk in chunks:
         for answers in _answer_batch(chunk, tablebase, game, with_moves, first):
@@ -259,7 +259,7 @@ def _look_up(table: Table, regulars: list[_Regular], with_moves: bool) -> _Looke
 
 def _answer_one(text: str, tablebase: Tablebase, game: Game, with_moves: bool,
                 line_number: int) -> tuple[str, bool]:
-    """One line through :meth:`Position.parse` and the :class:`Tablebase`: (answer, False) or
+    """One line through :meth:`~solver.neutreeko.model.position.Position.parse` and the :class:`Tablebase`: (answer, False) or
     (error object, True)."""
     if not text.strip():
         return json.dumps(error_object(line_number, text, "empty line")), True

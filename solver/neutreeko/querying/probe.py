@@ -106,7 +106,7 @@ class Line:
 
     @property
     def result(self) -> str:
-        """How the line ended, one of :data:`LINE_RESULTS`."""
+        """How the line ended, one of :data:`~solver.neutreeko.model.outcome.LINE_RESULTS`."""
         return self.outcome.result
 
     @property
@@ -144,7 +144,7 @@ class Tablebase(OpenedTables[Game, Table]):
 
     ``directory``: where the tables are (default: :func:`solver.neutreeko.tables.table.tables_dir`); or ``opener``, a
     function returning the :class:`~solver.neutreeko.tables.table.Table` of a :class:`~solver.neutreeko.model.game.Game` (the command
-    line passes one that builds a missing table). Positions may be given as :class:`Position` or as
+    line passes one that builds a missing table). Positions may be given as :class:`~solver.neutreeko.model.position.Position` or as
     notation (read as standard Neutreeko; pass a ``Position`` for another rule).
 
     Every value is from the point of view of the side to move (see the module docstring):
@@ -175,7 +175,7 @@ class Tablebase(OpenedTables[Game, Table]):
     def probe(self, position: Position | str) -> Evaluation:
         """The :class:`Evaluation` of ``position`` for the side to move.
 
-        Raises :class:`MissingTableError` (a ``KeyError``) if its table is missing,
+        Raises :class:`~solver.core.errors.MissingTableError` (a ``KeyError``) if its table is missing,
         :class:`~solver.core.errors.NotationError` for notation that does not parse, and
         :class:`~solver.core.errors.IllegalPositionError` for a position whose side to move already has
         three in a row."""
@@ -183,7 +183,7 @@ class Tablebase(OpenedTables[Game, Table]):
         return self._evaluate(position.game, [position.index()])[0]
 
     def get(self, position: Position | str, default: Default | None = None) -> Evaluation | Default | None:
-        """Like :meth:`probe`, but ``default`` instead of :class:`MissingTableError`."""
+        """Like :meth:`probe`, but ``default`` instead of :class:`~solver.core.errors.MissingTableError`."""
         try:
             return self.probe(position)
         except MissingTableError:

@@ -226,7 +226,7 @@ def holdings(pieces: Pieces, squares: Sequence[str]) -> list[Holding]:
 class Choice(NamedTuple):
     """The choice of the side to move before ply ``ply`` of a line: its position's value and the
     number of its moves, of keeping moves (see the module docstring), of keeping moves up to symmetry,
-    and of best moves (as good as the first of :meth:`Tablebase.moves`), and the move the line played."""
+    and of best moves (as good as the first of :meth:`~solver.neutreeko.querying.probe.Tablebase.moves`), and the move the line played."""
 
     ply: int
     position: Position

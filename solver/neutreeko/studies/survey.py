@@ -63,8 +63,8 @@ class SurveyRow:
 
 
 def select_rules(text: str) -> list[Rule]:
-    """``"all"`` or comma-separated rule names, as rules in :data:`RULES` order; raise
-    :class:`RuleError` for an unknown name or an empty list."""
+    """``"all"`` or comma-separated rule names, as rules in :data:`~solver.neutreeko.model.rules.RULES` order; raise
+    :class:`~solver.neutreeko.model.rules.RuleError` for an unknown name or an empty list."""
     text = checked(text, "rule list", (MAX_RULE_LENGTH + 1) * len(RULES), RuleError)
     if text.lower() == "all":
         return list(RULES.values())
@@ -77,7 +77,7 @@ def select_rules(text: str) -> list[Rule]:
 def survey_games(max_board: Board, rules: Iterable[Rule], also: Iterable[Game] = ()) -> list[Game]:
     """Every board from 3 x 3 to ``max_board`` (each width with each height) and every rule of ``rules``
     offered on it, by width, height, then rule; then the games of ``also`` not among them. Raises
-    :class:`RuleError` if there is none."""
+    :class:`~solver.neutreeko.model.rules.RuleError` if there is none."""
     rules = list(rules)
     games = []
     for width in range(MIN_SIDE, max_board.width + 1):
@@ -109,7 +109,7 @@ def report_paths(markdown: Path) -> list[Path]:
 
 
 def write_report(rows: list[SurveyRow], markdown: Path, command: str, kept: Sequence[SurveyRow] = ()) -> Path:
-    """Write the Markdown report to ``markdown``, the CSV to :func:`csv_path` and a diagram of each start
+    """Write the Markdown report to ``markdown``, the CSV to :func:`~solver.core.answers.report.csv_path` and a diagram of each start
     to :func:`starts_dir` (removing the diagrams of variants no longer in the report), each file
     atomically; return the CSV's path. ``kept`` are the rows taken from the report before, which it
     names (see :func:`to_markdown`). Raises ``OSError`` if they cannot be written."""

@@ -59,7 +59,7 @@ def build_table(game: Game, path: Path | None = None, force: bool = False, progr
     Returns (path, summary, solve seconds). Unless ``force``, refuses with :class:`TableExistsError`
     to replace any file at ``path``: a valid table, or a file that is not one (which may be someone's
     data), before solving, and one that appeared there during the solve, after it. Raises
-    :class:`TableError` before solving if ``path`` cannot be written,
+    :class:`~solver.core.errors.TableError` before solving if ``path`` cannot be written,
     :class:`~solver.neutreeko.solving.checkpoint.StateError` for a saved state that cannot be taken up or whose
     table fails its check, and :class:`SolveTooLargeError` (see :func:`check_memory`) before anything else."""
     check_memory(game, fold)

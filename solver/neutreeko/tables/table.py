@@ -32,7 +32,7 @@ solve_seconds      how long the analysis took (not part of the data; a finite, n
 =================  =============================================================================
 
 Opening a table checks every attribute a reader uses, its presence and its kind (a count, a text, a
-time: :data:`ATTRIBUTES`, :data:`FOLDED_ATTRIBUTES`), before any reader sees them.
+time: :data:`~solver.necnon.tables.table.ATTRIBUTES`, :data:`FOLDED_ATTRIBUTES`), before any reader sees them.
 
 A probe reads the chunk that holds its answer, nothing more (:meth:`Table.lookup`); whole-table readers
 (:attr:`Table.result`, :attr:`Table.summary`) read every chunk and check that the data agrees with the
@@ -78,9 +78,10 @@ from solver.neutreeko.tables.stats import (
     summarize_stretches,
 )
 
-__all__ = ["FORMAT_VERSION", "Table", "check_writable", "convert_table", "open_table", "solve_command", "table_path",
+__all__ = ["ATTRIBUTES", "FOLDED_ATTRIBUTES", "FORMAT_VERSION", "Table", "check_writable", "convert_table", "open_table", "solve_command", "table_path",
            "tables_dir", "write_folded_table", "write_table"]
 
+#: The version of the table format this module writes and reads.
 FORMAT_VERSION = 2
 INDEX_DESCRIPTION = (
     "index = rank(mover) * C(N-3, 3) + rank(other), seen from the side to move, N the number of squares "
@@ -106,9 +107,9 @@ def write_table(game: Game, result: npt.NDArray[np.uint8], path: Path, solve_sec
                 fold: bool = False, replace: bool = True) -> Summary:
     """Write ``result`` (one byte per index) as ``game``'s table at ``path`` (atomically), folded by
     symmetry if ``fold``; return its summary. Unless ``replace``, a file at ``path`` (one that appeared
-    while the table was written) is left as it is: :class:`TableExistsError`.
+    while the table was written) is left as it is: :class:`~solver.core.errors.TableExistsError`.
 
-    Raises :class:`TableError` if the directory cannot be written."""
+    Raises :class:`~solver.core.errors.TableError` if the directory cannot be written."""
     summary = summarize(game, result)
     _write(game, folding.fold(game, result) if fold else result, summary, path, solve_seconds, fold, replace)
     return summary
@@ -138,7 +139,7 @@ def _write(game: Game, data: npt.NDArray[np.uint8], summary: Summary, path: Path
 def convert_table(path: Path, attributes: Attributes, data: npt.NDArray[Any]) -> Game:
     """Rewrite the table at ``path`` in today's format from its contents in the first container format,
     ``attributes`` and ``data``, as :func:`solver.core.storage.legacy.read` gives them verified (nothing is
-    solved again); return its game. Raises :class:`TableError` unless they are a table of Neutreeko."""
+    solved again); return its game. Raises :class:`~solver.core.errors.TableError` unless they are a table of Neutreeko."""
     if attributes.get("game", "neutreeko") != "neutreeko" or attributes.get("format_version") != FORMAT_VERSION:
         raise TableError(f"{path} is not a Neutreeko table of format {FORMAT_VERSION}")
     game = Game.of(str(attributes["board"]), str(attributes["rule"]))
@@ -168,7 +169,7 @@ class Table:
     def lookup(self, indices: Any) -> Any:
         """Result bytes (see :mod:`solver.neutreeko.model.values`) of an index or an array of indices, reading
         only the chunks that hold them; a folded table answers through each position's canonical twin,
-        and :data:`ILLEGAL` where not legal."""
+        and :data:`~solver.neutreeko.model.values.ILLEGAL` where not legal."""
         if not self.folded:
             return self.chunks.take(indices)[()]
         numbers = folding.Classes.of(self.game).numbers(indices)
@@ -179,7 +180,7 @@ class Table:
         """``result[index]``: the byte of every index of ``game``, the whole table read (a folded table is
         then unfolded, which takes about a second on 5 x 5; prefer :meth:`lookup` for probes).
 
-        Raises :class:`TableError` unless the data matches its digest, holds 255 exactly where the index
+        Raises :class:`~solver.core.errors.TableError` unless the data matches its digest, holds 255 exactly where the index
         has no legal position, and gives the counts the attributes state."""
         return self._whole[0]
 
@@ -207,7 +208,7 @@ class Table:
     @cached_property
     def data(self) -> npt.NDArray[np.uint8]:
         """The bytes as stored: :attr:`result` of a full table, one byte per legal class of a folded one
-        (not unfolded), the whole table read. Raises :class:`TableError` unless they match their digest."""
+        (not unfolded), the whole table read. Raises :class:`~solver.core.errors.TableError` unless they match their digest."""
         data: npt.NDArray[np.uint8] = self.contents.read(_FOLDED_DATASET if self.folded else _DATASET,
                                                          len(self.chunks), np.uint8)
         return data
@@ -229,7 +230,7 @@ class Table:
         survey (:mod:`solver.neutreeko.tables.digests`): a full table's ``digest`` attribute, once its data, read
         a chunk at a time, is found to have it; a folded table's unfolding, digested a stretch at a time
         (:func:`~solver.neutreeko.tables.folding.unfolded_stretches`: never held whole, 24 GB on 10 x 10), once
-        its counts are checked. Raises :class:`TableError` if the data does not match its digest or counts."""
+        its counts are checked. Raises :class:`~solver.core.errors.TableError` if the data does not match its digest or counts."""
         if self.folded:
             self.data  # held whole, as the unfolding reads it in any order: counted from it, not read twice
             self.summary  # the folded bytes and their counts checked first, as reading the result checks them
@@ -260,7 +261,7 @@ def _indexed(chunks: Iterable[npt.NDArray[np.uint8]]) -> Iterator[tuple[int, npt
 def _legal_checked(game: Game, parts: Iterable[tuple[int, npt.NDArray[np.uint8]]],
                    contents: Contents) -> Iterator[tuple[int, npt.NDArray[np.uint8]]]:
     """``parts`` (first index, result bytes) passed on, each once it is found to hold 255 exactly at the
-    indices whose mover has won; else :class:`TableError`."""
+    indices whose mover has won; else :class:`~solver.core.errors.TableError`."""
     other_count = index.other_count(game.board.size)
     for first, part in parts:
         # The part's indices fall in rows of other_count, one per mover triple: count its 255s row by row.
@@ -283,8 +284,8 @@ def solve_command(game: Game, path: Path | None = None) -> str:
 def open_table(game: Game, path: Path | None = None) -> Table:
     """Open and check ``game``'s table (at ``path``, or where :func:`table_path` says).
 
-    Raises :class:`MissingTableError` (a ``KeyError``) if there is no file, :class:`TableMismatchError`
-    if it is a table of NECNON or for another board or rule, :class:`TableError` if something other
+    Raises :class:`~solver.core.errors.MissingTableError` (a ``KeyError``) if there is no file, :class:`~solver.core.errors.TableMismatchError`
+    if it is a table of NECNON or for another board or rule, :class:`~solver.core.errors.TableError` if something other
     than a regular file is there (a link leading nowhere, a FIFO, a device, a directory), or the file is
     not a table of ours or is damaged (see :mod:`solver.core.storage.container`: the header and the chunk map are
     verified here, each chunk when it is first read)."""

@@ -175,7 +175,7 @@ class NeutreekoApi:
 
     def annotate_record(self, text: str) -> JSONObject:
         """The annotation object (as ``/api/annotate`` answers) of the game record ``text``; raises
-        :class:`~solver.neutreeko.playing.record.RecordError` naming the line of a record that cannot be read."""
+        :class:`~solver.core.answers.record.RecordError` naming the line of a record that cannot be read."""
         record = parse_record(text)
         check_tree(record.moves, record.variations)
         return annotation_object(annotate(self._tablebase(record.start.game), record.start, record.moves))
@@ -189,13 +189,13 @@ class NeutreekoApi:
 
     def game_record(self, text: str) -> JSONObject:
         """The ``/api/game`` object of the game record ``text``, its variations included; raises
-        :class:`~solver.neutreeko.playing.record.RecordError` naming the line of a record that cannot be read."""
+        :class:`~solver.core.answers.record.RecordError` naming the line of a record that cannot be read."""
         record = parse_record(text)
         return self._game_object(record.start, record.moves, record.variations, None)
 
     def record(self, start: Position, text: str) -> JSONObject:
         """``{"record": the text of the game record}`` of the move text ``text`` (variations included)
-        from ``start``; raises :class:`~solver.neutreeko.playing.record.RecordError` for a move that is wrong."""
+        from ``start``; raises :class:`~solver.core.answers.record.RecordError` for a move that is wrong."""
         moves, variations = read_variations(start, text)
         check_tree(moves, variations)
         return {"record": GameRecord(start, moves, (), variations).text()}

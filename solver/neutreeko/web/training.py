@@ -47,7 +47,7 @@ _NUMBER = re.compile(r"[0-9]{1,18}")
 def whole_number(parameters: Mapping[str, str], name: str, default: int | None, least: int,
                  most: int | None = None) -> int | None:
     """The parameter ``name`` as a whole number from ``least`` to ``most`` (no bound if None), or
-    ``default`` if it is not given; :class:`ApiError` naming it otherwise."""
+    ``default`` if it is not given; :class:`~solver.web.game_api.ApiError` naming it otherwise."""
     text = parameters.get(name)
     if text is None:
         return default
