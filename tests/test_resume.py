@@ -164,22 +164,113 @@ def test_a_state_whose_fields_are_not_of_their_kind_is_refused(saved, change, re
         solve_classes(GAME, None, Checkpoints(saved, GAME, "classes", resume=True))
 
 
+def _forged(path: Path, change) -> None:
+    """The state at ``path`` changed by ``change(description, arrays)``, which changes the description
+    and the arrays (by name, writable) in place, its digest recomputed (as a forger would)."""
+    magic, description, data = path.read_bytes().split(b"\n", 2)
+    described = json.loads(description)
+    arrays, at = {}, 0
+    for name, dtype, length in described["arrays"]:
+        arrays[name] = np.frombuffer(data, dtype, length, at).copy()
+        at += arrays[name].nbytes
+    change(described, arrays)
+    path.write_bytes(magic + b"\n" + description + b"\n" + b"".join(array.tobytes() for array in arrays.values()))
+    _rewritten(path, lambda _: described, True)
+
+
+def _result(arrays: dict[str, np.ndarray]) -> np.ndarray:
+    """The result bytes of a state's arrays (a view)."""
+    return arrays["words"].view(np.uint8)
+
+
+def _undecided(arrays: dict[str, np.ndarray]) -> np.ndarray:
+    """The items of a state's arrays that are not decided."""
+    return np.flatnonzero(np.unpackbits(arrays["decided"], bitorder="little")[:len(_result(arrays))] == 0)
+
+
+def _saved_at_ply_3(game: Game, out: Path, fold: bool) -> Path:
+    """The state of the solve of ``game`` (over classes if ``fold``) for the table ``out``, saved at ply 3."""
+    with pytest.raises(Stop):
+        build_table(game, out, progress=_stopping_at(3), fold=fold, save_every=0)
+    return state_path(out)
+
+
 @pytest.mark.parametrize("fold", [True, False], ids=["classes", "positions"])
 def test_a_table_solved_from_a_forged_state_is_not_written(tmp_path, fold):
-    """A state whose first win in 1 was made a win in 3, its digest recomputed, passes every check of
+    """A state whose first win in 1 was made a loss in 2, its digest recomputed, passes every check of
     the state; the table it gives does not match the committed digest and is not written (its state is
     kept)."""
     out = tmp_path / "neutreeko-5x4.h5"
-    with pytest.raises(Stop):
-        build_table(GAME, out, progress=_stopping_at(3), fold=fold, save_every=0)
-    magic, description, arrays = state_path(out).read_bytes().split(b"\n", 2)
-    forged = bytearray(arrays)
-    forged[forged.index(2)] = 4  # the words (the result bytes) come first
-    state_path(out).write_bytes(magic + b"\n" + description + b"\n" + bytes(forged))
-    _rewritten(state_path(out), lambda description: description, True)
+
+    def win_in_1_lost_in_2(description, arrays) -> None:
+        result = _result(arrays)
+        decided = np.setdiff1d(np.arange(len(result)), _undecided(arrays))
+        result[decided[result[decided] == 2][0]] = 3
+
+    _forged(_saved_at_ply_3(GAME, out, fold), win_in_1_lost_in_2)
     with pytest.raises(StateError, match=f"the table solved from the saved state {state_path(out)} is wrong: its"):
         build_table(GAME, out, fold=fold, resume=True)
     assert not out.exists() and state_path(out).exists()
+
+
+# A board without a committed digest, so that a wrong table solved from a forged state is written.
+UNCOMMITTED = Game.of("3x8")
+
+
+def _one_ply_on(description, arrays) -> None:
+    description["plies"] += 1
+
+
+def _out_of_range(description, arrays) -> None:
+    arrays["fresh"][-1] = 1 << 40
+
+
+def _beyond_plies(description, arrays) -> None:
+    item = _undecided(arrays)[0]
+    _result(arrays)[item] = description["plies"] + 3
+    arrays["decided"][item >> 3] |= 1 << (item & 7)
+
+
+def _no_move(description, arrays) -> None:
+    _result(arrays)[_undecided(arrays)] = 0
+
+
+def _padding_in_level(description, arrays) -> None:
+    _result(arrays)[-1] = description["plies"] + 1
+    arrays["fresh"][-1] += 1
+
+
+@pytest.mark.parametrize("forgery, fold, words", [
+    (_one_ply_on, False, "it counts 729 positions at distance 4 in row 1, where there are 0"),
+    (_one_ply_on, True, "it counts 751 classes at distance 4 in row 0, where there are 0"),
+    (_out_of_range, False, "it counts 1,099,511,627,776 positions at distance 3 in row 2023, where there are 0"),
+    (_out_of_range, True, "it counts 1,099,511,627,776 classes at distance 3 in row"),
+    (_beyond_plies, False, "some positions it has decided are at no distance from 0 to its plies (3)"),
+    (_beyond_plies, True, "some classes it has decided are at no distance from 0 to its plies (3)"),
+    (_no_move, False, "some of its undecided positions count no move, or more than 24"),
+    (_no_move, True, "some of its undecided classes count no move, or more than 96"),
+    (_padding_in_level, True, "some of its illegal classes are not decided illegal"),
+], ids=["plies+1 positions", "plies+1 classes", "count out of range positions", "count out of range classes",
+        "beyond plies positions", "beyond plies classes", "no move positions", "no move classes",
+        "padding in the level"])
+def test_a_consistently_forged_state_is_refused_before_solving(tmp_path, forgery, fold, words):
+    """States forged with their digest recomputed, which the kernels misread (a crash, or a wrong table
+    written), are refused in one line, exit 1, in a child process (so that a crash fails the test)."""
+    out = tmp_path / f"neutreeko-{UNCOMMITTED.board}.h5"
+    _forged(_saved_at_ply_3(UNCOMMITTED, out, fold), forgery)
+    process = subprocess.run([sys.executable, "-m", "solver", "solve", "--board", str(UNCOMMITTED.board), "--resume",
+                              "--out", str(out), *(["--fold"] if fold else [])],
+                             stdin=subprocess.DEVNULL, capture_output=True, timeout=TIMEOUT)
+    stderr = process.stderr.decode()
+    assert process.returncode == 1, stderr
+    assert stderr.count("\n") == 1 and f"cannot be taken up: {words}" in stderr, stderr
+    assert not out.exists() and state_path(out).exists()
+
+
+def test_a_state_whose_done_disagrees_with_its_arrays_is_refused(saved):
+    _forged(saved, lambda description, arrays: description.update(done=description["done"] - 1))
+    with pytest.raises(StateError, match="its done is .*, but it has decided .* classes at distances below 3"):
+        solve_classes(GAME, None, Checkpoints(saved, GAME, "classes", resume=True))
 
 
 def test_a_damaged_state_is_one_line_and_exit_1(tmp_path):

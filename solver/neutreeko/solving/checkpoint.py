@@ -17,10 +17,14 @@ at any moment leaves the previous state whole, and it is removed once the table 
 
 Taking a state up checks all of it: the game, the unit (a state of the solve over positions does not
 continue one over classes), the index scheme and canonical form, every field's type and range, the
-arrays' types and lengths, and the digest of every field and byte; anything else is refused with
-:class:`StateError` (a state of another solve with :class:`StateMismatchError`). The digest guards
-against damage, not forgery: a table solved from a state taken up is checked again before it is
-written (:func:`solver.neutreeko.tables.build.build_table`).
+arrays' types and lengths, the digest of every field and byte, and that the arrays are those of a solve
+at the start of its level ``plies``, as the kernels read them (:func:`_inconsistency`); anything else
+is refused with :class:`StateError` (a state of another solve with :class:`StateMismatchError`). The
+digest guards against damage, not forgery. A forged state that passes every check may still hold wrong
+counts of moves (in their range) for its undecided items: no check short of a solve sees them, and the
+kernels only count them down, never index with them, so they make a wrong table, not a wrong read;
+hence a table solved from a state taken up is checked again before it is written
+(:func:`solver.neutreeko.tables.build.build_table`).
 """
 
 from __future__ import annotations
@@ -40,8 +44,8 @@ from solver.core.errors import TableError, TableMismatchError
 from solver.neutreeko.model import index
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.model.symmetry import CANONICAL_FORM
-from solver.neutreeko.model.values import MAX_DISTANCE
-from solver.neutreeko.solving.levels import State, Unit
+from solver.neutreeko.model.values import ILLEGAL, MAX_DISTANCE, encode_result
+from solver.neutreeko.solving.levels import Layout, State, Unit
 
 _MAGIC = b"neutreeko-solver solve state 1\n"
 #: The description line is far shorter; a longer one is not ours.
@@ -50,6 +54,8 @@ _LONGEST_LINE = 1 << 16
 #: gigabyte) takes some seconds, a level there a minute or more.
 EVERY = 600.0
 _ARRAYS = ("words", "decided", "fresh")
+#: Items of a state checked at a time (whole rows), which bounds the temporaries of the check.
+_CHECKED = 1 << 22
 
 
 def _whole(value: Any, least: int, most: int) -> bool:
@@ -119,9 +125,10 @@ class Checkpoints:
         except OSError as error:
             raise StateError(f"cannot save the solve's state to {self.path}: {error.strerror or error}") from None
 
-    def load(self, like: State) -> State | None:
+    def load(self, like: State, layout: Layout) -> State | None:
         """The saved state, if ``resume`` and there is one; its arrays must have the types and lengths of
-        ``like``'s (a new solve's). Raises :class:`StateError` if it cannot be taken up."""
+        ``like``'s (a new solve's) and hold its items as ``layout`` says. Raises :class:`StateError` if it
+        cannot be taken up."""
         if not self.resume or not os.path.exists(self.path):
             return None
         try:
@@ -143,8 +150,12 @@ class Checkpoints:
                     raise self._refused("its bytes are not those it was saved with")
         except OSError as error:
             raise StateError(f"cannot read the saved state {self.path}: {error.strerror or error}") from None
-        return State(arrays["words"], arrays["decided"], arrays["fresh"], description["plies"], description["done"],
-                     description["seconds"])
+        state = State(arrays["words"], arrays["decided"], arrays["fresh"], description["plies"], description["done"],
+                      description["seconds"])
+        why = _inconsistency(state, layout, self.unit)
+        if why:
+            raise self._refused(why)
+        return state
 
     def _read_description(self, file: BinaryIO, items: int) -> dict[str, Any]:
         """The description line of the state open as ``file``, once every field is of its type and in its
@@ -180,3 +191,41 @@ class Checkpoints:
             os.unlink(self.path)
         except FileNotFoundError:
             pass
+
+
+def _inconsistency(state: State, layout: Layout, unit: Unit) -> str:
+    """Why the arrays of ``state``, laid out as ``layout`` says, are not those of a solve at the start of
+    its level ``state.plies``, or "" if they are: every illegal item decided :data:`ILLEGAL`; every
+    decided legal item at a distance from 0 to ``plies``; every undecided one counting from 1 to
+    ``layout.most`` moves; ``fresh[row]`` the row's items at distance ``plies`` (so that the kernels,
+    which look for that many in the row and then read them as indices, find them all); ``done`` those
+    at smaller distances."""
+    length, rows = layout.row_length, len(layout.illegal_rows)
+    result, code = state.result(rows * length), encode_result(state.plies)
+    done = 0
+    step = max(1, _CHECKED // length)
+    for first in range(0, rows, step):
+        last = min(first + step, rows)
+        begin, end = first * length, last * length
+        bits = np.unpackbits(state.decided[begin >> 3:(end + 7) >> 3], bitorder="little")
+        decided = bits[begin & 7:][:end - begin].view(bool)
+        read = result[begin:end]
+        legal = np.repeat(~layout.illegal_rows[first:last], length)
+        legal[max(layout.legal_end - begin, 0):] = False
+        if np.any(~legal & ~(decided & (read == ILLEGAL))):
+            return f"some of its illegal {unit} are not decided illegal"
+        reached = legal & decided
+        if np.any(reached & ((read == 0) | (read > code))):
+            return f"some {unit} it has decided are at no distance from 0 to its plies ({state.plies})"
+        if np.any(legal & ~decided & ((read == 0) | (read > layout.most))):
+            return f"some of its undecided {unit} count no move, or more than {layout.most}"
+        found = np.count_nonzero((reached & (read == code)).reshape(last - first, length), axis=1)
+        wrong = np.flatnonzero(found != state.fresh[first:last])
+        if len(wrong):
+            row = first + int(wrong[0])
+            return (f"it counts {int(state.fresh[row]):,} {unit} at distance {state.plies} in row {row}, where "
+                    f"there are {int(found[row - first]):,}")
+        done += int(np.count_nonzero(reached & (read < code)))
+    if done != state.done:
+        return f"its done is {state.done:,}, but it has decided {done:,} {unit} at distances below {state.plies}"
+    return ""

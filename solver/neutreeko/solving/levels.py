@@ -76,6 +76,19 @@ class State:
         return self.words.view(np.uint8)[:items]
 
 
+@dataclass(frozen=True)
+class Layout:
+    """How a solve lays its items out in a :class:`State`: ``len(illegal_rows)`` rows of ``row_length``
+    items each; the items of the rows that ``illegal_rows`` marks, and every item from ``legal_end`` on,
+    are illegal (decided :data:`~solver.neutreeko.model.values.ILLEGAL` before any level), the others
+    legal; an undecided legal item's byte counts from 1 to ``most`` moves."""
+
+    row_length: int
+    illegal_rows: np.ndarray
+    legal_end: int
+    most: int
+
+
 Progress = Callable[[Level], None]
 Step = Callable[[np.ndarray, np.ndarray, int], None]
 

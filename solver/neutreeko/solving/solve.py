@@ -15,11 +15,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from solver.neutreeko.model.children import SLOTS
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.model.values import encode_result
 from solver.neutreeko.solving.checkpoint import Checkpoints
 from solver.neutreeko.solving.kernel_inputs import KernelInputs, run_length
-from solver.neutreeko.solving.levels import Progress, State, run_levels
+from solver.neutreeko.solving.levels import Layout, Progress, State, run_levels
 
 # Positions whose predecessors are gathered in one parallel pass; bounds the scratch buffers, one per
 # part (on 5 x 5, 2 parts x 2^15 positions x 48 predecessors x 4 bytes: 12 MB, mostly untouched).
@@ -69,7 +70,8 @@ def solve(game: Game, progress: Progress | None = None, checkpoints: Checkpoints
     # Whole 8-byte words, so that levels are looked for 8 bytes at a time.
     new = State(np.empty(-(-game.positions // 8), dtype=np.uint64), np.zeros(-(-game.positions // 8), dtype=np.uint8),
                 np.zeros(len(triples), dtype=np.int64))  # fresh[rank]: the latest level's in that row
-    state = checkpoints.load(new) if checkpoints is not None else None
+    layout = Layout(other_count, inputs.wins, game.positions, SLOTS)
+    state = checkpoints.load(new, layout) if checkpoints is not None else None
     if state is None:
         state = new
         _kernel._classify(rays, triples, inputs.wins, other_count, run_length(game.board.size),

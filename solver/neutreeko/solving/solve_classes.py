@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from solver.neutreeko.model.children import SLOTS
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.model.symmetry import symmetry_count
 from solver.neutreeko.model.values import encode_result
@@ -23,7 +24,7 @@ from solver.neutreeko.solving import solve as positions
 from solver.neutreeko.solving.checkpoint import Checkpoints
 from solver.neutreeko.solving.class_inputs import ClassInputs
 from solver.neutreeko.solving.kernel_inputs import KernelInputs
-from solver.neutreeko.solving.levels import Progress, State, run_levels
+from solver.neutreeko.solving.levels import Layout, Progress, State, run_levels
 from solver.neutreeko.tables.stats import Summary, summarize_folded
 
 # Classes per row of the state (a count of the level's classes each, and one part's to settle): a
@@ -63,7 +64,9 @@ def solve_classes(game: Game, progress: Progress | None = None,
     rows = -(-classes.count // _ROW)
     new = State(np.empty(rows * _ROW // 8, dtype=np.uint64), np.zeros(rows * _ROW // 8, dtype=np.uint8),
                 np.zeros(rows, dtype=np.int64))
-    state = checkpoints.load(new) if checkpoints is not None else None
+    # Every class counts the moves of each of its positions (see _class_kernel): up to SLOTS of each.
+    layout = Layout(_ROW, np.zeros(rows, dtype=bool), classes.count, SLOTS * symmetry_count(game.board))
+    state = checkpoints.load(new, layout) if checkpoints is not None else None
     if state is None:
         state = new
         _class_kernel._classify(rays, triples, inputs.wins, other_count, arrays, _ROW, state.result(rows * _ROW),
