@@ -60,3 +60,23 @@ def test_convert_rewrites_first_format_tables_of_either_game(tables_4x4, necnon_
     _flip(old_necnon, old_necnon.stat().st_size - 100)
     assert_one_line_error(invoke("convert", str(old_necnon)), f"table {old_necnon} is damaged: its contents do not "
                           "match their digest", code=1)
+
+
+def test_convert_checks_the_attributes_it_reads_of_either_game(tables_4x4, necnon_tables, tmp_path):
+    """A first-format table whose digests hold but whose attributes are of the wrong kind is refused in
+    one line, exit 1, and left as it was."""
+    intact = open_table(Game.of("4x4"), tables_4x4 / "neutreeko-4x4.h5")
+    intact_necnon = open_necnon_table(NecnonGame.of("3x3", "nec"), necnon_tables / "necnon-3x3-nec.h5")
+    cases = [("neutreeko", "result", intact.result, intact.attributes, "solve_seconds", "abc", "not a time in seconds"),
+             ("neutreeko", "result", intact.result, intact.attributes, "board", 5, "not a text"),
+             ("neutreeko", "result", intact.result, intact.attributes, "folded", "yes", "not true or false"),
+             ("necnon", "classes", intact_necnon.records, intact_necnon.attributes, "solve_seconds", [1, 2],
+              "not a time in seconds")]
+    for program, dataset, data, attributes, name, value, why in cases:
+        old = tmp_path / f"{dataset}-{name}.h5"
+        write_first_format(old, dataset, data, {**attributes, name: value})
+        before = old.read_bytes()
+        run = invoke if program == "neutreeko" else necnon
+        message = assert_one_line_error(run("convert", str(old)), code=1, program=program)
+        assert f"table {old} is damaged: its attribute {name} is {value!r}, {why}" in message
+        assert old.read_bytes() == before

@@ -115,6 +115,17 @@ TEXTS = Kind("a list of texts", lambda value: type(value) is list and all(type(i
 COMMON_ATTRIBUTES = {"format": TEXT, "format_version": COUNT, "digest": TEXT, "writer": TEXT, "written": TEXT}
 
 
+def check_kinds(attributes: Mapping[str, Any], schema: Mapping[str, Kind],
+                damaged: Callable[[str], TableError]) -> None:
+    """Raise ``damaged(why)`` naming the first attribute of ``schema`` that ``attributes`` lack or hold
+    in a value not of its :class:`Kind` (quoted to 60 characters)."""
+    for name, kind in schema.items():
+        if name not in attributes:
+            raise damaged(f"its attribute {name} is missing")
+        if not kind.accepts(attributes[name]):
+            raise damaged(f"its attribute {name} is {repr(attributes[name])[:60]}, not {kind.what}")
+
+
 def tables_dir() -> Path:
     """The directory tables are read from and written to by default (see the module docstring)."""
     if os.environ.get("NEUTREEKO_TABLES"):
@@ -365,11 +376,7 @@ class Contents:
         """Raise :class:`~solver.core.errors.TableError` (the file damaged) naming the first attribute of
         :data:`COMMON_ATTRIBUTES` and ``schema`` that is missing or not of its :class:`Kind`, so that
         readers of the attributes only ever see checked ones."""
-        for name, kind in {**COMMON_ATTRIBUTES, **schema}.items():
-            if name not in self.attributes:
-                raise self.damaged(f"its attribute {name} is missing")
-            if not kind.accepts(self.attributes[name]):
-                raise self.damaged(f"its attribute {name} is {repr(self.attributes[name])[:60]}, not {kind.what}")
+        check_kinds(self.attributes, {**COMMON_ATTRIBUTES, **schema}, self.damaged)
 
     def has(self, dataset: str) -> bool:
         return bool(self._header["dataset"] == dataset)

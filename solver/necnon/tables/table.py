@@ -42,7 +42,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
 from typing import Any
 
@@ -104,6 +104,8 @@ def convert_table(path: Path, attributes: Attributes, records: npt.NDArray[Any])
     solved again); return its game. Raises :class:`~solver.core.errors.TableError` unless they are a table of NECNON."""
     if attributes.get("game") != GAME or attributes.get("format_version") != FORMAT_VERSION:
         raise TableError(f"{path} is not a NECNON table of format {FORMAT_VERSION}")
+    container.check_kinds(attributes, {"board": TEXT, "protocol": TEXT, "solve_seconds": SECONDS},
+                          partial(container.damaged, path))
     game = Game.of(str(attributes["board"]), str(attributes["protocol"]))
     if records.dtype != RECORD:
         raise TableError(f"{path} holds records of {records.dtype}, not of {RECORD}")

@@ -50,7 +50,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
@@ -60,7 +60,7 @@ import numpy.typing as npt
 from solver.core.errors import TableError, TableMismatchError
 from solver.core.storage import container
 from solver.core.storage.chunks import Chunks
-from solver.core.storage.container import COUNT, SECONDS, TEXT, Attributes, Contents, check_writable, tables_dir
+from solver.core.storage.container import COUNT, FLAG, SECONDS, TEXT, Attributes, Contents, check_writable, tables_dir
 from solver.neutreeko.model import index
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.model.rules import DEFAULT_RULE
@@ -142,6 +142,8 @@ def convert_table(path: Path, attributes: Attributes, data: npt.NDArray[Any]) ->
     solved again); return its game. Raises :class:`~solver.core.errors.TableError` unless they are a table of Neutreeko."""
     if attributes.get("game", "neutreeko") != "neutreeko" or attributes.get("format_version") != FORMAT_VERSION:
         raise TableError(f"{path} is not a Neutreeko table of format {FORMAT_VERSION}")
+    read = {"board": TEXT, "rule": TEXT, "solve_seconds": SECONDS, **({"folded": FLAG} if "folded" in attributes else {})}
+    container.check_kinds(attributes, read, partial(container.damaged, path))
     game = Game.of(str(attributes["board"]), str(attributes["rule"]))
     folded = bool(attributes.get("folded", False))
     if data.dtype != np.uint8 or len(data) != (folding.Classes.of(game).count if folded else game.positions):
