@@ -208,13 +208,13 @@ def stack_shape(cells: int) -> tuple[int, int]:
 SYMMETRIC_PLIES = 4
 #: The fewest empty cells after a turn for which the search looks up every turn's position in the table
 #: before searching any (a cut found so saves a search; looking costs a probe a turn). Nearer the end a
-#: search is cheaper than the probes: from 6 rather than 3, six positions of 5 x 4 and 7 x 3 after one
-#: or no stone were solved in the same nodes (49.2 M against 48.9 M) and 7 % less time.
+#: search is cheaper than the probes: from 6 rather than 3, positions of 5 x 4 and 7 x 3 after one or no
+#: stone were solved in about the same nodes and less time.
 TRANSPOSED_EMPTY = 6
 #: The most empty cells of a position whose every turn is forced (two stones a turn: a player lays each
 #: cell it may, or passes; with three, a player may choose two of them): it is played out (:func:`_forced_end`, one node) rather than searched, and
-#: kept out of the table. On seven positions of 5 x 4, 6 x 3, hex3 and 7 x 3 (``scripts/bench_necnon.py
-#: --endgame``), that takes 9 to 30 % less time (9 to 25 % fewer nodes) than searching them as the others.
+#: kept out of the table. On positions of 5 x 4, 6 x 3, hex3 and 7 x 3 (``scripts/bench_necnon.py
+#: --endgame``), that takes less time and fewer nodes than searching them as the others.
 FORCED_EMPTY = 2
 
 

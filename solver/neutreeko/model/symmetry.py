@@ -93,7 +93,7 @@ def triple_images(board: Board) -> npt.NDArray[np.int32]:
 def smallest_triple_images(board: Board) -> npt.NDArray[np.int32]:
     """``smallest_triple_images(board)[rank]``: the smallest rank among the images of the triple of that
     rank, the canonical form of a mover's triple; read-only int32, shape ``(C(N, 3),)`` (computed once:
-    a pass over every image, 1 ms on 9 x 9, which a probe of a folded table would otherwise repeat)."""
+    a pass over every image, which a probe of a folded table would otherwise repeat)."""
     smallest: npt.NDArray[np.int32] = triple_images(board).min(axis=0)
     smallest.flags.writeable = False
     return smallest

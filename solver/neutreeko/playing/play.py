@@ -3,7 +3,7 @@
 A :class:`Match` reads lines (any iterable of strings: a terminal, a pipe, a list in a test) and writes
 all its text through one ``write`` function, so the same code runs in a terminal, under click's
 ``CliRunner`` and in a plain unit test. Each colour is played by a person, who types a move as
-``FROM-TO`` (any case) or a command (:data:`COMMANDS`), or by an engine of :data:`ENGINES`: a function
+``FROM-TO`` (any case) or a command (:data:`COMMANDS`), or by an engine of ``ENGINES``: a function
 ``(ranked, rng) -> RankedMove``, ``ranked`` being :meth:`~solver.neutreeko.querying.probe.Tablebase.moves`
 of the position (every legal move, best first, valued for the player making it) and ``rng`` the
 match's ``random.Random``, so that a match with a given seed replays exactly; ``fair`` slips one move

@@ -47,13 +47,13 @@ class Classes:
 
     @classmethod
     def of(cls, game: Game) -> Classes:
-        """``game``'s numbering, computed from the board and rule (0.2 s on 10 x 10), cached."""
+        """``game``'s numbering, computed from the board and rule, cached."""
         return _classes(game)
 
     @cached_property
     def symmetric_indices(self) -> np.ndarray:
         """Sorted canonical indices of the classes in the blocks of symmetric triples (the kernels'
-        form; 4 s on 10 x 10, where a probe lists only the blocks it meets)."""
+        form; costly on the largest boards, where a probe lists only the blocks it meets)."""
         lists = [listed_block(self.game, int(mover)) for mover in np.flatnonzero(self.symmetric)]
         return np.concatenate(lists) if lists else np.empty(0, dtype=np.int64)
 

@@ -156,7 +156,7 @@ class Table:
     @property
     def result(self) -> npt.NDArray[np.uint8]:
         """``result[index]``: the byte of every index of ``game``, the whole table read (a folded table is
-        then unfolded, which takes about a second on 5 x 5; prefer :meth:`lookup` for probes).
+        then unfolded, which takes time; prefer :meth:`lookup` for probes).
 
         Raises :class:`~solver.core.errors.TableError` unless the data matches its digest, holds 255 exactly where the index
         has no legal position, and gives the counts the attributes state."""
