@@ -1,39 +1,23 @@
 """The explorer's HTTP server: the page's files and the JSON API of :mod:`solver.web.api`.
 
-It is the standard library's threading HTTP server (one thread per connection; HTTP/1.1 with
-keep-alive): the explorer serves one person's browser and a few scripts on loopback, answers a
-position in about a millisecond, and needs no routing, templates or sessions, so a framework would
-add a dependency and nothing else. What it adds to the standard server:
+:class:`ExplorerServer` is the standard library's threading HTTP server (one thread per connection;
+HTTP/1.1 with keep-alive) with what the explorer needs added:
 
 - every error is a JSON object ``{"error": "..."}`` naming the problem, never an HTML or traceback
-  page: 400 for a bad or oversized request (a URL longer than :data:`MAX_URL` characters, header lines
-  over :data:`MAX_HEADER_BYTES` bytes in all, a parameter given twice, a value that is not UTF-8, a
-  body but to ``POST /api/annotate`` or ``/api/game``, a body over :data:`MAX_BODY` bytes or without
-  its length, a target neither a path nor an ``http://`` URL), and, as RFC 9112 requires of a request
-  whose framing is in doubt, for a header line folded onto the next (obsolete line folding), a header
-  line without a colon, a ``Content-Length`` or ``Host`` given twice, or a ``Content-Length`` that is
-  not 1 to 18 ASCII digits (the connection then closed); 404 for an unknown path, 405 for another
-  method than GET or HEAD (or POST to ``/api/annotate`` and ``/api/game``), 421 for another host
-  (below), 500 for a damaged table, a table that could not be built or a fault of the server (logged
-  on the server's standard error, with its traceback), 503 while a table is being built (see
-  :mod:`solver.web.tables`), while a search still waits for another (see :mod:`solver.web.searches`)
-  or when all connections are taken;
-- what clients may hold is bounded (:class:`Limits`): at most :data:`MAX_CONNECTIONS` connections are
-  open at once (one more is answered 503 at once and closed, no thread started for it); a connection
-  waiting :data:`IDLE_SECONDS` for its next request is closed, and so is one whose request (its line,
-  headers and body) has not all arrived :data:`REQUEST_SECONDS` after its first byte, so that a client
-  sending a byte now and then holds no thread for long; when the process is out of file descriptors,
-  accepting pauses for :data:`ACCEPT_PAUSE` instead of spinning; up to 512 connections may wait in
-  the system's queue to be accepted (each is then answered or refused at once);
-- a request whose ``Host`` header (or, for a target that is an absolute URL, ``http://host:port/path``,
-  the URL's host, which stands for it) names another host than this server is answered 421, so that a
-  web page elsewhere cannot drive a server on loopback through a name of its own made to resolve to
-  127.0.0.1 (DNS rebinding): the names allowed are ``localhost``, ``127.0.0.1``, ``[::1]``, the address
-  listened on and the host it was given, with this server's port or none, and, when listening on every
-  address (``0.0.0.0``, ``::``), any IP address (a rebinding page sends a name, never an address); a
-  request without ``Host`` (HTTP/1.0) is answered;
-- only the files of :func:`solver.web.assets.assets` are served, looked up by exact path;
-- responses say ``nosniff`` and carry a content security policy that allows the page's own files only.
+  page: 400 for a bad or oversized request (a URL over :data:`MAX_URL` characters, header lines over
+  :data:`MAX_HEADER_BYTES` bytes, a body over :data:`MAX_BODY` bytes, a framing in doubt as RFC 9112
+  says), 404, 405, 421 for another host, 500 for a damaged table, a failed build or a fault of the
+  server (logged on standard error with its traceback), 503 while a table is built (see
+  :mod:`solver.web.tables`), a search waits for another (see :mod:`solver.web.searches`) or every
+  connection is taken;
+- what clients may hold is bounded (:class:`Limits`: :data:`MAX_CONNECTIONS`, :data:`IDLE_SECONDS`,
+  :data:`REQUEST_SECONDS`, :data:`ACCEPT_PAUSE`);
+- a ``Host`` (or an absolute URL's host) naming another host than this server is answered 421, against
+  DNS rebinding;
+- only the files of :func:`solver.web.assets.assets` are served, looked up by exact path, with
+  ``nosniff`` and a content security policy that allows the page's own files only.
+
+What is refused and why, the bounds and the names allowed as ``Host``: docs/reference/json-api.md.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ A probe reads the one chunk that holds its answer; a batch reads each chunk it n
 table is read chunk by chunk into one array. The HDF5 library takes no part in it: the container's
 header (:mod:`solver.core.storage.container`) gives each chunk's offset, stored size and digest, and the
 chunks are zlib streams (HDF5's deflate filter), decompressed, bounded to the chunk's size, by ISA-L
-(the ``isal`` package's zlib interface): the same streams, about twice as fast as :mod:`zlib`, which
+(the ``isal`` package's zlib interface): the same streams, faster than :mod:`zlib`, which
 matters wherever many chunks are read (random positions of a big table, a whole table). A chunk that
 does not match its digest, or does not decompress to exactly one chunk, raises
 :class:`~solver.core.errors.TableError` ("table X is damaged: ..."), so that nothing is answered from

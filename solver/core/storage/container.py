@@ -2,47 +2,21 @@
 gzip-compressed dataset and attributes that describe it, behind a header (HDF5's *user block*, which
 the library skips) that tells this project's reader everything it needs without the HDF5 library.
 
-What the attributes mean is each game's business (:mod:`solver.neutreeko.tables.table`,
-:mod:`solver.necnon.tables.table`), which names the kind of each (:class:`Kind`) for
-:meth:`Contents.check_attributes` to check when the table is opened; this module guarantees that what is answered is what was written, at the
-cost of what is read. ``docs/table-format.md`` describes the file for readers in other languages.
+:func:`write` and :func:`stamp` write a table; :func:`open_contents` opens one as :class:`Contents`,
+checking the header, the chunk map and every byte that lies in no chunk, and
+:meth:`Contents.check_attributes` checks the attributes a game names (:class:`Kind`); a chunk is checked
+against its digest when it is read (:mod:`solver.core.storage.chunks`). A damaged or forged file raises
+one :class:`~solver.core.errors.TableError` naming the table ("table X is damaged: ...; rebuild it
+with ..."), a file of the first container format one naming ``neutreeko convert``
+(:mod:`solver.core.storage.legacy`). :func:`check_file` digests the whole file at once. What the
+attributes mean is each game's business (:mod:`solver.neutreeko.tables.table`,
+:mod:`solver.necnon.tables.table`).
 
-The file::
+Where tables live (:func:`tables_dir`): ``$NEUTREEKO_TABLES`` if set; otherwise ``tables/`` of the
+source checkout the package runs from; otherwise (an installed package)
+``$XDG_DATA_HOME/neutreeko-solver/tables`` (``~/.local/share/neutreeko-solver/tables``).
 
-    bytes 0 .. U-1     the header, U a power of two >= 512 (HDF5's user block):
-                           neutreeko-solver table container 2\\n
-                           header <n> sha256 <hex>\\n        n: the length of the JSON below; its SHA-256
-                           <n bytes of JSON>\\n              (see _HEADER_FIELDS)
-                       then zero bytes up to U
-    bytes U ..         the HDF5 file proper: the dataset, its attributes, and the dataset chunk_map
-
-The JSON gives the file's size, the SHA-256 of every byte after the header, the dataset's name, type,
-shape and chunk length, the place and SHA-256 of the chunk map, and every attribute. The chunk map
-(:data:`solver.core.storage.chunks.MAP_ENTRY`, also an ordinary dataset for other readers) gives each chunk's
-offset in the file, its stored size, its first key (for data sorted by a key) and the SHA-256 of its
-stored bytes.
-
-**How the guarantee is kept.** Opening a table reads the header, checks the JSON against its digest
-and the file's size against the JSON, reads the chunk map and checks it against its digest, then
-digests the *metadata region*, every byte after the header that lies in no chunk (HDF5's superblock,
-object headers, chunk index and attributes, and the map), against the header's ``metadata_sha256``:
-12 kB on 5 x 5, 2.3 MB on 9 x 9 (58 ms): under a thousandth of the file. A probe then reads the
-chunk that holds its answer, checks its digest and only then decompresses it (:mod:`solver.core.storage.chunks`). The HDF5 library never parses the file on the way, so it cannot abort,
-hang or misread on damaged or forged metadata: it is not asked to read any. So a byte changed anywhere
-but in the chunks is refused when the table is opened, and a byte changed in a chunk when that chunk
-is read, each with one :class:`~solver.core.errors.TableError` ("table X is damaged: ...; rebuild it
-with ..."); a probe that needs only intact chunks is answered. :func:`check_file` digests the whole
-file at once (``neutreeko check-file``) and refuses it whatever byte changed. Whole-table readers (statistics,
-checks) read every chunk and also check the data's digest. Tables are written with the HDF5 library and
-then stamped (:func:`stamp`): the header and the map are computed from the file as written.
-
-Files in the first container format (a 512-byte header holding one digest of the whole file) are
-refused with one line naming ``neutreeko convert``, which rewrites them without solving again
-(:mod:`solver.core.storage.legacy`).
-
-Where tables live: ``$NEUTREEKO_TABLES`` if set; otherwise ``tables/`` of the source checkout the
-package runs from; otherwise (an installed package) ``$XDG_DATA_HOME/neutreeko-solver/tables``
-(``~/.local/share/neutreeko-solver/tables``).
+The file, byte by byte: docs/table-format.md; how the guarantee is kept: docs/design/tables.md.
 """
 
 from __future__ import annotations

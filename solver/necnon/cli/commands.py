@@ -71,8 +71,8 @@ board_option = click.option("--board", default=None, metavar="WxH|hexN",
 protocol_option = click.option("--protocol", default="nec", show_default=True, metavar="|".join(SETTINGS),
                                help="Protocols: nec or non for both players, or Black's then Green's.")
 build_option = click.option("--build", is_flag=True,
-                            help=f"Build a missing table even for a board of more than {UNASKED_CELLS} cells (up to "
-                                 f"a quarter of an hour and gigabytes); smaller ones are built unasked.")
+                            help=f"Build a missing table even for a board of more than {UNASKED_CELLS} cells (a long "
+                                 f"solve in much memory); smaller ones are built unasked.")
 position_argument = click.argument("position", nargs=-1)
 moves_option = click.option("--moves", default="", metavar='"b2 a1,c3 pass"',
                             help="Turns to play from POSITION first, each checked.")
@@ -255,7 +255,7 @@ def query(position: tuple[str, ...], board: str | None, protocol: str, table_fil
     their cells in board order.
 
     \b
-    Example (the 4 x 4 table is built unasked, in a second or so):
+    Example (the 4 x 4 table is built unasked, in a moment):
       necnon query 2b1/g3/4/3g b
     """
     game = game_of(board, protocol, position)

@@ -1,35 +1,24 @@
 """NECNON's boards: rectangles of square cells and hexhex boards of hexagonal cells, their cell names,
 neighbours, rows (for the notation and for text diagrams), centres (for pictures) and symmetries.
 
-Cells are numbered from the bottom row up, left to right in each row. **Square boards** ``WxH`` (each
-side 2 to 7) name a cell by its file letter and rank number, as in chess; two cells are neighbours when
-they share an edge (up to 4)::
+A :class:`Grid` is made by :meth:`Grid.square` (``WxH``, each side 2 to 7), :meth:`Grid.hexhex` (``hexN``,
+base N from 2 to 6) or :meth:`Grid.parse` of a board's name (:class:`~solver.core.errors.BoardError` if
+it names none). Cells are numbered from the bottom row up, left to right in each row. A square cell
+is named by its file letter and rank number, as in chess (``a1`` = 0, bottom left), and has up to 4
+neighbours (a shared edge); a hexagonal cell as Abalone names its board, a row letter from the bottom
+and a number along the diagonals, and has up to 6 neighbours::
 
-    rank 3 |  8  9 10 11        4x3: a1 = 0, b1 = 1, ..., d3 = 11
-    rank 2 |  4  5  6  7
-    rank 1 |  0  1  2  3
-           +------------
-              a  b  c  d
+    hex3         e3  e4  e5
+               d2  d3  d4  d5
+             c1  c2  c3  c4  c5        a1 = 0, a2 = 1, a3 = 2, b1 = 3, ..., e5 = 18
+               b1  b2  b3  b4
+                 a1  a2  a3
 
-**Hexhex boards** ``hexN`` (base N from 2 to 6: N cells on each of the 6 sides, 3N(N-1)+1 cells) are
-drawn with a row of cells at the bottom and at the top, and name a cell as Abalone names its board: a
-row letter from the bottom (``a``, ``b``, ...) and a number counting along the diagonals that rise
-to the right, so that row ``a`` holds ``a1`` to ``aN`` and the top row the last N numbers. A cell has
-up to 6 neighbours: the next and previous cell of its row, ``(letter+1, number)`` and
-``(letter+1, number+1)`` above it, ``(letter-1, number-1)`` and ``(letter-1, number)`` below it::
+:meth:`Grid.name` and :meth:`Grid.parse_cell` convert between cells and names. :meth:`Grid.symmetries`
+lists the symmetries (8 on a square board, 4 on a rectangle, 12 on a hexhex board) as permutations of
+the cells, the identity first.
 
-    hex3         e3  e4  e5                 14 15 16
-               d2  d3  d4  d5             10 11 12 13
-             c1  c2  c3  c4  c5          5  6  7  8  9
-               b1  b2  b3  b4             1  2  3  4 ... (b1 = 3)
-                 a1  a2  a3                 0  1  2
-
-                                          (cell numbers: a1 = 0, a2 = 1, a3 = 2, b1 = 3, ..., e5 = 18)
-
-**Symmetries** map the board onto itself and neighbours onto neighbours, so they map the rules too:
-8 on a square board (four quarter turns, each with or without a mirror), 4 on a rectangle (identity,
-half turn, the two mirrors), 12 on a hexhex board (six turns of 60 degrees, each with or without a
-mirror). :meth:`Grid.symmetries` lists them as permutations of the cells, the identity first.
+The numbering, the neighbours and the symmetries in full: docs/design/necnon.md.
 """
 
 from __future__ import annotations

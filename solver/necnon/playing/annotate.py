@@ -1,41 +1,19 @@
 """Annotating a NECNON game: every turn judged (by the table, or estimated by the search engine; see
 :mod:`solver.necnon.querying.judge`), a summary per side, the first point lost.
 
-For each turn, from the point of view of the player making it: ``before``, the value of the position,
-and ``after``, the value of the turn played. The points it **gave away** are the player's margin before
-minus the margin after (Black's points minus Green's for Black, the opposite for Green): 0 for a best
-turn, never negative with the table. The :class:`~solver.core.answers.marks.Mark` says how many:
+:func:`annotate` takes a judge and a game record and gives an :class:`Annotation`. For each turn, from
+the point of view of the player making it: ``before``, the value of the position, and ``after``, the
+value of the turn played. The points it **gave away** (:func:`points_given`) are the player's margin
+before minus the margin after (Black's points minus Green's for Black, the opposite for Green): 0 for a
+best turn, never negative with the table. :func:`mark_of` says how many
+(:class:`~solver.core.answers.marks.Mark`): best, inaccuracy (no point given away, by a slower way; with
+the table only), mistake (one point), blunder (two or more). An engine's estimates are fractions: a
+turn is marked by its points rounded to the nearest whole one (less than half a point is none). The
+*first point lost* is the first mistake or blunder.
 
-==========  ====  ===========================================================================
-best              no point given away, and as good as the best turn in turns too
-inaccuracy  ?!    no point given away, by a slower way (with the table only: more turns to a win
-                  or a draw, fewer to a loss, the order of :mod:`solver.necnon.model.values`)
-mistake     ?     one point given away
-blunder     ??    two points or more
-==========  ====  ===========================================================================
-
-An engine's estimates are fractions: a turn is marked by its points rounded to the nearest whole one
-(less than half a point is none). The *first point lost* is the first mistake or blunder.
-:func:`annotation_object` is the JSON of ``necnon annotate --json``::
-
-    {"board": "3x3", "protocol": "nec", "start": NOTATION, "judge": "the table", "exact": true,
-     "value": -1, "turns": 5,                                      the start's value
-     "game": [{"turn": 1, "by": "black", "play": "b2",
-               "position": NOTATION,                               the position before the turn
-               "before": {"value": -1, "turns": 5},                its value (Black minus Green)
-               "after": {"value": -1, "turns": 5},                 the turn's value, turns from "position"
-               "given": 0,                                         points given away, for its player
-               "mark": "best"|"inaccuracy"|"mistake"|"blunder",
-               "best": ["a1", "b1"],                                every turn as good as the best
-               "keeping": 9, "legal": 9}, ...],                     turns keeping the margin; legal turns
-     "summary": {"black": {"turns": 3, "best": 2, "inaccuracies": 0, "mistakes": 1, "blunders": 0,
-                           "given": 1}, "green": {...}},
-     "first_point_lost": 3 | null,                                  its "turn"
-     "end": {"position": NOTATION, "to_move": "black", "over": true, "value": -1, "turns": 0},
-     "result": "Green wins by 1"|"Black wins by 2"|"draw"|"*"}      "*": the game is not over
-
-With the search engine judging, ``"exact"`` is false, values and points given away are estimates (to
-a hundredth), ``"turns"`` and ``"keeping"`` are null and ``"best"`` is the engine's choice.
+:func:`annotation_object` is the JSON of ``necnon annotate --json``, described in docs/guide/necnon.md;
+with the search engine judging, ``"exact"`` is false, values and points given away are estimates (to a
+hundredth), ``"turns"`` and ``"keeping"`` are null and ``"best"`` is the engine's choice.
 """
 
 from __future__ import annotations

@@ -2,36 +2,21 @@
 
     [Board "3x3"]
     [Protocol "nec"]
-    [Black "person"]
-    [Green "perfect (the table)"]
     [Result "Green wins by 1"]
 
-    1. b2 2. a1,c3 3. a3,c1 4. a2,b3 5. b1
+    1. b2 2. a1,c3 (2. a1,b1 3. c1,a2) 3. a3,c1 4. a2,b3 5. b1
 
-The syntax of tags, comments and lines is every game's (:mod:`solver.core.answers.record`). ``Board`` (default:
-the board ``Start`` is written on, else ``4x4``) and ``Protocol`` (default ``nec``) name the game;
-``Start`` is the position the game began from, in notation, written only when it is not the empty
-board; ``Result`` is ``Black wins by N``, ``Green wins by N``, ``draw`` (the score at the end, as the
-rules count it) or ``*`` (not over), and must be what the turns lead to. ``Black``, ``Green`` and any
-other tags (``Event``, ``Date``, ...) are kept as they are. Every tag is optional: a bare list of
-turns is a record of a game from the empty 4 x 4 board under NEC.
+The syntax of tags, comments and lines is every game's (:mod:`solver.core.answers.record`).
+:func:`parse_record` reads a record into a :class:`GameRecord` (its main line
+:attr:`GameRecord.turns`, what ``Result`` describes, and its variations) and :meth:`GameRecord.text`
+writes one. Turns are written as everywhere (``c3,d4``, ``c3``, ``pass``; see
+:mod:`solver.necnon.model.position`), each checked against the rules; every turn has its own number,
+optional, but a number given must be the number of the turn it stands before. :func:`read_variations`
+reads turns with variations in parentheses, :func:`numbered` writes the numbers. A record that cannot
+be read raises :class:`~solver.core.answers.record.RecordError`, one line naming the line and the
+problem.
 
-**Turns** are written as everywhere (``c3,d4``, ``c3``, ``pass``; see :mod:`solver.necnon.model.position`),
-separated by spaces or line breaks, each checked against the rules. Every turn has its own number, from
-1 at the start (Black and Green alternate, so a turn's number says whose it was); numbers are
-optional, and may be glued to the turn (``3.a1,d4``), but a number given must be the number of the
-turn it stands before. A turn after the end of the game is refused.
-
-**Variations** are turns in parentheses after the turn they are an alternative to, played from the
-position before it, as in Neutreeko's records (:mod:`solver.core.answers.record`); they nest, and several may
-follow one turn, each numbered as the turns it replaces::
-
-    1. b2 2. a1,c3 (2. a1,b1 3. c1,a2 (3. a3,c3)) (2. b1,c1) 3. b1,c1
-
-The turns outside every parenthesis are the game (its main line: :attr:`GameRecord.turns`, what
-``Result`` describes and what annotation and play read); a variation ends at the end of its own game.
-:func:`read_variations` reads turns with variations. A record that cannot be read raises
-:class:`~solver.core.answers.record.RecordError`, one line naming the line and the problem.
+The tags, turns and variations: docs/reference/records.md.
 """
 
 from __future__ import annotations

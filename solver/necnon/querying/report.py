@@ -1,39 +1,14 @@
 """What ``necnon query`` and ``necnon line`` print: JSON objects, and text for people.
 
-JSON objects (values are Black's points minus Green's under perfect play, see :mod:`solver.necnon.querying.probe`)::
+:func:`query_object` and :func:`line_object` make the JSON objects of a position and of its perfect
+line, :func:`state_object` what the rules say with no table read, :func:`search_object` the search
+engine's view (:class:`~solver.necnon.searching.engine.Verdict`) and :func:`grid_object` a board's
+cells and where they are drawn. Values are Black's points minus Green's under perfect play, whoever is
+to move (see :mod:`solver.necnon.querying.probe`); a ranked turn's value is that of the position it
+leads to, the ranking best first for the side to move. :func:`query_text`, :func:`line_text` and
+:func:`describe` write the same for people.
 
-    query  {"position": NOTATION, "board": "4x4", "protocol": "nec", "to_move": "black"|"green",
-            "over": bool, "value": int, "turns": int, "result": "Black wins by 2"|"Green wins by 1"|"draw",
-            "ranking": [{"turn": "a1,c3", "value": int, "turns": int, "position": NOTATION}, ...]}
-           a ranked turn's value is that of the position it leads to, its turns counted from the
-           queried position; the ranking is best first for the side to move.
-    line   {"position": ..., "board": ..., "protocol": ..., "to_move": ..., "over": ..., "value": ...,
-            "turns": ..., "result": ...,
-            "line": [{"turn": 1, "play": "b2", "by": "black", "position": NOTATION, "value": int,
-                      "turns": int}, ...],
-            "points": {"black": int, "green": int}, "smothered": [{"colour": ..., "cells": [...]}, ...]}
-           "result", "points" and "smothered" describe the end of the line.
-    state  {"position": ..., "board": ..., "protocol": ..., "to_move": ..., "over": ...,
-            "allowed": ["a1", ...], "stones": 2, "result": "Black wins by 1"|"draw"|...,
-            "points": {...}, "smothered": [...]}
-           what the rules say, no table read: the cells the side to move may play (none once the game
-           is over), the stones its turn lays (2, 1, or 0: a pass or the end), and the result, the
-           points and the smothered groups if the game ended here.
-    search {"position": ..., "board": ..., "protocol": ..., "to_move": ..., "over": ...,
-            "iterations": int, "seconds": float, "solved": bool, "nodes": int, "floor": int|null,
-            "turns": [{"turn": "a1,c3", "visits": int, "mean_margin": float, "won": float,
-                       "position": NOTATION}, ...]}
-           the search engine's view (:class:`~solver.necnon.searching.engine.Verdict`): its turns most visited
-           first, the first its choice, each with the playouts through it, their mean margin (Black
-           minus Green) and the share of them its player won; or, ``solved``, the rest of the game
-           solved exactly in ``nodes`` nodes, and one turn that keeps the perfect margin. ``floor``: the
-           exact endgame, not finished, proved the first turn worth at least this margin to its player
-           and the most visited one less, so that the first is the choice (else null).
-    grid   {"board": "hex2", "kind": "hex", "extent": [width, height],
-            "cells": [{"name": "a1", "x": float, "y": float}, ...], "rows": [["c2", "c3"], ...]}
-           a board's cells (in cell order) and where their centres are drawn, in cell widths from the
-           top left (:meth:`Grid.centre <solver.necnon.model.grid.Grid.centre>`); its rows top first, as the
-           notation writes them.
+The objects, field by field: docs/reference/json-output.md.
 """
 
 from __future__ import annotations

@@ -1,47 +1,19 @@
 """The numba kernel of the engine's exact endgame solver: alpha-beta with a transposition table on the
-rest of a game, on a board of one byte per cell (see :mod:`solver.necnon.model._rules`).
+rest of a game, on a board of one byte per cell (see :mod:`solver.necnon.model._rules`). Private:
+:class:`solver.necnon.searching.endgame.EndgameSolver` is the public wrapper.
 
-Only the cells empty at the root can change below it. The search is given a list of cells ``free`` (at
-most 31: :data:`solver.necnon.searching.endgame.MAX_EMPTY`) that holds them all, and maybe cells taken since: the
-cells empty at an earlier root of the same game, so that the table keeps serving the later positions
-of a game. A position is keyed by what lies on them; the cells outside ``free`` are the same in every
-position the table holds::
+The search is given the cells ``free`` (at most :data:`solver.necnon.searching.endgame.MAX_EMPTY`) that
+hold every cell empty at the root; a position is keyed by what lies on them. Values are margins from the
+mover's side (its points minus the other's), exact integers; a value returned from a window
+(alpha, beta) is exact inside it, an upper bound at or below alpha and a lower bound at or above beta
+(fail-soft). Turns are coded ``32 * a + b`` for stones on ``free[a]`` and ``free[b]`` (a <= b) and
+:data:`PASS` for a pass. A table slot is two words (a free one holds (:data:`EMPTY`, 0)); ``state``
+holds :data:`STATE` numbers: the nodes searched, the budget, whether it stopped, the root's best turn,
+the root's window and the ply at which a stopped search stopped. A search stopped by its budget goes on
+from there at the next call with the budget raised.
 
-    bit 2E+1   bit 2E     E .. 2E-1            0 .. E-1
-    +--------+--------+--------------------+--------------------+
-    | passed | Black  | green on free[k]   | black on free[k]   |      E = len(free)
-    +--------+--------+--------------------+--------------------+
-      passed: the last turn was a pass; Black: Black to move
-
-**Values** are margins from the mover's side (its points minus the other's), exact integers; a value
-returned from a window (alpha, beta) is exact inside it, an upper bound at or below alpha and a lower
-bound at or above beta (fail-soft).
-
-**Turns** are coded ``32 * a + b`` for stones on ``free[a]`` and ``free[b]`` (a < b; a = b for one
-stone) and :data:`PASS` for a pass. A position's turns are tried in this order: at the root, the
-caller's turn if it gives one; the table's best turn of it, then its pairs (i, j), i < j, of allowed
-cells (or its single stones), the cells taken in the order of the mover's ``history``: the cuts each
-cell's turns made so far, a cut with ``e`` cells empty weighing ``2 ** e`` (the cuts near the root save
-the most).
-
-**Table**: a slot is two words, ``table[slot] = (key ^ mixed(data), data)``, ``data`` holding the bounds
-(lower, upper) and the best turn found there (:func:`_packed`); a free slot holds (:data:`EMPTY`, 0). A
-key is looked for in the bucket of :data:`_PROBES` slots (one cache line of 64 bytes: a probe costs
-one read of memory) that a hash of it picks; when all are taken, the entry of most stones is
-overwritten (the table is a cache: a lost entry costs time, never exactness). Stored so, a slot whose
-two words were written by two different stores (another thread's, say) does not give its key back:
-a slot's entry is the one its key belongs to. Positions with at most :data:`FORCED_EMPTY` empty cells,
-whose every turn is forced, are played out instead (:func:`_forced_end`) and never stored.
-
-**Budget and window**: ``state`` = [nodes searched, the budget of nodes, stopped (1 when the budget ran
-out), the root's best turn: on entry a turn to try first there in every test, before the table's (-1 for
-none), the root's window (alpha, beta), the ply at which a stopped search stopped (-1 for none)]. When
-the budget runs out the search stops where it is: its stack of frames, and the board with the stones of
-the line it was searching, are kept by the caller, and the next call with the budget raised goes on from
-there (so that a search in pieces visits the same nodes as one search at once). The caller drives the
-root's window: with a null window (beta - 1, beta) a search only tells whether the value reaches beta,
-which takes far fewer nodes than the value itself (:class:`solver.necnon.searching.endgame.EndgameSolver` bisects
-the value so)."""
+The key layout, the order of turns, the table and the budget: docs/design/engine.md.
+"""
 
 from __future__ import annotations
 
@@ -236,13 +208,13 @@ def stack_shape(cells: int) -> tuple[int, int]:
 SYMMETRIC_PLIES = 4
 #: The fewest empty cells after a turn for which the search looks up every turn's position in the table
 #: before searching any (a cut found so saves a search; looking costs a probe a turn). Nearer the end a
-#: search is cheaper than the probes: from 6 rather than 3, six positions of 5 x 4 and 7 x 3 after one
-#: or no stone were solved in the same nodes (49.2 M against 48.9 M) and 7 % less time.
+#: search is cheaper than the probes: from 6 rather than 3, positions of 5 x 4 and 7 x 3 after one or no
+#: stone were solved in about the same nodes and less time.
 TRANSPOSED_EMPTY = 6
 #: The most empty cells of a position whose every turn is forced (two stones a turn: a player lays each
 #: cell it may, or passes; with three, a player may choose two of them): it is played out (:func:`_forced_end`, one node) rather than searched, and
-#: kept out of the table. On seven positions of 5 x 4, 6 x 3, hex3 and 7 x 3 (``scripts/bench_necnon.py
-#: --endgame``), that takes 9 to 30 % less time (9 to 25 % fewer nodes) than searching them as the others.
+#: kept out of the table. On positions of 5 x 4, 6 x 3, hex3 and 7 x 3 (``scripts/bench_necnon.py
+#: --endgame``), that takes less time and fewer nodes than searching them as the others.
 FORCED_EMPTY = 2
 
 

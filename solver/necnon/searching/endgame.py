@@ -38,11 +38,9 @@ _NO_LIMIT = 2**62
 #: The first guess of the mover's margin when no position of the game has been solved yet. A guess
 #: below the value costs tests that each need one good turn, and each proves a floor with a turn that
 #: reaches it; one above it, tests that must refute every turn, which cost more and prove no floor.
-#: The engine gives the tree search's choice to try first: after Black's first stone on 7 x 3
-#: (``nec-non`` c1, ``nec`` a1, ``non-nec`` d1, the choice e1,e3, d2,d3, e1,d3) the floor reached the
-#: value after 5.1, 2.8 and 1.7 million nodes from -4 (none before 13.0, then 2.6 and 1.5 from -2),
-#: and the solutions took 39.4 million nodes in all (49.4 from -2). With no turn given, -2 takes
-#: fewer (on the empty 5 x 4 board and those three positions and ``non`` b1, 74.9 million against 92.1).
+#: The engine gives the tree search's choice to try first: after Black's first stone on 7 x 3, the
+#: floor reached the value in fewer nodes from -4 than from -2, and the solutions took fewer nodes in
+#: all. With no turn given, -2 takes fewer (on the empty 5 x 4 board and those positions).
 FIRST_GUESS = -4
 
 
@@ -132,8 +130,8 @@ class EndgameSolver:
     empty cells. It holds ``threads`` searches: a call of :meth:`solve` runs each test with as many of
     them as it is given, at once, each on a thread of its own, sharing the table; the first
     to finish the test answers, and the others stop. They search alike, but each finds what the others
-    stored, and so they part ways (with two, 7 x 3's hardest positions after one stone are solved 1.3
-    to 1.8 times as fast). With one, a search is reproducible; with more, the value is the same but
+    stored, and so they part ways (with two, 7 x 3's hardest positions after one stone are solved
+    sooner). With one, a search is reproducible; with more, the value is the same but
     which of the turns that keep it is named, and the nodes, may change from run to run."""
 
     def __init__(self, game: Game, table_bits: int = TABLE_BITS, threads: int = 1) -> None:

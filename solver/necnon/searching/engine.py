@@ -1,56 +1,17 @@
 """The search engine for boards too large to solve: an exact endgame, and before it Monte Carlo tree
 search with random playouts and RAVE.
 
-**Endgame.** Near the end of a game the engine solves the rest exactly
-(:class:`~solver.necnon.searching.endgame.EndgameSolver`). Running a number of playouts (``iterations``), it does
-so when at most :data:`~solver.necnon.searching.endgame.MAX_EMPTY` cells are empty, on a second thread while the
-tree search runs on the first, within :data:`ENDGAME_NODES` nodes a playout. Thinking for a time, it
-does so when at most :data:`SOLVING_EMPTY` cells are empty, where the exact search may well finish in
-the time (with more, it cannot: the core goes to a second tree instead): beside the tree search for
-:data:`TREE_SHARE` of the time, then with both cores (:data:`ENDGAME_THREADS` searches sharing its
-table), searching the tree's choice first in each of its tests. Solved, the engine plays a turn that
-keeps the perfect value (and the tree search stops); else the tree search's choice, unless the endgame
-has proven another turn worth more than that choice can be (a turn worth at least some margin to its
-player, the choice less). The endgame's table lasts the game: what the search of one turn stored
-serves the next.
+:class:`SearchEngine` takes a game, a seed and a budget (``seconds`` of thinking, or ``iterations``
+playouts); :meth:`SearchEngine.search` gives its :class:`Verdict` of a position (its turns, most
+visited first, the first its choice, or the rest of the game solved exactly) and
+:meth:`SearchEngine.choose` the turn it plays with that verdict. Values are margins, Black's points
+minus Green's. Near the end of a game (at most :data:`~solver.necnon.searching.endgame.MAX_EMPTY` empty
+cells, or :data:`SOLVING_EMPTY` thinking for a time) the exact endgame runs beside the tree search, and
+a turn it solved keeps the perfect value. With the same seed and a number of iterations the engine
+plays the same turns when asked for the same positions in the same order; with a time budget the
+number of iterations, and so the choice, depends on the machine's speed.
 
-**Tree.** A turn of two stones is chosen as two decisions of its player: a first stone, then a second
-stone on a later allowed cell (in board order), so that a node has at most one child per cell rather
-than one per pair. One-stone turns and passes are one decision. At a new root that a symmetry of the
-board maps to itself (the empty board, say), a first stone is laid only on a cell that no such symmetry
-maps to a lower one: every turn is the image of one of those, and the playouts are not spread over turns
-worth the same (the empty board's first stones: 8 of 21 on 7 x 3, 6 of 36 on 6 x 6, 9 of 61 on hex5).
-Each node keeps, for each of its decisions, the playouts through it and their reward for its player, and
-the same "all moves as first" (AMAF): the playouts through the node in which its player laid a stone on
-the decision's cell at any later point, as if it had been first. No stone is ever removed, so a
-playout's final board tells which cells each player laid. The tree is a few arrays
-(:class:`~solver.necnon.searching.tree.SearchTree`) and its iterations a numba kernel
-(:mod:`solver.necnon.searching._tree`), a batch of them at a time. While the endgame does not run, :data:`TREES`
-trees are searched at once, each on a thread of its own with a seed of its own, and their figures of the
-root's turns added (root parallelism); beside the endgame, one.
-
-**Selection.** From the root, the decision of greatest value: its mean reward blended with its AMAF
-mean (RAVE: the AMAF weighs much while the decision has few playouts of its own, little after, by
-:data:`RAVE_BIAS`), plus an exploration bonus (:data:`EXPLORATION`); among equals the first in an order
-shuffled by the engine's seed. The first decision without a child adds it to the tree, and if it is a
-first stone, a second stone under it is chosen at once (its node starts from the first stone's AMAF
-figures for the same cells): every playout goes through a whole turn, so that one playout is enough to
-choose one.
-
-**Evaluation.** A playout plays the game out from there with random turns (stones on allowed cells
-drawn uniformly; :mod:`solver.necnon.searching._playout`) and scores it by the rules. Its reward for Black is
-``0.9 * sign(margin) + 0.1 * margin / cells``, in [-1, 1]: winning counts most, and among wins the
-wider margins a little; Green's reward is its opposite. A finished position is scored exactly.
-
-**Reuse.** A search starts from the node of its position in the tree of the engine's last search, if
-the position is there within two turns of that search's root (the engine's turn and the reply to it):
-the playouts through it count again (the rest of the tree is dropped), and the visits of a verdict's
-turns may add up to more than its playouts.
-
-**Choice.** The most visited first decision, then the most visited second stone under it (their
-playouts in every tree added). With the same seed and a number of iterations (``--iterations``) the
-engine plays the same turns when asked for the same positions in the same order; with a time budget
-(``--time``) the number of iterations, and so the choice, depends on the machine's speed.
+The design (the tree, selection, evaluation, reuse, the choice, the threads): docs/design/engine.md.
 """
 
 from __future__ import annotations
@@ -71,15 +32,14 @@ from solver.necnon.searching.tree import SearchTree, ranked
 EXPLORATION = 0.1
 #: The bias of the AMAF estimates (Gelly and Silver's b): the smaller, the longer they weigh.
 RAVE_BIAS = 0.1
-#: The exact endgame's budget, in nodes a playout of the ``iterations`` (a node takes some 1/100 to 1/400
-#: of a playout's time on the boards measured, so that the endgame takes about as long as the playouts,
-#: at most a few times as long).
+#: The exact endgame's budget, in nodes a playout of the ``iterations``: a node costs a small fraction
+#: of a playout, so that the endgame takes about as long as the playouts, at most a few times as long.
 ENDGAME_NODES = 200
 #: The most empty cells for which, thinking for a time, the engine runs the exact endgame (and gives it
-#: both cores after a short tree search). With 20, the exact search takes 0.4 to 32 million nodes (0.1 to
-#: 8 s on one core) on 7 x 3 after Black's first stone, 1.6 to 18 million on the empty 5 x 4 board; with
-#: 21, on the empty 7 x 3 board, 40 to 69 million under every protocol but ``non`` (10 to 18 s; 5 to
-#: 6 s on both cores): more than a turn of 2 s allows, so that both cores are better spent on trees.
+#: both cores after a short tree search). With 20 the exact search fits a turn's time on 7 x 3 after
+#: Black's first stone and on the empty 5 x 4 board; with 21 (the empty 7 x 3 board) it takes longer than
+#: a turn allows under every protocol but ``non``, even on both cores, so that they are better spent on
+#: trees.
 SOLVING_EMPTY = 20
 #: The share of the turn's time the tree search runs for before the exact endgame takes both cores.
 TREE_SHARE = 0.1
@@ -90,7 +50,7 @@ ENDGAME_THREADS = 2
 #: beside the endgame's thread, one.
 TREES = 2
 #: Iterations of the tree search a call of its kernel: the engine looks at the clock and the endgame
-#: between two (a batch takes about a millisecond).
+#: between two, so that a batch is kept short.
 BATCH = 32
 
 

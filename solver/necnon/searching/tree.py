@@ -18,7 +18,7 @@ from solver.necnon.searching.endgame import board_bytes, fixing_symmetries
 #: The nodes the arrays first have room for (they double when an iteration may need more).
 FIRST_NODES = 1 << 12
 #: The most decisions a tree holds (32 bytes each: 128 MB); once they are taken, iterations add no
-#: more nodes (a search of 2 s on hex5 adds some 2 to 3 million).
+#: more nodes (a long search on a large board reaches it).
 MAX_DECISIONS = 1 << 22
 
 

@@ -1,37 +1,18 @@
 """The numba kernels of the NECNON solver: a memoised depth-first search over the symmetry classes of
-positions, with an open-addressing hash table of the classes solved so far.
+positions, with an open-addressing hash table of the classes solved so far. Private:
+:func:`solver.necnon.solving.solve.solve` is the public wrapper.
 
 Everything is integers and arrays; the kernels know no cell names. The arrays they read come from
-:func:`solver.necnon.solving.solve.kernel_inputs`:
+:class:`solver.necnon.solving.solve.KernelInputs` (the neighbours of each cell, the images of each cell
+and of each byte of a mask under each symmetry, whether each player plays NEC). A position's key (N
+cells, at most 30) holds each colour's stones, the side to move and the passes; its canonical key is the
+smallest key among its images. A class's *value word* packs its margin + 32, its turns and its number
+of positions; a *packed* table holds ``key << 16 | value`` in one word a slot, a *wide* one the key and
+the value side by side; a slot whose first word is :data:`EMPTY` is free. A frame stack lets the search
+stop after a budget of steps and resume where it stopped. A position's value is its mover's best child
+(Black maximises the margin, Green minimises it), its turns that child's plus one.
 
-* ``neighbours[cell, k]``: the neighbours of each cell, ``-1`` after the last (int8, ``cells x 6``);
-* ``images[g, cell]``: ``1 << (image of cell under symmetry g)`` (uint64, ``symmetries x cells``);
-* ``byte_images[g, c, byte]``: the image under ``g`` of the cells that ``byte`` sets in bits
-  ``8c .. 8c+7`` of a mask (uint64), so that a mask's image takes one look-up per byte;
-* ``nec[0]``, ``nec[1]``: whether Black, Green plays NEC (else NON).
-
-**Key** of a position (N cells, at most 30, so that a key fits 63 bits)::
-
-    bits 2N+1, 2N+2   2N     N .. 2N-1      0 .. N-1
-    +---------------+------+--------------+--------------+
-    | passes 0..2   | G    | green stones | black stones |      G: Green to move
-    +---------------+------+--------------+--------------+
-
-The canonical key of a position is the smallest key among its images under the board's symmetries.
-
-**Table.** A class's *value word* packs its margin + 32 (bits 0-5), its turns (6-11) and its number
-of positions, i.e. of distinct images (12-15); 16 bits hold them on every board of up to 30 cells (a
-margin is at most 30, a game at most 62 turns, a class at most 12 positions). A *packed* table (one
-column: boards of up to :data:`solver.necnon.solving.solve.PACKED_CELLS` cells, whose keys fit 48 bits) holds
-``key << 16 | value`` in one word a slot; a *wide* one (two columns) the key and the value side by side.
-Either way a probe costs one cache miss. A slot whose first word is :data:`EMPTY` is free.
-
-**Search.** A frame stack (arrays, so that the search can stop after a budget of steps and resume
-where it stopped) walks the turns of each position: a child already in the table is read, a finished
-child (both passed, or the board full) is scored at once and stored, any other is searched in turn. A
-position's value is its mover's best child (Black maximises the margin, Green minimises it), its turns
-that child's plus one; among children of equal margin the winner takes the fewest turns, the loser the
-most, and at margin 0 both the fewest (see :mod:`solver.necnon.model.values`).
+The key layout, the table and the search: docs/design/kernels.md.
 """
 
 from __future__ import annotations

@@ -1,36 +1,16 @@
 """The exact NECNON solver: the value (Black's points minus Green's under perfect play) and the turns to
 the end of every position reachable from the empty board, one entry per symmetry class.
 
-**Algorithm.** A memoised depth-first search from the empty board over canonical positions
-(:mod:`solver.necnon.solving._kernel`), with a hash table of the classes solved so far. The game graph has no
-cycles (stones are only added; a pass adds a pass mark, and two end the game), so the search visits
-each class once and each of its turns once, and needs no enumeration of the reachable positions
-beforehand. It was chosen by measuring it against a retrograde analysis by layers of stone counts
-(enumerate the reachable classes layer by layer into hash sets, sort each layer, then value the layers
-from the fullest down, each in parallel on both cores, a child found by binary search in its layer),
-built as a prototype for the comparison and not kept: both gave identical values and turns for every
-class, and the search took half to a third of the time. On this project's 2-core machine, shared with
-other jobs while measuring (so CPU seconds beside the wall clock), medians of 3 warm runs:
+:func:`solve` takes a game and gives a :class:`Solution`, one :data:`RECORD` per reachable class sorted
+by key; it raises :class:`~solver.core.errors.BoardError` for a board too large. It is a memoised
+depth-first search from the empty board over canonical positions (:mod:`solver.necnon.solving._kernel`):
+the game graph has no cycles (stones are only added; a pass adds a pass mark, and two end the game), so
+each class and each of its turns is visited once. Values and turns follow
+:mod:`solver.necnon.model.values`: the winner takes the fewest turns, the loser the most, and when the
+margin is 0 both the fewest. The kernel runs in slices of steps and ``progress`` is told after each
+slice how many classes are solved.
 
-===========  ===========  ==============================  ==============================
-board        classes      memoised search (1 thread)      layers (2 threads)
-===========  ===========  ==============================  ==============================
-4x4 nec        642,446    4.02 s wall, 1.00 s CPU         7.40 s wall, 2.10 s CPU
-4x4 non-nec    646,845    2.72 s wall, 0.69 s CPU         6.78 s wall, 1.83 s CPU
-hex3 non     3,635,435    16.4 s wall, 4.38 s CPU         51.2 s wall, 13.8 s CPU
-===========  ===========  ==============================  ==============================
-
-The layered analysis walks every turn twice (forward to find the classes, backward to value them) and
-its sets and sorted layers cost more memory than one hash table; the search walks each turn once and
-probes one table.
-
-**Values and turns.** See :mod:`solver.necnon.model.values`: the winner takes the fewest turns, the loser the
-most, and when the margin is 0 both the fewest.
-
-A search can be long (minutes on 5x4), so the kernel runs in slices of :data:`_SLICE` steps and
-``progress`` is told after each slice how many classes are solved. The hash table doubles when it is
-70% full; a packed one (boards of up to :data:`PACKED_CELLS` cells) takes 8 bytes a slot, so 5x4's 90
-million classes fit 1 GB.
+Why a search rather than a retrograde analysis, and the hash table: docs/design/kernels.md.
 """
 
 from __future__ import annotations

@@ -17,9 +17,9 @@ from solver.necnon.tables.table import Table, open_table, solve_command, table_p
 
 Report = Callable[[Progress], None]
 
-#: Boards of up to this many cells (4x4: a second) have their missing tables built unasked; larger ones
-#: (6x3 and hex3: up to a minute; 5x4: minutes and up to 3 GB; 7x3: a quarter of an hour and 6 GB) only
-#: when asked (``build_large``, the command line's ``--build``).
+#: Boards of up to this many cells (4x4) have their missing tables built unasked, in a moment; larger
+#: ones, whose solve takes long and much memory, only when asked (``build_large``, the command line's
+#: ``--build``).
 UNASKED_CELLS = 16
 
 

@@ -6,36 +6,16 @@ The dataset ``classes`` holds one record per class of positions reachable from t
 so that a position is found by binary search on its canonical key (:mod:`solver.necnon.model.keys`): first
 over the chunks, by the first key of each that the container's chunk map keeps, then inside the one
 chunk read. A position reachable from the empty board is always there; one that is not there cannot be
-reached. Whole-table readers (:attr:`Table.records`, :attr:`Table.summary`) check that the records
-agree with the attributes.
-The attributes describe the file:
-
-=================  =============================================================================
-attribute          meaning
-=================  =============================================================================
-format             ``"neutreeko-solver table"`` (the container's; anything else is not one of ours)
-format_version     :data:`FORMAT_VERSION`
-game               ``"necnon"``
-grid, board        ``"square"`` or ``"hex"``; the board, e.g. ``"4x4"``, ``"hex3"``
-cells, symmetries  the board's number of cells and of symmetries (8, 4 or 12)
-protocol           the setting, e.g. ``"nec-non"``; black_protocol, green_protocol: each player's
-key_layout         :data:`solver.necnon.model.keys.KEY_LAYOUT`
-figures            ``classes``, ``positions``, ``black_wins``, ``draws``, ``green_wins``, ``finished``,
-                   ``value``, ``turns``, ``longest``: the figures of :class:`solver.necnon.tables.stats.Summary`;
-                   ``value`` and ``turns`` are the empty board's (Black's points minus Green's under perfect play)
-best_first         the cells whose first stone keeps the empty board's value
-sorted_by          ``"key"``: the records are sorted by their key
-digest             ``"sha256:<hex>"`` of the data bytes; checked by every reader of the whole table
-writer, written    the package and version that wrote the file, and when (UTC)
-solve_seconds      how long the search took (not part of the data; a finite, non-negative float)
-=================  =============================================================================
-
-Opening a table checks every attribute a reader uses, its presence and its kind (a count, a text, a
-time: :data:`ATTRIBUTES`), before any reader sees them, as Neutreeko's tables are checked.
+reached. Its attributes (:data:`ATTRIBUTES`, the format version :data:`FORMAT_VERSION`) describe the
+file; :func:`open_table` checks every attribute a reader uses, its presence and its kind, before any
+reader sees them, as Neutreeko's tables are checked. Whole-table readers (:attr:`Table.records`,
+:attr:`Table.summary`) check that the records agree with the attributes.
 
 Tables live in :func:`solver.core.storage.container.tables_dir`, named ``necnon-<board>-<protocol>.h5``
 (``necnon-4x4-nec.h5``). The same solve gives the same data bytes and attributes (``solve_seconds`` and
 ``written`` apart) on every run.
+
+The attributes: docs/table-format.md.
 """
 
 from __future__ import annotations

@@ -1,51 +1,14 @@
 """NECNON's part of the explorer's JSON API (``game=necnon``; see :mod:`solver.web.api`): an endpoint and
 its parameters in, a JSON object of :mod:`solver.necnon.querying.report` out.
 
-Every value is Black's points minus Green's under perfect play, whoever is to move (see
-:mod:`solver.necnon.querying.probe`)::
+:class:`NecnonApi` answers ``/api/position``, ``/api/line``, ``/api/rules``, ``/api/game``,
+``/api/record``, ``/api/search`` and ``/api/games``, every value Black's points minus Green's under
+perfect play, whoever is to move (see :mod:`solver.necnon.querying.probe`). ``/api/rules`` and
+``/api/search`` answer on any board, the others need a table; a search thinks
+:data:`SEARCH_SECONDS` unless asked otherwise, at most :data:`MAX_SEARCH_SECONDS`, one at a time (see
+:mod:`solver.web.searches`). The endpoints, their parameters and answers: docs/reference/json-api.md.
 
-    GET /api/position?game=necnon&position=P[&moves=M][&board=B][&protocol=S]
-        the ``necnon query --json`` object of P after the turns M: its value and every turn best
-        first, each with its value and the position it leads to (a table needed)
-    GET /api/line?game=necnon&...   (the same parameters)
-        the ``necnon line --json`` object: the perfect line from there to the end, the final points
-        and the smothered groups (a table needed)
-    GET /api/rules?game=necnon&...
-        the state object (:func:`solver.necnon.querying.report.state_object`): the cells the side to move may
-        play, the stones its turn lays, the points and smothered groups if the game ended there; any
-        board, no table read
-    GET /api/game?game=necnon&...
-        what the page needs to show a game, in one answer: ``{"start": "empty" or P's notation, "grid":
-        the board's grid object, "turns": [the turns of the main line, as the rules write them],
-        "positions": [the state object of P and of the position after each turn], "values": [the
-        /api/position object of each of them], or null when the board has no table, "refused": null or
-        "turn 3, c9, cannot be played: ...", "variations": [...]}``. M may hold variations in
-        parentheses (as a record does, see :mod:`solver.necnon.playing.record`), each answered as ``{"ply",
-        "turns", "positions", "values", "variations"}``: the turn it replaces, its turns, the state
-        object after each and their /api/position objects (or null), its own variations. M is read
-        while its turns are legal, the first that is not refused, what came before it answered
-    POST /api/game?game=necnon with a game record as the body
-        the /api/game object of the record, its variations included
-    GET /api/record?game=necnon&...
-        ``{"record": "..."}``: the game record of the turns M from P, variations included, as
-        :meth:`GameRecord.text <solver.necnon.playing.record.GameRecord.text>` writes it (every turn checked)
-    GET /api/search?game=necnon&...[&seconds=T]
-        the search object (:func:`solver.necnon.querying.report.search_object`) of the search engine's view of
-        the position after thinking T seconds (default :data:`SEARCH_SECONDS`, at most
-        :data:`MAX_SEARCH_SECONDS`): its turns most visited first, the first its choice; any board.
-        One search runs at a time (see :mod:`solver.web.searches`); the first ``/api/game`` of a board
-        without a table loads the engine in the background, so that the first search thinks for T
-        seconds rather than waiting for numba
-    GET /api/games
-        NECNON's entries: ``{"game": "necnon", "board": "4x4", "protocol": "nec", "table": "ready"}``
-        for every board and protocol setting, the table "ready", "on demand" (a board of at most
-        :data:`~solver.necnon.tables.build.UNASKED_CELLS` cells, built on first use in a second or so),
-        "missing" (``necnon solve`` builds it) or "too large" (more cells than the solver takes: the
-        search engine plays it)
-
-P is a position in notation or ``empty`` (the default); M is turns separated by spaces (``+`` in a URL):
-``b2 a1,c3 pass``, each checked (numbered or not for /api/game and /api/record, which read variations); B defaults to the board P is written on (4x4 for ``empty``) and S to
-``nec``. Bad input raises :class:`~solver.core.errors.InputError` naming it (HTTP 400), as for Neutreeko,
+Bad input raises :class:`~solver.core.errors.InputError` naming it (HTTP 400), as for Neutreeko,
 before any file is touched; a game tree too large (:func:`~solver.web.game_api.check_tree`) 413, as for
 Neutreeko; a table being built :class:`~solver.web.tables.BusyError` (503), and so does a search still
 waiting for another after :data:`MAX_SEARCH_SECONDS`.

@@ -74,7 +74,7 @@ def solve(board: str, rule: str, out: Path | None, force: bool, fold: bool, prog
     game = Game.of(board, rule)
     check_memory(game, fold)  # before the line below, so that a refusal is the only line
     shown = terminal_progress(progress)
-    if shown:  # the first level comes once every item is classified: minutes on the largest boards
+    if shown:  # the first level comes once every item is classified: long on the largest boards
         click.echo(f"solving {game} over {'symmetry classes' if fold else 'positions'}: {game.positions:,} indices, "
                    f"the first level once each is classified", err=True)
     try:
@@ -101,7 +101,7 @@ def fetch(board: str, rule: str, mirror: str | None, force: bool, quiet: bool) -
     is replaced only with --force. Refusals are one line and exit 1.
 
     \b
-    Example (the 8 x 8 table, 629 MB, instead of a ten-minute solve):
+    Example (the 8 x 8 table, instead of a long solve):
       neutreeko fetch 8x8 --mirror https://example.org/neutreeko-tables/
     """
     game = Game.of(board, rule)

@@ -1,26 +1,12 @@
 """Board symmetries and the canonical form of a position.
 
-A symmetry maps the board onto itself and the rules with it: every winning condition, every slide and
-the centre square are unchanged by it, so all positions of one *class* (the images of one position) have
-the same value. A square board has 8 symmetries (four quarter turns, each with or without a mirror), any
-other board 4 (identity, half turn, left-right mirror, top-bottom mirror). Swapping colours is not among
-them: the index already folds it away by describing a position from the side to move.
-
-Each symmetry is a permutation of the squares, ``symmetries(board)[g, square]``, built once per board from two
-generators, *rotate* (a quarter turn, or a half turn on a board that is not square) and *mirror* (files
-reversed)::
-
-    g = rotate^k               k = 0 .. 3 (square board) or 0 .. 1 (other boards)
-    g = rotate^k . mirror      the same, after mirroring;  g = 0 is the identity
-
-    5 x 5, quarter turn (file, rank) -> (4 - rank, file)     mirror (file, rank) -> (4 - file, rank)
-
-**Canonical form.** The canonical index of a position is the smallest :mod:`solver.neutreeko.model.index` index among
-the indices of its images. Since ``index = rank(mover) * C(N-3, 3) + rank(squeezed other)``, the
-canonical twin has the mover's triple of smallest rank among its images and, among the symmetries that
-give that triple, the other side's smallest squeezed rank. A position is canonical when its index is its
-canonical index. For example the standard start is its own mirror image, so its moves B1-A1 and D1-E1
-lead to two positions of one class:
+A symmetry maps the board onto itself and the rules with it, so all positions of one *class* (the
+images of one position) have the same value: 8 on a square board, 4 on any other (swapping colours is
+not among them: the index already folds it away). :func:`symmetries` gives them as permutations of the
+squares, ``symmetries(board)[g, square]``, ``g = 0`` the identity. The canonical index of a position is
+the smallest :mod:`solver.neutreeko.model.index` index among the indices of its images
+(:func:`canonical_indices`). For example the standard start is its own mirror image, so its moves
+B1-A1 and D1-E1 lead to two positions of one class:
 
 >>> from solver.neutreeko.model.game import Game
 >>> from solver.neutreeko.model.position import Position
@@ -31,6 +17,7 @@ lead to two positions of one class:
 (False, True)
 
 Everything here is plain numpy on arrays of indices (no numba: queries use it and must start fast).
+How the symmetries are built and why the canonical twin is found fast: docs/design/solver.md.
 """
 
 from __future__ import annotations
@@ -106,7 +93,7 @@ def triple_images(board: Board) -> npt.NDArray[np.int32]:
 def smallest_triple_images(board: Board) -> npt.NDArray[np.int32]:
     """``smallest_triple_images(board)[rank]``: the smallest rank among the images of the triple of that
     rank, the canonical form of a mover's triple; read-only int32, shape ``(C(N, 3),)`` (computed once:
-    a pass over every image, 1 ms on 9 x 9, which a probe of a folded table would otherwise repeat)."""
+    a pass over every image, which a probe of a folded table would otherwise repeat)."""
     smallest: npt.NDArray[np.int32] = triple_images(board).min(axis=0)
     smallest.flags.writeable = False
     return smallest

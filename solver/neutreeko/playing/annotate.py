@@ -1,36 +1,16 @@
 """Annotating a game: every ply judged against the tables, a summary per side, the first decisive error.
 
-For each ply, from the point of view of the player making it: ``before``, the value of the position
-(the value of its best moves), and ``after``, the value of the move played, its plies counted from the
-same position, so that a best move's ``after`` equals ``before`` (see
-:class:`~solver.neutreeko.model.values.Evaluation`). The :class:`~solver.core.answers.marks.Mark` compares the two in the one order of
-evaluations:
+:func:`annotate` takes a :class:`~solver.neutreeko.querying.probe.Tablebase`, a start and moves and gives
+an :class:`Annotation`. For each ply, from the point of view of the player making it: ``before``, the
+value of the position (the value of its best moves), and ``after``, the value of the move played, its
+plies counted from the same position, so that a best move's ``after`` equals ``before`` (see
+:class:`~solver.neutreeko.model.values.Evaluation`). :func:`mark_of` compares the two in the one order
+of evaluations (:class:`~solver.core.answers.marks.Mark`): best (``after == before``), inaccuracy (the
+same value, worse plies), mistake (one value worse), blunder (a win thrown away to a loss). The *first
+decisive error* is the first mistake or blunder: the first move that changed what the game is worth
+with best play.
 
-==========  ====  ===========================================================================
-best              ``after == before``: a fastest win, a drawing move from a draw, a longest loss
-inaccuracy  ?!    the same value, worse plies: a slower win, or a faster loss
-mistake     ?     one value worse: a win thrown away to a draw, or a draw to a loss
-blunder     ??    a win thrown away to a loss
-==========  ====  ===========================================================================
-
-The *first decisive error* is the first mistake or blunder: the first move that changed what the game
-is worth with best play. :func:`annotation_object` is the JSON of ``neutreeko annotate --json``::
-
-    {"board": "5x5", "rule": "connected", "start": FEN, "value": V, "plies": P,     the start's value
-     "moves": [{"ply": 1, "number": "1.", "side": "black", "move": "C4-C3",
-                "position": FEN,                                    the position before the move
-                "before": {"value": "draw", "plies": null},         for the player making the move
-                "after": {"value": "loss", "plies": 4},             the move's value, plies from "position"
-                "mark": "best"|"inaccuracy"|"mistake"|"blunder",
-                "best": ["B1-C1", "D1-C1"],                         every move as good as the best
-                "keeping": 2, "legal": 14}, ...],                   moves keeping the value; legal moves
-     "summary": {"black": {"moves": 1, "kept": 0, "best": 0, "inaccuracies": 0, "mistakes": 1,
-                           "blunders": 0}, "white": {...}},          "kept": moves that kept the value
-     "first_error": 1 | null,                                        its "ply"
-     "end": {"position": FEN, "to_move": ..., "value": ..., "plies": ...},
-     "result": "black wins"|"white wins"|"draw by repetition"|"*"}   "*": the game is not over
-
-where a value is ``"win"``, ``"draw"`` or ``"loss"`` and plies an integer, null exactly for a draw.
+:func:`annotation_object` is the JSON of ``neutreeko annotate --json``, described in docs/guide/games.md.
 """
 
 from __future__ import annotations

@@ -2,34 +2,22 @@
 
 A :class:`Match` reads lines (any iterable of strings: a terminal, a pipe, a list in a test) and writes
 all its text through one ``write`` function, so the same code runs in a terminal, under click's
-``CliRunner`` and in a plain unit test. Each colour is played by a person, who types moves and
-commands, or by an engine from :data:`~solver.necnon.playing.play.ENGINES`.
+``CliRunner`` and in a plain unit test. Each colour is played by a person, who types a move as
+``FROM-TO`` (any case) or a command (:data:`COMMANDS`), or by an engine of ``ENGINES``: a function
+``(ranked, rng) -> RankedMove``, ``ranked`` being :meth:`~solver.neutreeko.querying.probe.Tablebase.moves`
+of the position (every legal move, best first, valued for the player making it) and ``rng`` the
+match's ``random.Random``, so that a match with a given seed replays exactly; ``fair`` slips one move
+in :data:`FAIR_SLIP`.
 
-An engine is a function ``(ranked, rng) -> RankedMove``: ``ranked`` is :meth:`~solver.neutreeko.querying.probe.Tablebase.moves` of the
-position (every legal move, best first, valued for the player making it) and ``rng`` the match's
-``random.Random``, so a match with a given seed replays exactly.
-
-=======  ======================================================================================
-perfect  the first ranked move, the choice :meth:`~solver.neutreeko.querying.probe.Tablebase.line` makes: a fastest win, a longest
-         resistance, from a draw the first drawing move in the ranking's order.
-strong   the same result as perfect, by a random one of the moves ranked equal to the best (as fast
-         a win, any drawing move, as long a resistance). Wins are the fastest ones because a win that
-         does not get shorter can wander back into a position seen before and end drawn by repetition.
-fair     like strong, but one move in :data:`FAIR_SLIP` a random *safe* move: one after which the
-         opponent cannot win at once; any move when none is safe. So it can go wrong from a draw or a
-         win, but never hands over an immediate three in a row.
-random   any legal move.
-=======  ======================================================================================
-
-A person types a move as ``FROM-TO`` (any case) or a command (:data:`COMMANDS`). A game ends with three
-in a row (a side with no move loses, which never happens on 5 x 5), with a position occurring for the
-third time (a draw; the start counts as its first occurrence), with ``quit``, at the end of input or
-with Ctrl-C (the end screen is shown, then the interrupt goes on, so that the command exits 130).
-Every ply is judged as :mod:`solver.neutreeko.playing.annotate` judges it; with ``coach`` a person's move gets a
-one-line verdict at once. The end screen gives the result, every mistake and blunder of both sides,
-a summary per side, and the game's record (:mod:`solver.neutreeko.playing.record`), which ``neutreeko annotate``
+A game ends with three in a row, a position's third occurrence (a draw), ``quit``, the end of input or
+Ctrl-C (the end screen is shown, then the interrupt goes on). Every ply is judged as
+:mod:`solver.neutreeko.playing.annotate` judges it; with ``coach`` a person's move gets a one-line
+verdict at once. The end screen gives the result, every mistake and blunder of both sides, a summary
+per side, and the game's record (:mod:`solver.neutreeko.playing.record`), which ``neutreeko annotate``
 reads and ``neutreeko play --load`` continues. A match may begin with the moves of a record, and
 writes its record to a file after every ply when given one (``--record``) or when asked (``save FILE``).
+
+The engines and the end of a game: docs/guide/games.md.
 """
 
 from __future__ import annotations

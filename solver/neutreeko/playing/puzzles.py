@@ -4,34 +4,20 @@ A **win** puzzle: the side to move wins, and exactly one of its moves keeps the 
 draws or loses). A **save** puzzle: the position is drawn, and exactly one move keeps the draw (every
 other move loses).
 
-**Where the positions come from.** Not random boards: positions of sampled games. :data:`WALKERS`
-games are played at once from the start of the game, or with ``origin="fair"`` each from one of the
-fair starts (:mod:`solver.neutreeko.studies.starts`, the top list, a random one a game) (vectorised with :mod:`solver.neutreeko.model.children`
-and the table's bytes, no Python per move), each side playing like ``play``'s *fair* engine: a random
-move that keeps the value (the winner a winning move, a drawn side a drawing move, the loser one of its
-longest resistances), but one move in :data:`SLIP` a random *safe* move (one after which the opponent
-cannot win at once). A game ends at three in a row or after :data:`GAME_PLIES` plies (repetitions are
-not tracked: the positions are what matters) and its walker starts again from a start. Every
-position a game reaches is a candidate; the candidates that are puzzles (of the kind and plies asked)
-are kept one per symmetry class (:func:`~solver.neutreeko.model.symmetry.canonical_indices`; the colours
-do not matter, the index already folds them), drawn at random with the seed, and graded.
-
-**Grading** (:class:`Grade`), from the side to move's point of view:
-
-- ``plies``: the plies to the win (a win puzzle), or the plies the best losing alternative resists (a
-  save puzzle: the shorter, the sooner a wrong move is punished and the easier the puzzle);
-- ``tempting``: the wrong moves that look good, whose refutation is long: for a win puzzle every move
-  that only draws and every losing move that resists :data:`TEMPTING_PLIES` plies or more; for a save
-  puzzle every losing move that resists that long;
-- ``gap``: how much worse the best alternative is, in steps of the value order: 1 (a win to a draw, a
-  draw to a loss), 2 (a win to a loss);
-- ``difficulty = plies + 3 * tempting + (6 if gap == 1 else 0)``: long solutions, many plausible wrong
-  moves and a wrong move that still looks fine make a puzzle hard. Puzzles are sorted by it, easiest
-  first.
+:func:`find_puzzles` samples games (:data:`WALKERS` at once, from the start or from the fair starts of
+:mod:`solver.neutreeko.studies.starts`, each side keeping the value but one move in :data:`SLIP` a
+random safe one, a game at most :data:`GAME_PLIES` plies), keeps the puzzles among the positions
+reached, one per symmetry class, draws them at random with the seed (the same seed, the same puzzles)
+and grades them (:func:`grade`, :class:`Grade`, from the side to move's point of view):
+``difficulty = plies + 3 * tempting + (6 if gap == 1 else 0)``, where ``plies`` is the plies to the win
+(or that the best losing alternative resists), ``tempting`` the wrong moves whose refutation is long
+(:data:`TEMPTING_PLIES` plies or more, or that only draw) and ``gap`` how much worse the best
+alternative is in steps of the value order. Puzzles are sorted by it, easiest first. It raises
+:class:`PuzzleError` for arguments out of range.
 
 Every puzzle is checked again through :meth:`Tablebase.moves <solver.neutreeko.querying.probe.Tablebase.moves>`
 before it is returned: the one value-keeping move (:func:`~solver.neutreeko.querying.probe.keeping_moves`) is
-its solution. Nothing here imports numba.
+its solution. Nothing here imports numba. How the games are sampled and graded: docs/guide/puzzles.md.
 """
 
 from __future__ import annotations

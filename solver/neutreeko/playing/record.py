@@ -4,37 +4,21 @@ A record is tag lines, then the moves, numbered as in chess (Black moves first):
 
     [Board "5x5"]
     [Rule "connected"]
-    [Black "person"]
-    [White "strong engine (seed 7)"]
     [Result "white wins"]
 
     1. C4-C3 D5-D2 2. D1-E1 B5-B2
 
-The syntax of tags, comments and lines is every game's (:mod:`solver.core.answers.record`). ``Board``
-(default ``5x5``) and ``Rule`` (default ``connected``) name the game; ``Start`` is the position the game
-began from, in notation, written only when it is not the board's standard start; ``Result`` is
-``black wins``, ``white wins``, ``draw by repetition`` or ``*`` (not over), and must be what the moves
-lead to. ``Black``, ``White`` and any other tags (``Event``, ``Date``, ...) are kept as they are.
-Every tag is optional: a bare list of moves is a record of a game from the standard start.
+The syntax of tags, comments and lines is every game's (:mod:`solver.core.answers.record`).
+:func:`parse_record` and :func:`read_record` read a record into a :class:`GameRecord` (its main line
+:attr:`GameRecord.moves`, what ``Result`` describes, and its variations), :meth:`GameRecord.text` and
+:func:`write_record` write one. :func:`read_moves` reads move text (what ``--moves`` takes everywhere:
+moves ``FROM-TO``, optionally numbered), :func:`read_variations` move text with variations in
+parentheses, :func:`numbered` writes the numbers; each move is checked by
+:meth:`Position.parse_move <solver.neutreeko.model.position.Position.parse_move>`. A record that cannot be
+read raises :class:`~solver.core.answers.record.RecordError`, one line naming the line and the problem;
+move text raises it for a wrong move number, and what ``parse_move`` raises for a bad move.
 
-**Move text** (the part after the tags, and what ``--moves`` takes everywhere) is moves ``FROM-TO``
-separated by spaces or line breaks, optionally numbered: ``1. C4-C3 D5-D2 2. D1-E1`` (``1... D5-D2``
-for a move of White's that opens a pair). A number, when given, must be the number of the move it stands before,
-counting from the first number given (so a fragment of a game, ``12. B1-C1 C2-C3``, reads too).
-:func:`numbered` writes the numbers; :func:`read_moves` reads them; each move is checked by
-:meth:`Position.parse_move <solver.neutreeko.model.position.Position.parse_move>`.
-
-**Variations**, in a record's move text, are moves in parentheses after the move they are an
-alternative to, played from the position before it; they nest, and several may follow one move::
-
-    1. C4-C3 (1. B1-C1 B5-A5 (1... C2-C3) 2. C1-A3) (1. D1-C1) 1... D5-D2 2. D1-E1
-
-The moves outside every parenthesis are the game (its main line: :attr:`GameRecord.moves`, what
-``Result`` describes and what annotation, play and training read); a variation is numbered as the plies
-it replaces, and the move after one is numbered again (``1... D5-D2``). A variation ends at the end of
-its own game, as the main line does. :func:`read_variations` reads move text with variations.
-
-A record that cannot be read raises :class:`~solver.core.answers.record.RecordError`, one line naming the line and the problem.
+The tags, move text and variations: docs/reference/records.md.
 """
 
 from __future__ import annotations

@@ -8,26 +8,13 @@ Answers come in input order; a bad line does not stop the others. Input is UTF-8
 become U+FFFD, and their line an error object, as any line that is not ASCII notation); a byte order
 mark at its start is skipped.
 
-Speed comes from splitting the work: a line in the *regular* form, the notation as
-:meth:`~solver.neutreeko.model.position.Position.fen` writes it (each rank in its one shortest form, then `` b`` or `` w``), is recognised
-with numpy, the lines of a chunk together as rows of bytes (see :func:`_regular`); those lines are then
-indexed, and written from templates whose text is the same as
-``json.dumps`` of :func:`solver.neutreeko.querying.report.query_object` gives. Every other line (``start``, a
-malformed or illegal position, a rank written another way) goes through :meth:`~solver.neutreeko.model.position.Position.parse` and
-:class:`~solver.neutreeko.querying.probe.Tablebase` one at a time, so both paths answer alike.
+Lines in the regular form (the notation as :meth:`~solver.neutreeko.model.position.Position.fen` writes
+it) are read, looked up and written with numpy, a chunk of lines at a time, a table larger than the
+chunk cache looked up a batch at a time (:func:`default_batch_lines`); every other line goes through
+:meth:`~solver.neutreeko.model.position.Position.parse` and
+:class:`~solver.neutreeko.querying.probe.Tablebase` one at a time, and both paths answer alike.
 
-A table larger than the chunk cache is read once a batch (as many lines as have arrived, up to
-:func:`default_batch_lines` or as many as asked): every result byte the batch's regular lines need is
-looked up together, so that each chunk of the table is decompressed once a batch however the positions
-fall. Random positions of a big
-table touch nearly every chunk, and decompressing them is then most of the time. A table that fits the
-cache is looked up directly: its chunks stay cached, and sorting the batch's indices would cost more.
-
-With ``with_moves``, the moves of the lines in the strict form are generated, looked up and ranked
-together too (:mod:`solver.neutreeko.model.children`), and their text is assembled as bytes: every piece of
-an answer (a move's name, a value, a rank of a position's notation) comes from a table of texts padded
-with zero bytes to one width, the pieces of all answers of a chunk are laid side by side in one array,
-and dropping the zero bytes leaves the answers, one a line.
+How the work is split, and why: docs/design/tables.md.
 """
 
 from __future__ import annotations

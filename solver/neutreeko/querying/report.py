@@ -1,31 +1,14 @@
 """What ``neutreeko query``, ``neutreeko line`` and ``neutreeko stats`` print: JSON objects and text for
 people.
 
-JSON objects (all values from the side to move's point of view, see :mod:`solver.neutreeko.querying.probe`)::
+:func:`query_object`, :func:`line_object`, :func:`stats_object` and :func:`error_object` (a bad line of
+``query -``) make the JSON objects, every value from the side to move's point of view (see
+:mod:`solver.neutreeko.querying.probe`): a move's value and plies for the player making it, counted
+from the queried position; a line move's for the side to move after it, ``"forced"`` when it was the
+only move that kept the value (:func:`solver.neutreeko.querying.probe.keeping_moves`).
+:func:`query_text`, :func:`line_text` and :func:`describe` write the same for people.
 
-    query  {"position": FEN, "board": "5x5", "to_move": "black"|"white", "value": "win"|"loss"|"draw",
-            "plies": int|null, "moves": [{"move": "B1-C1", "value": ..., "plies": ..., "position": FEN}, ...]}
-           a move's value and plies are for the player making it, counted from the queried position;
-           ``query -`` prints the same object without "moves" unless asked for them.
-    line   {"position": FEN, "board": ..., "to_move": ..., "value": ..., "plies": ...,
-            "moves": [{"ply": 1, "number": 1, "move": "B3-C4", "forced": bool, "position": FEN,
-                       "to_move": ..., "value": ..., "plies": ...}, ...],
-            "movetext": "1. B3-C4 A5-E5 2. ...",
-            "result": "black wins"|"white wins"|"draw by repetition"|"stopped",
-            "reason": "three in a row on E3 E4 E5"|"the same position for the third time"|"ply limit"}
-           a line move's value and plies are those of the position after it, for its side to move;
-           "number" is its move number as "movetext" numbers the moves (see
-           :mod:`solver.neutreeko.playing.record`); "forced" when it was the only move that kept the value of
-           the position before it (:func:`solver.neutreeko.querying.probe.keeping_moves`).
-    stats  {"board": "5x5", "rule": "connected", "legal": int, "wins": int, "losses": int, "draws": int,
-            "longest_win": int, "longest_loss": int, "no_move": int,
-            "wins_by_plies": {"1": int, ...}, "losses_by_plies": {"0": int, ...},
-            "longest_wins": [{"position": FEN, "class_size": int[, "positions": [FEN, ...]]}, ...]}
-           the counts of :class:`solver.neutreeko.tables.stats.Summary`; the longest wins one position of each
-           symmetry class (its canonical one) with the class's size, and with ``--all`` every position.
-    error  {"line": n, "input": text, "error": message}        (a bad line of ``query -``; text cut
-                                                                after MAX_POSITION_LENGTH characters,
-                                                                with "...")
+The objects, field by field: docs/reference/json-output.md.
 """
 
 from __future__ import annotations

@@ -6,25 +6,13 @@ index, in the class numbering of the folded tables (:mod:`solver.neutreeko.table
 at the end are the folded table itself. The classes are described to the kernels by the tuple
 ``classes`` of :class:`solver.neutreeko.solving.class_inputs.ClassInputs`; a class is met as its canonical
 position (an index of :mod:`solver.neutreeko.model.index`), a predecessor found by unmoves is taken to its class
-by :func:`_class_of`.
-
-**Counting every move.** A class's byte counts, until it is decided, the moves of *every position of
-the class*: ``moves x size`` (``size``, the number of distinct positions in the class, is 8 or 4 but
-for the few positions that a symmetry leaves unchanged). The unmoves of a won class's canonical
-position ``X`` stand for the unmoves of each of its ``size(X)`` twins, so each parent they meet is
-lowered by ``size(X)``. That is exact, twins of one class among the children and symmetric positions
-included: let ``D`` be a class, ``P`` one of its positions, ``m`` the number of moves from ``P`` into
-the class of ``X`` and ``u`` the number of unmoves from ``X`` that land in ``D``. Counting the pairs
-(position of ``D``, move into the class of ``X``) both ways, ``size(D) * m = size(X) * u``, so the ``u``
-meetings lower ``D``'s byte by ``size(X) * u = size(D) * m``: by the moves of all its positions into
-that class, as the full solve lowers each of them once per move. The byte reaches zero exactly when
-every move of the class leads to a won class, and at most 24 moves x 8 positions = 192 fits a byte.
-
-**Rows.** The byte array is padded with decided ILLEGAL bytes to a whole number of *chunks* of
-``chunk`` classes (a multiple of 8, so that chunks share no byte of ``decided``). ``fresh[c]`` counts
-the classes of the latest level in chunk ``c``, and ``part_of[c]`` says which thread settles that
-chunk: the chunks are the rows of :func:`solver.neutreeko.solving._kernel._collect` and
+by :func:`_class_of`. A class's byte counts, until it is decided, the moves of every position of the
+class (``moves x size``), and each unmove of a won class's canonical position lowers its parent's class
+by that class's size: every move is counted exactly once. The byte array is padded with decided
+ILLEGAL bytes to whole *chunks*, the rows of :func:`solver.neutreeko.solving._kernel._collect` and
 :func:`solver.neutreeko.solving._kernel._settle`, which serve the class solve unchanged.
+
+The proof of the count and the layout of the chunks: docs/design/kernels.md.
 """
 
 import numba as nb

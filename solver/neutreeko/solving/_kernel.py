@@ -1,44 +1,22 @@
 """Numba kernels of the retrograde analysis. Private: :mod:`solver.neutreeko.solving.solve` is the public wrapper.
 
-The kernels see integers and arrays only, never a board. Geometry comes as the *ray words* of
-:mod:`solver.neutreeko.solving.kernel_inputs`, passed together as the tuple ``rays``: for each square, the
-squares along its eight rays are bits of one 64-bit word, each ray followed by a guard bit, and the
-top 8 bits (from bit 56) tell which of the square's neighbours are blocked:
-
-* ``ray_bit[square, other]``: the bits of ``other`` in ``square``'s word (0 if on none of its rays);
-* ``ray_guards[square]``: the guard bits and the neighbour bits of the neighbours off the board;
-  ``ray_firsts[square]``: the first bit of each ray;
-* ``ray_live[square, blocked]``: the bits of the rays whose opposite neighbour is blocked;
-* ``ray_square[square, bit]``: the square of a bit.
-
-Positions are indices of :mod:`solver.neutreeko.model.index` (``triples[rank]``: sorted squares of a rank; ``wins[rank]``:
-does that triple win); ``weights[k, square]`` is what ``square`` adds to a triple's rank as the triple's
-k-th smallest square, so that ``rank(a < b < c) = weights[0, a] + weights[1, b] + weights[2, c]``.
-
-Two arrays hold the whole state of a solve, 1.125 bytes per index:
+The kernels see integers and arrays only, never a board: positions are indices of
+:mod:`solver.neutreeko.model.index`, geometry the *ray words* of
+:mod:`solver.neutreeko.solving.kernel_inputs` (the tuple ``rays``). Two arrays hold the whole state of
+a solve:
 
 * ``result``, one byte per index: once the index is *decided*, its byte in the encoding of
-  :mod:`solver.neutreeko.model.values` (255 not a legal position, otherwise distance + 1: odd distance, the
-  mover wins; even, the mover loses); until then, the number of its moves not yet known to lead to a
-  won position (at most 24), counted down as they are found. Undecided bytes become 0 (draw) at the end.
+  :mod:`solver.neutreeko.model.values` (255 not a legal position, otherwise distance + 1: odd distance,
+  the mover wins; even, the mover loses); until then, the number of its moves not yet known to lead to
+  a won position, counted down. Undecided bytes become 0 (draw) at the end.
 * ``decided``, one bit per index, set once ``result`` is final.
 
-A level (the positions decided at one distance) is not queued: its positions are the decided ones
-whose byte is the level's code, found again by :func:`_collect` in the rows (mover ranks) that
-``fresh[rank]`` says have some, a slab of rows at a time, in index order. On large boards,
-:func:`_other_ranks` and :func:`_group` then order a slab's positions by the squares of their other
-side, so that the parents met together lie in a few rows, in a narrow band of each (see
-:func:`solver.neutreeko.solving.solve.solve`). Each slab is processed in two steps:
+A level is found again in ``result`` by :func:`_collect`, a slab of rows at a time; :func:`_gather`
+writes each position's undecided parents into the bucket of the part they lie in, and :func:`_settle`
+decides them, one thread per part. The result is the same for any number of threads and any slab size.
 
-* :func:`_gather`, in parallel over blocks of the slab, writes each position's undecided predecessors
-  (*parents*) into the bucket of the *part* that the parent lies in (``part_of[parent's mover rank]``);
-* :func:`_settle` runs one thread per part over that part's buckets and decides parents.
-
-Parts own disjoint sets of mover ranks made of runs whose bounds are multiples of 8 indices, so no two
-threads write the same byte of ``result`` or ``decided`` or the same count of ``fresh``. The order of
-settling changes nothing that is decided: a parent of a lost position is won whichever child comes
-first, and a count reaches zero within the level whatever the order of its decrements. So the result
-is the same for any number of threads and any slab size.
+The ray words, the levels, the parts and why the order of settling changes nothing:
+docs/design/kernels.md.
 """
 
 import os

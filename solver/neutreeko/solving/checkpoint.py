@@ -1,30 +1,17 @@
 """Saved states of a long solve, so that one stopped by Ctrl-C, SIGTERM or a power cut continues where
 it was (``neutreeko solve --resume``) and ends with the bytes of a solve never stopped.
 
-A solve saves its :class:`~solver.neutreeko.solving.levels.State` at the start of a level, once :attr:`Checkpoints.every`
-seconds of solving have passed since the last save (so a solve of a few minutes saves none), in one
-file beside its table: ``neutreeko-9x9.h5.solving``. The file is written as every output is
-(:func:`solver.core.files.replacing`: a temporary file, flushed to disk, renamed into place), so a stop
-at any moment leaves the previous state whole, and it is removed once the table is written::
-
-    neutreeko-solver solve state 1\\n
-    {"board": "9x9", "rule": "connected", "unit": "classes", "index_scheme": 1, "canonical_form": ...,
-     "plies": 12, "done": ..., "seconds": ..., "arrays": [["words", "<u8", n], ["decided", "|u1", n],
-     ["fresh", "<i8", n]], "sha256": "<hex>"}\\n
-    the arrays' bytes, one after another
-
-    sha256: of the other fields (JSON, keys sorted), then of the arrays' bytes
-
-Taking a state up checks all of it: the game, the unit (a state of the solve over positions does not
-continue one over classes), the index scheme and canonical form, every field's type and range, the
-arrays' types and lengths, the digest of every field and byte, and that the arrays are those of a solve
-at the start of its level ``plies``, as the kernels read them (:func:`_inconsistency`); anything else
-is refused with :class:`StateError` (a state of another solve with :class:`StateMismatchError`). The
-digest guards against damage, not forgery. A forged state that passes every check may still hold wrong
-counts of moves (in their range) for its undecided items: no check short of a solve sees them, and the
-kernels only count them down, never index with them, so they make a wrong table, not a wrong read;
-hence a table solved from a state taken up is checked again before it is written
+A solve saves its :class:`~solver.neutreeko.solving.levels.State` at the start of a level, once
+:attr:`Checkpoints.every` seconds of solving have passed since the last save, in one file beside its
+table (:func:`state_path`: ``neutreeko-9x9.h5.solving``), written as every output is
+(:func:`solver.core.files.replacing`) and removed once the table is written. Taking a state up checks
+all of it (the game, the unit, every field, the arrays and their digest, and that the arrays are those
+of a solve at the start of its level); anything else is refused with :class:`StateError`, a state of
+another solve with :class:`StateMismatchError`. The digest guards against damage, not forgery: a table
+solved from a state taken up is checked again before it is written
 (:func:`solver.neutreeko.tables.build.build_table`).
+
+The file's layout and what the checks cannot see: docs/design/solver.md.
 """
 
 from __future__ import annotations

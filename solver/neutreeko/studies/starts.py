@@ -2,28 +2,17 @@
 they leave.
 
 From the standard start the game is nearly forced: up to symmetry there is only one way to keep the
-draw for its first 15 plies. The game's designer suggests a new start for each match; here is a list.
+draw for its first 15 plies. :func:`family` lists the candidates: setups where White's pieces are
+Black's moved by a board symmetry that is its own inverse (:func:`involutions`), neither side with
+three in a row, Black to move. :func:`fair_starts` keeps those that are draws, one per class under the
+board's symmetries, and measures the freedom each leaves on the draw-keeping graph
+(:mod:`solver.neutreeko.studies.drawgraph`) up to ``depth`` plies: ``widths``, how many positions
+draw-keeping play can reach after each ply; ``forced``, the plies during which that number stays 1;
+and Black's first moves that keep the draw. Starts rank by fewest forced plies, then by the most
+positions reachable at ``depth``, then by the largest share of first moves that keep the draw, then by
+notation.
 
-**The family.** A candidate is a setup where White's pieces are Black's moved by a board symmetry that
-is its own inverse -- the half turn, or a mirror (across the middle rank, the middle file, or on a
-square board a diagonal) -- so that each side's pieces have the same shape and the same place
-relative to the board, and neither side has three in a row. Black moves first, as always. The
-standard start is one: White's pieces are Black's turned half round, and mirrored across the middle
-rank. Candidates where Black wins with its first move are left out, and so are all other won or lost
-ones: a fair start is a draw. Candidates are counted up to the board's symmetries, and each class is
-shown by its member with Black nearest rank 1 (the smallest sum of Black's ranks, then the smallest
-index): the standard start shows as itself.
-
-**Freedom.** The measures come from the draw-keeping graph (:mod:`solver.neutreeko.studies.drawgraph`):
-
-- ``widths``: after each ply ``k`` up to ``depth``, how many positions (up to symmetry) draw-keeping
-  play can reach: the variety of games that keep the draw;
-- ``forced``: the plies from the start during which that number stays 1: only one way to play;
-- ``keeping`` of ``first_moves``: Black's first moves that keep the draw (the others lose), and how
-  many of them differ up to symmetry.
-
-Starts rank by fewest forced plies, then by the most positions reachable at ``depth``, then by the
-largest share of first moves that keep the draw, then by notation.
+The family and the measures in full: docs/guide/puzzles.md.
 """
 
 from __future__ import annotations

@@ -31,8 +31,8 @@ __all__ = ["UNASKED_SQUARES", "LargeTableError", "SolveTooLargeError", "TableExi
            "check_build_asked", "check_memory", "check_resumed", "ensure_table", "is_large"]
 
 
-#: Boards of up to this many squares (5 x 5) have their missing tables built unasked (a second or so);
-#: larger ones, whose solve takes up to a minute and whose file up to hundreds of megabytes, only when
+#: Boards of up to this many squares (5 x 5) have their missing tables built unasked, in a moment;
+#: larger ones, whose solve takes long and whose file is large, only when
 #: asked (``build_large``, the command line's ``--build``).
 UNASKED_SQUARES = 25
 

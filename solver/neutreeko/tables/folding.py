@@ -1,29 +1,15 @@
 """Symmetry-folded results: one byte per class of legal positions instead of one byte per index.
 
-All positions of a symmetry class have one value (see :mod:`solver.neutreeko.model.symmetry`), so a folded table keeps
-the result of each class's canonical position only, legal classes only, in increasing canonical index.
-On 5 x 5 that is 434,500 bytes for 3,542,000 indices.
+All positions of a symmetry class have one value (see :mod:`solver.neutreeko.model.symmetry`), so a
+folded table keeps the result of each class's canonical position only, legal classes only, in
+increasing canonical index. Class numbers are not stored: they follow from the board and the rule.
+:meth:`Classes.of` gives a game's numbering, :meth:`Classes.numbers` the class number of each index
+(-1 if it is not legal) and :meth:`Classes.canonical_of` the canonical index of each class number. The
+classes come in blocks, one per canonical triple of the mover that does not win; a block's size is
+known at once (by Burnside's lemma) and its list made only when a probe needs it
+(:meth:`Classes.block_indices`).
 
-Class numbers are not stored: they follow from the board and the rule. A canonical index has the
-mover's triple canonical (the smallest rank among its images), so the classes come in *blocks*, one per
-canonical triple that does not win, in increasing rank::
-
-    class number  0                 C(N-3,3)                      +(classes of the block)
-                  |-- block of m1 ---|-- block of m2 (symmetric) --|-- block of m3 --| ...
-
-A triple with no symmetry but the identity (nearly all) owns a full block: every squeezed rank of the
-other side, 0 .. C(N-3,3) - 1, is a class of its own, so the number is the block's start plus that rank.
-A triple left unchanged by some symmetries (e.g. B1 C1 D1 by the mirror) has fewer classes; their
-canonical indices are listed, sorted, in :attr:`Classes.symmetric_indices` and found by binary search.
-
-How many classes such a block has follows without listing them: the images of a position whose mover
-is canonical that keep the mover's part of the index smallest are those under the symmetries leaving
-the triple unchanged, its *stabiliser* S, so the block's classes are the orbits of S on the other
-side's triples, counted by Burnside's lemma as the mean over S of the triples each symmetry fixes: a
-triple fixed by g is a union of g's cycles on the free squares, three fixed squares or a fixed square
-and a swapped pair (no symmetry of a rectangle has a cycle of three). So the numbering is known at
-once (10 x 10: 277 symmetric blocks of 147,440 indices), and a block's list is made only when a
-probe needs it (:meth:`Classes.block_indices`), or every list at once for the kernels.
+The numbering and why it is counted without listing: docs/design/tables.md.
 """
 
 from __future__ import annotations
@@ -61,13 +47,13 @@ class Classes:
 
     @classmethod
     def of(cls, game: Game) -> Classes:
-        """``game``'s numbering, computed from the board and rule (0.2 s on 10 x 10), cached."""
+        """``game``'s numbering, computed from the board and rule, cached."""
         return _classes(game)
 
     @cached_property
     def symmetric_indices(self) -> np.ndarray:
         """Sorted canonical indices of the classes in the blocks of symmetric triples (the kernels'
-        form; 4 s on 10 x 10, where a probe lists only the blocks it meets)."""
+        form; costly on the largest boards, where a probe lists only the blocks it meets)."""
         lists = [listed_block(self.game, int(mover)) for mover in np.flatnonzero(self.symmetric)]
         return np.concatenate(lists) if lists else np.empty(0, dtype=np.int64)
 

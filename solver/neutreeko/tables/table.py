@@ -1,49 +1,25 @@
 """HDF5 tables: where they live, how they are written, and how they are opened and checked.
 
-A table file holds one dataset, chunked and gzip-compressed, of result bytes encoded as :mod:`solver.neutreeko.model.values`
-says: either ``result``, one byte per index of :mod:`solver.neutreeko.model.index` (a *full* table, the default), or
-``class_result``, one byte per legal symmetry class in the order of :mod:`solver.neutreeko.tables.folding` (a *folded*
-table, written by ``neutreeko solve --fold``: 205 kB instead of 1.5 MB on 5 x 5, 16 MB instead of
-125 MB on 7 x 7). Both open the same way and answer every probe identically through
-:meth:`Table.lookup`, a folded one through the position's canonical twin. Full is the default because it is the plain per-position array
-that :attr:`Table.result` hands to statistics and checks at no cost, whereas a folded table must be
-unfolded for that (about a second on 5 x 5, half a minute on 7 x 7); folded suits shipping and probing.
-It is a container of :mod:`solver.core.storage.container` (what is read is checked against digests before it is
-used), whose attributes make it self-describing:
+A table file is a container of :mod:`solver.core.storage.container` holding one dataset of result bytes
+encoded as :mod:`solver.neutreeko.model.values` says: either ``result``, one byte per index of
+:mod:`solver.neutreeko.model.index` (a *full* table, the default, the plain per-position array that
+:attr:`Table.result` hands to statistics and checks at no cost), or ``class_result``, one byte per legal
+symmetry class in the order of :mod:`solver.neutreeko.tables.folding` (a *folded* table, written by
+``neutreeko solve --fold``: smaller, for shipping and probing, unfolded for statistics and checks).
+Both answer every probe identically through :meth:`Table.lookup`, a folded one through the position's
+canonical twin; its attributes (:data:`ATTRIBUTES`, :data:`FOLDED_ATTRIBUTES`, the format version
+:data:`FORMAT_VERSION`) make it self-describing.
 
-=================  =============================================================================
-attribute          meaning
-=================  =============================================================================
-format             ``"neutreeko-solver table"`` (anything else is not one of ours)
-format_version     :data:`FORMAT_VERSION`
-board, rule        e.g. ``"5x5"``, ``"connected"``
-index_scheme       :data:`solver.neutreeko.model.index.INDEX_SCHEME`
-value_encoding     :data:`solver.neutreeko.model.values.ENCODING`
-counts             ``legal``, ``wins``, ``losses``, ``draws``, ``longest_win``, ``longest_loss``, ``no_move``:
-                   the counts (see :class:`solver.neutreeko.tables.stats.Summary`)
-index_description  the index scheme in words (see ``docs/table-format.md``)
-digest             ``"sha256:<hex>"`` of the data bytes; checked by every reader of the whole table
-writer, written    the package and version that wrote the file, and when (UTC)
-folded             true for a folded table (absent or false: a full one)
-symmetries         folded tables only: the board's symmetry count; ``classes``: the number of legal classes
-canonical_form     folded tables only: :data:`solver.neutreeko.model.symmetry.CANONICAL_FORM`
-solve_seconds      how long the analysis took (not part of the data; a finite, non-negative float,
-                   checked on every open)
-=================  =============================================================================
+:func:`open_table` checks every attribute a reader uses, its presence and its kind, before any reader
+sees them; it raises :class:`~solver.core.errors.MissingTableError` for a missing table and
+:class:`~solver.core.errors.TableError` for a damaged one, naming the command that builds it. A probe reads the chunk that holds its answer, nothing more;
+whole-table readers (:attr:`Table.result`, :attr:`Table.summary`) read every chunk and check that the
+data agrees with the attributes: the digest, the counts, and 255 exactly where the index has no legal
+position. Tables live in :func:`solver.core.storage.container.tables_dir`, named by board and rule
+(:func:`table_path`): ``neutreeko-5x5.h5`` for the standard rule, ``neutreeko-5x5-centre.h5`` for
+another; they are written to a temporary file and renamed into place.
 
-Opening a table checks every attribute a reader uses, its presence and its kind (a count, a text, a
-time: :data:`~solver.necnon.tables.table.ATTRIBUTES`, :data:`FOLDED_ATTRIBUTES`), before any reader sees them.
-
-A probe reads the chunk that holds its answer, nothing more (:meth:`Table.lookup`); whole-table readers
-(:attr:`Table.result`, :attr:`Table.summary`) read every chunk and check that the data agrees with the
-attributes: the digest, the counts, and 255 exactly where the index has no legal position.
-
-Tables live in :func:`solver.core.storage.container.tables_dir`. A table is named by board and rule:
-``neutreeko-5x5.h5`` for the standard rule, ``neutreeko-5x5-centre.h5`` for another.
-
-A table is written to a temporary file beside its destination and renamed into place, so an
-interrupted write leaves the previous table, or none. The same inputs give the same data bytes and
-the same attributes (``solve_seconds`` and ``written`` apart) on every run.
+The attributes: docs/table-format.md; the container's guarantee: docs/design/tables.md.
 """
 
 from __future__ import annotations
@@ -180,7 +156,7 @@ class Table:
     @property
     def result(self) -> npt.NDArray[np.uint8]:
         """``result[index]``: the byte of every index of ``game``, the whole table read (a folded table is
-        then unfolded, which takes about a second on 5 x 5; prefer :meth:`lookup` for probes).
+        then unfolded, which takes time; prefer :meth:`lookup` for probes).
 
         Raises :class:`~solver.core.errors.TableError` unless the data matches its digest, holds 255 exactly where the index
         has no legal position, and gives the counts the attributes state."""

@@ -1,72 +1,22 @@
 """Neutreeko's part of the explorer's JSON API (``game=neutreeko``, the default; see
 :mod:`solver.web.api`): an endpoint and its parameters in, a JSON object out.
 
-Every value is from the point of view of the side to move (see :mod:`solver.neutreeko.querying.probe`)::
+:class:`NeutreekoApi` answers ``/api/position``, ``/api/line``, ``/api/annotate``, ``/api/game``,
+``/api/record``, ``/api/stats``, ``/api/puzzles``, ``/api/try`` and ``/api/games`` with the objects of
+:mod:`solver.neutreeko.querying.report`, :mod:`solver.neutreeko.playing.annotate` and
+:mod:`solver.neutreeko.web.training`, every value from the point of view of the side to move (see
+:mod:`solver.neutreeko.querying.probe`), a line of at most :data:`MAX_LINE_PLIES` plies. The endpoints,
+their parameters and answers: docs/reference/json-api.md.
 
-    GET /api/position?position=P[&moves=M][&board=B][&rule=R]
-        the ``neutreeko query --json`` object (:func:`solver.neutreeko.querying.report.query_object`) of P
-        after the moves M: its value and every move best first, each with its resulting position
-    GET /api/line?position=P[&moves=M][&board=B][&rule=R][&max_plies=N]
-        the ``neutreeko line --json`` object (:func:`solver.neutreeko.querying.report.line_object`) of the
-        perfect-play line from there, stopped after N plies (default and most: :data:`MAX_LINE_PLIES`)
-    GET /api/annotate?position=P[&moves=M][&board=B][&rule=R]
-        the ``neutreeko annotate --json`` object (:func:`solver.neutreeko.playing.annotate.annotation_object`)
-        of the game of the moves M from P: every ply judged (best, inaccuracy, mistake, blunder, with
-        the best moves), a summary per side, the first decisive error
-    GET /api/game?position=P[&moves=M][&board=B][&rule=R]
-        what a link's page needs in one answer: ``{"start": "start" or P's notation, "positions": [the
-        /api/position object of P and of the position after each move of the main line], "annotation":
-        the /api/annotate object of the main line, "refused": null or "ply 3, C4-C9, cannot be played:
-        ...", "variations": [...]}``; M may hold variations in parentheses (as a record's move text),
-        each answered as ``{"ply": the ply it replaces, "positions": [the position after each of its
-        moves], "moves": [each of its moves judged, an entry of the /api/annotate object's "moves"],
-        "variations": [its own]}``; M is read while its moves are legal and their game goes on, the
-        first that is not refused, what came before it in M answered
-    POST /api/annotate   (the body: a game record, see :mod:`solver.neutreeko.playing.record`)
-        the same object for the game the record describes (:meth:`NeutreekoApi.annotate_record`)
-    POST /api/game   (the body: a game record)
-        the /api/game object of the record, its variations included (:meth:`NeutreekoApi.game_record`)
-    GET /api/record?position=P[&moves=M][&board=B][&rule=R]
-        ``{"record": the text of the game record}`` of the moves M (variations included) from P, as
-        :meth:`GameRecord.text <solver.neutreeko.playing.record.GameRecord.text>` writes it
-    GET /api/stats[?board=B][&rule=R]
-        the ``neutreeko stats --json`` object (:func:`solver.neutreeko.querying.report.stats_object`) of the table
-        of B and R, with ``"counting": false`` and ``"start"``: the start's value, as /api/position gives
-        it without its moves (:func:`solver.neutreeko.querying.report.position_object`). A large table not counted
-        yet (more than :data:`~solver.neutreeko.web.summaries.BACKGROUND_INDICES` indices, see
-        :mod:`solver.neutreeko.web.summaries`) is counted in the background; until that ends the answer is
-        ``{"counting": true, "board": B, "rule": R, "legal": ..., ..., "no_move": ..., "start": ...}``,
-        the counts its attributes state (verified by its header's digest), without the counts by plies
-        or the longest wins: ask again a few seconds later
-    GET /api/puzzles?[board=B][&rule=R][&count=N][&kind=K][&seed=S][&min_plies=A][&max_plies=Z]
-        the ``neutreeko puzzles --json`` object of the puzzles found with these arguments
-    GET /api/try?position=P[&moves=M][&board=B][&rule=R][&move=X]
-        the puzzle at P (its task and legal moves, values hidden) and the try X judged as ``neutreeko
-        train`` judges it, with the solution line (both: :mod:`solver.neutreeko.web.training`)
-    GET /api/games
-        {"games": [{"game": "neutreeko", "board": "5x5", "rule": "connected", "table": "ready"}, ...],
-         "default": {...}, "max_line_plies": 1000}: every board and rule, and whether its table is
-        "ready", will be built on first use ("on demand": a board of at most 25 squares, about a
-        second) or is "missing"
-        (build it with ``neutreeko solve``); made again only when the names in the tables directory
-        change (a table added, removed or renamed into place)
+A request that cannot be answered raises :class:`~solver.web.game_api.ApiError` (HTTP 400; 413 for a
+game tree larger than :func:`~solver.web.game_api.check_tree` allows) or an
+:class:`~solver.core.errors.InputError` naming the problem (400), before any file is touched; a damaged
+table, or one that could not be built, raises :class:`~solver.core.errors.TableError` (the server's
+fault: 500), and a table being built :class:`~solver.web.tables.BusyError` (503). :class:`NeutreekoApi`
+is safe to call from several threads at once.
 
-P is a position in notation or ``start`` (the start of the board and rule; the default); M is move text
-as ``--moves`` takes it (``FROM-TO`` separated by spaces, ``+`` in a URL, or commas, and optionally
-numbered: ``1. C4-C3 D5-D2``), each move checked; B defaults to the board P is
-written on (5 x 5 for ``start``) and R to ``connected``. The board and the rule are checked against the
-known ones before any file is touched.
-
-A game tree (of /api/game, /api/record or a POSTed record) of more moves or deeper variations than
-:func:`~solver.web.game_api.check_tree` allows raises :class:`~solver.web.game_api.ApiError` with HTTP
-413 before any is judged. A request that cannot be answered raises :class:`~solver.web.game_api.ApiError` (HTTP 400) or
-an :class:`~solver.core.errors.InputError` naming the problem (400); a damaged table, or one that could
-not be built, raises :class:`~solver.core.errors.TableError` (the server's fault: 500), and a table being
-built :class:`~solver.web.tables.BusyError` (503). :class:`NeutreekoApi` is safe to call from several
-threads at once.
-
-Run as ``python -m solver.neutreeko.web.api BOARD RULE OUT``, the module is the child process that builds a table
-on demand (see :mod:`solver.web.tables`): it writes the table of BOARD and RULE to OUT.
+Run as ``python -m solver.neutreeko.web.api BOARD RULE OUT``, the module is the child process that
+builds a table on demand (see :mod:`solver.web.tables`): it writes the table of BOARD and RULE to OUT.
 """
 
 from __future__ import annotations

@@ -3,8 +3,7 @@
 table stays open, the large ones in the background.
 
 Why: a table's summary is counted by reading every chunk of it, in bounded memory but in time that grows
-with the table: a tenth of a second on 5 x 5, about a second on 6 x 6, several seconds on 7 x 7, half a
-minute to a minute on 8 x 8 and minutes on 9 x 9. A request thread must not wait that long, so:
+with the table, long on the larger boards. A request thread must not wait that long, so:
 
 - a table of at most :data:`BACKGROUND_INDICES` indices (a board of at most 36 squares) is counted when it
   is first asked for, in the request's thread;
@@ -30,8 +29,8 @@ from solver.neutreeko.tables.stats import Summary
 from solver.neutreeko.tables.table import Table
 from solver.web.tables import reason
 
-#: The most indices of a table counted in the request's thread: every board of at most 36 squares (6 x 6:
-#: 39 million, about a second), none larger (6 x 7: 105 million, 7 x 7: 280 million, several seconds).
+#: The most indices of a table counted in the request's thread: every board of at most 36 squares (6 x 6),
+#: none larger (6 x 7, 7 x 7), whose count would keep a request waiting.
 BACKGROUND_INDICES = 50_000_000
 
 

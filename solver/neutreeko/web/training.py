@@ -33,7 +33,7 @@ from solver.neutreeko.playing.train import Exercise
 from solver.neutreeko.querying.probe import Tablebase
 from solver.web.game_api import ApiError, JSONObject
 
-#: The most puzzles one request of ``/api/puzzles`` asks for: a set of 100 is sampled in about a second.
+#: The most puzzles one request of ``/api/puzzles`` asks for, so that a set is sampled in a moment.
 MAX_PUZZLES = 100
 #: The puzzles of a set when ``count`` is not given (as ``neutreeko puzzles``).
 DEFAULT_PUZZLES = 20
