@@ -67,6 +67,5 @@ def check_build_asked(games: Iterable[Game], build_large: bool, path: Path | Non
         check_solvable(game.grid)
         if game.grid.cells > UNASKED_CELLS and not build_large:
             raise LargeTableError(f"no table for {game} at {where}; a board of more than {UNASKED_CELLS} cells "
-                                  f"is built only when asked (6x3 and hex3 take up to a minute, 5x4 minutes and "
-                                  f"3 GB, 7x3 a quarter of an hour and 6 GB): add --build to build it now, or "
-                                  f"build it with: {solve_command(game, path)}")
+                                  f"is built only when asked (the largest take minutes and gigabytes): add --build "
+                                  f"to build it now, or build it with: {solve_command(game, path)}")
