@@ -11,7 +11,7 @@ from solver.necnon.tables.table import open_table as open_necnon_table
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.tables.table import open_table
 from tests.helpers import assert_one_line_error, invoke, write_first_format
-from tests.test_necnon_cli import necnon
+from tests.necnon.test_necnon_cli import necnon
 
 
 def _flip(path: Path, offset: int) -> None:

@@ -10,7 +10,7 @@ from urllib.parse import quote
 import pytest
 
 from tests.helpers import START, invoke
-from tests.test_web import get_json
+from tests.web.test_web import get_json
 
 
 def cli_puzzles(*arguments: str) -> dict:

@@ -1,4 +1,4 @@
-"""The training page in a real browser (the harness of :mod:`tests.test_browser`): a puzzle solved by
+"""The training page in a real browser (the harness of :mod:`tests.web.test_browser`): a puzzle solved by
 clicks, a wrong move's verdict, the score kept across a reload, a puzzle link, the explorer's "find
 better" link from a game's mistake, the keys, the contrast and a phone's width. What is right is asked of
 the command line (``neutreeko puzzles --json``), not of the page's code."""
@@ -13,9 +13,9 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from tests import test_browser
 from tests.helpers import START, invoke
-from tests.test_browser import contrast_failures, media, press, square, text_of, viewport, wait_until, walk
+from tests.web import test_browser
+from tests.web.test_browser import contrast_failures, media, press, square, text_of, viewport, wait_until, walk
 
 browser = test_browser.browser  # the harness's fixture: a headless Chromium
 
@@ -172,7 +172,7 @@ def test_the_training_page_meets_the_aa_contrast_and_fits_a_phone(browser, explo
 
 
 def test_the_page_is_served(explorer_url):
-    from tests.test_web import request
+    from tests.web.test_web import request
 
     status, response, body = request(explorer_url, "/train")
     assert status == 200 and 'src="/train.js"' in body.decode() and 'src="/board.js"' in body.decode()

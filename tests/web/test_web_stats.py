@@ -21,7 +21,7 @@ from solver.neutreeko.tables.table import Table, open_table, table_path
 from solver.neutreeko.web.api import NeutreekoApi
 from solver.neutreeko.web.summaries import Summaries
 from tests.helpers import invoke
-from tests.test_web import get_json
+from tests.web.test_web import get_json
 
 BOARDS = ("4x4", "5x5")
 

@@ -37,7 +37,7 @@ from solver.web.api import Explorer
 from solver.web.game_api import MAX_NESTING, MAX_TREE_PLIES
 from solver.web.server import MAX_HEADER_BYTES, ExplorerServer, Limits
 from solver.web.tables import BuildError, BuildLimits, BusyError
-from tests.test_web import get_json, raw, request, serve
+from tests.web.test_web import get_json, raw, request, serve
 
 GAME_4X4 = Game.of("4x4")
 

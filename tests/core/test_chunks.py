@@ -26,7 +26,7 @@ from solver.neutreeko.querying.probe import Tablebase
 from solver.neutreeko.tables.build import build_table
 from solver.neutreeko.tables.table import open_table
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 GAME = Game.of("5x5")
 
 
@@ -171,7 +171,7 @@ def test_a_flipped_byte_is_refused_when_read_and_only_then(table_5x5, tmp_path):
     path = tmp_path / "neutreeko-5x5.h5"
     path.write_bytes(table_5x5.read_bytes())
     near, far = 100, GAME.positions - 100
-    done = subprocess.run([sys.executable, "-c", f"from tests.test_chunks import flip_and_probe; "
+    done = subprocess.run([sys.executable, "-c", f"from tests.core.test_chunks import flip_and_probe; "
                                                  f"flip_and_probe({str(path)!r}, {near}, {far})"],
                           cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]

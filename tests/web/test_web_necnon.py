@@ -21,7 +21,7 @@ from solver.web.game_api import MAX_NESTING
 from solver.web.server import ExplorerServer
 from solver.web.tables import BusyError
 from tests.helpers import invoke
-from tests.test_web import get_json, request
+from tests.web.test_web import get_json, request
 
 cli = group("necnon")
 

@@ -1,4 +1,4 @@
-"""The NECNON page's game tree in a real browser (the harness of :mod:`tests.test_browser`): variations
+"""The NECNON page's game tree in a real browser (the harness of :mod:`tests.web.test_browser`): variations
 started by a turn played before the end and by the perfect line, promoted and deleted; the link keeping
 the tree; the record copied, downloaded and pasted back; the new controls by keyboard, their contrast and
 a phone's width. What is right is asked of the server's API and of the record reader, not of the page's
@@ -13,8 +13,8 @@ import pytest
 from solver.necnon.model.position import Position
 from solver.necnon.model.rules import Game
 from solver.necnon.playing.record import parse_record, read_variations
-from tests import test_browser
-from tests.test_browser import (
+from tests.web import test_browser
+from tests.web.test_browser import (
     FOCUS_RING_JS,
     colour,
     composite,
@@ -34,7 +34,7 @@ browser = test_browser.browser  # the harness's fixture: a headless Chromium
 
 GAME = Game.of("3x3", "nec")
 #: A tree on 3 x 3: two alternatives to Green's first turn, one with its own variation, and one to
-#: Black's second (the record reader's example, tests/test_necnon_record.py).
+#: Black's second (the record reader's example, tests/necnon/test_necnon_record.py).
 TREE = "b2 a1,c3 (a1,b1 c1,a2 (a3,c3)) (b1,c1) b1,c1 (a2,a3)"
 
 

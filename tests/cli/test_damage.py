@@ -16,7 +16,7 @@ from solver.neutreeko.model.game import Game
 from solver.neutreeko.solving.solve import solve
 from solver.neutreeko.tables.table import open_table, write_table
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 #: The whole run's bound: about 10,000 commands at a few milliseconds each.
 TIMEOUT = 120
 ARGS = ["query", "--board", "3x3", "ww1/w1b/bb1 b", "--table"]
@@ -50,7 +50,7 @@ def test_every_flipped_byte_is_refused_in_one_line(tmp_path):
     path = tmp_path / "neutreeko-3x3.h5"
     write_table(game, solve(game).result, path, 0.5)
     intact = path.read_bytes()
-    done = subprocess.run([sys.executable, "-c", f"from tests.test_damage import flip_each_byte; "
+    done = subprocess.run([sys.executable, "-c", f"from tests.cli.test_damage import flip_each_byte; "
                                                  f"flip_each_byte({str(path)!r})"],
                           cwd=ROOT, capture_output=True, text=True, timeout=TIMEOUT)
     assert done.returncode == 0, done.stderr[-2000:]
@@ -122,7 +122,7 @@ def test_a_forged_table_never_hangs_the_reader(tmp_path):
     game = Game.of("3x3")
     path = tmp_path / "neutreeko-3x3.h5"
     write_table(game, solve(game).result, path, 0.5)
-    done = subprocess.run([sys.executable, "-c", f"from tests.test_damage import query_each_forgery; "
+    done = subprocess.run([sys.executable, "-c", f"from tests.cli.test_damage import query_each_forgery; "
                                                  f"query_each_forgery({str(path)!r})"],
                           cwd=ROOT, capture_output=True, text=True, timeout=TIMEOUT)
     assert done.returncode == 0, done.stderr[-2000:]

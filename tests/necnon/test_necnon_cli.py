@@ -273,7 +273,7 @@ def test_every_command_has_an_example_that_runs(fresh_tables, necnon_tables, tmp
             write_first_format(tmp_path / "old" / "necnon-3x3-nec.h5", "classes", table.records, table.attributes)
         for args, feed in examples:
             assert args[0] == name
-            if name == "fetch":  # its mirror is on the network: tests/test_release.py fetches from one of its own
+            if name == "fetch":  # its mirror is on the network: tests/core/test_release.py fetches from one of its own
                 assert args[1] == "4x4" and "--mirror" in args and args[-1].startswith("https://")
                 continue
             result = necnon(*args, input=feed or "")

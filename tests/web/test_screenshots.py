@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_browser import _missing
+from tests.web.test_browser import _missing
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_screenshots_draws_the_four_pictures(tables_5x5, tmp_path):
