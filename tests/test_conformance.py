@@ -11,6 +11,8 @@ from solver import registry
 from solver.core.games import load
 from tests import toy_game
 
+pytestmark = pytest.mark.kernel
+
 GAMES = [*registry.games(), toy_game.GAME]
 
 

@@ -26,6 +26,8 @@ from solver.neutreeko.querying.probe import Tablebase
 from solver.neutreeko.tables.build import build_table
 from solver.neutreeko.tables.table import open_table
 
+pytestmark = pytest.mark.kernel
+
 ROOT = Path(__file__).resolve().parents[2]
 GAME = Game.of("5x5")
 

@@ -175,6 +175,7 @@ def test_without_hard_links_the_destination_is_looked_at_before_the_rename(tmp_p
     assert target.read_text() == ("precious" if there else "ours") and os.listdir(tmp_path) == ["P.h5"]
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize("program, board, module", [
     (neutreeko_cli, "3x3", solver.neutreeko.tables.build),
     (necnon_cli, "3x3", solver.necnon.tables.build),
@@ -234,6 +235,7 @@ def _attribute(path: Path, flag: str) -> Iterator[None]:
         subprocess.run(["chattr", f"-{flag}", str(path)], check=True)
 
 
+@pytest.mark.integration
 def test_an_immutable_destination_is_refused_before_the_solve(tmp_path, monkeypatch):
     monkeypatch.setattr("solver.neutreeko.tables.build.solve", lambda *args: pytest.fail("solved anyway"))
     out = tmp_path / "t.h5"
@@ -244,6 +246,7 @@ def test_an_immutable_destination_is_refused_before_the_solve(tmp_path, monkeypa
     assert out.read_text() == "kept" and os.listdir(tmp_path) == ["t.h5"]
 
 
+@pytest.mark.integration
 def test_an_append_only_directory_is_refused_before_anything_is_left_in_it(tmp_path, monkeypatch):
     monkeypatch.setattr("solver.neutreeko.tables.build.solve", lambda *args: pytest.fail("solved anyway"))
     directory = tmp_path / "logs"

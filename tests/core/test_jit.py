@@ -65,6 +65,7 @@ def test_a_cache_dir_the_user_sets_is_the_base_and_kept(package: Path, tmp_path:
     assert (user / "numba-0123456789abcdef").exists()  # another version's, perhaps in use: left alone
 
 
+@pytest.mark.kernel
 def test_the_kernels_cache_in_it_and_numba_s_setting_is_restored() -> None:
     from solver.necnon.model import _rules
 

@@ -109,6 +109,7 @@ def test_a_link_to_a_regular_file_is_written_through(tables_env, tmp_path, suffi
     assert sorted(path.name for path in tmp_path.rglob("*")) == sorted([link.name, "pictures", target.name])
 
 
+@pytest.mark.kernel
 def test_solve_without_force_refuses_a_link_to_a_valid_table(tmp_path):
     target = tmp_path / "t.h5"
     assert invoke("solve", "--board", "3x3", "--out", str(target)).exit_code == 0

@@ -316,6 +316,7 @@ def _forged_3x3(path: Path) -> None:
     write_table(THREE, result, path, 0.0)
 
 
+@pytest.mark.kernel
 def test_publish_refuses_a_table_that_is_not_the_committed_one(tmp_path):
     _forged_3x3(tmp_path / "neutreeko-3x3.h5")
     assert_one_line_error(invoke("publish", str(tmp_path / "release"), str(tmp_path / "neutreeko-3x3.h5")),

@@ -21,7 +21,8 @@ from tests.helpers import assert_one_line_error, invoke
 TIMEOUT = 60
 SIGNALS = {"SIGINT": (signal.SIGINT, 130, "interrupted"), "SIGTERM": (signal.SIGTERM, 143, "terminated")}
 
-pytestmark = pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="needs Linux /proc")
+pytestmark = [pytest.mark.integration,
+              pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="needs Linux /proc")]
 
 
 def _start(*args: str, tables: Path | None = None) -> subprocess.Popen:

@@ -140,6 +140,7 @@ def test_a_board_without_a_table_is_judged_by_the_engine(necnon_env):
     assert [turn["legal"] for turn in answer["game"]] == [37, 630]
 
 
+@pytest.mark.kernel
 def test_the_engine_values_its_own_choice_as_the_position():
     """A turn the engine would have made gives nothing away; a finished game's value is its score."""
     start = parse_record('[Board "hex3"]').start

@@ -27,6 +27,7 @@ def necnon(*args: str, input: str | None = None):
     return invoke(*args, input=input, program=cli)
 
 
+@pytest.mark.kernel
 def test_solve_writes_a_table_and_refuses_to_overwrite_it(fresh_tables):
     result = necnon("solve", "--board", "3x3", "--protocol", "non-nec")
     assert result.exit_code == 0, result.stderr

@@ -27,6 +27,8 @@ from solver.necnon.searching.tree import SearchTree, ranked
 from solver.necnon.tables.build import build_table
 from solver.necnon.tables.table import table_path
 
+pytestmark = pytest.mark.kernel
+
 #: Every protocol setting of the boards sampled: small enough to solve in a moment.
 GAMES = tuple(Game.of(board, setting) for board in ("3x3", "hex2", "4x3") for setting in SETTINGS)
 

@@ -13,6 +13,8 @@ from solver.necnon.model.rules import SETTINGS, Game
 from solver.necnon.solving.solve import solve
 from tests.necnon_reference import solved
 
+pytestmark = pytest.mark.kernel
+
 #: Black's and Green's protocol in each setting, as the rules name them.
 PROTOCOLS = {"nec": ("nec", "nec"), "non": ("non", "non"), "nec-non": ("nec", "non"), "non-nec": ("non", "nec")}
 BOARDS = [("square", 2, 2), ("square", 3, 2), ("square", 2, 3), ("square", 3, 3), ("hex", 2, 2)]

@@ -19,6 +19,8 @@ from solver.necnon.model.rules import Game
 from solver.necnon.solving.solve import solve
 from tests.necnon_reference import solved
 
+pytestmark = pytest.mark.kernel
+
 CASES = [("square", 3, 3, "nec", "non"), ("square", 3, 2, "non", "non"), ("hex", 2, 2, "non", "nec")]
 
 

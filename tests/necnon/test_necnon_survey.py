@@ -18,6 +18,8 @@ from solver.necnon.tables.build import build_table
 from solver.necnon.tables.table import open_table, table_path
 from tests.helpers import assert_one_line_error, invoke
 
+pytestmark = pytest.mark.kernel
+
 
 def test_the_surveyed_games():
     games = survey_games(9)

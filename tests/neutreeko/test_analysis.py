@@ -16,6 +16,8 @@ from solver.neutreeko.tables.stats import summarize
 from solver.neutreeko.tables.table import open_table, table_path
 from tests.helpers import LONGEST, START, random_positions
 
+pytestmark = pytest.mark.kernel
+
 GAME = Game.of("5x5")
 
 

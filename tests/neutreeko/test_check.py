@@ -22,6 +22,8 @@ from solver.neutreeko.tables.folding import Classes, fold, unfold
 from solver.neutreeko.tables.table import write_table
 from tests.helpers import assert_one_line_error, invoke
 
+pytestmark = pytest.mark.kernel
+
 #: Every board and rule the survey solves up to 5 x 5 but 5 x 5 connected (the session's solve).
 SMALL = [(str(game.board), game.rule.name) for game in survey_games(Board(5, 5), RULES.values())
          if (str(game.board), game.rule.name) != ("5x5", "connected")]

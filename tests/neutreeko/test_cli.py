@@ -64,6 +64,7 @@ def no_solve(monkeypatch):
 # -- solve -----------------------------------------------------------------------------------------
 
 
+@pytest.mark.kernel
 def test_solve_writes_the_table_and_one_summary_line(fresh_tables):
     result = invoke("solve", "--board", "3x4")
     assert result.exit_code == 0 and result.stderr == ""  # no progress when not on a terminal
@@ -73,6 +74,7 @@ def test_solve_writes_the_table_and_one_summary_line(fresh_tables):
     assert open_table(Game.of("3x4")).attributes["board"] == "3x4"
 
 
+@pytest.mark.kernel
 def test_second_solve_refuses_and_force_rebuilds(fresh_tables):
     assert invoke("solve", "--board", "4x4").exit_code == 0
     path = fresh_tables / "neutreeko-4x4.h5"
@@ -86,6 +88,7 @@ def test_second_solve_refuses_and_force_rebuilds(fresh_tables):
     assert os.listdir(fresh_tables) == [path.name]
 
 
+@pytest.mark.kernel
 def test_solve_out(fresh_tables, tmp_path):
     out = tmp_path / "elsewhere" / "deep" / "t.h5"
     result = invoke("solve", "--board", "3x3", "--out", str(out))
@@ -140,6 +143,7 @@ def test_verify_fails_with_exit_1(tables, monkeypatch):
     assert result.stdout.splitlines()[-1] == "6 of 7 checks pass"
 
 
+@pytest.mark.kernel
 def test_verify_board_without_published_figures(fresh_tables):
     result = invoke("verify", "--board", "3x3")
     assert result.exit_code == 0 and "no published figures for 3x3 connected" in result.stdout
@@ -204,6 +208,7 @@ def _images(fen: str, game: Game) -> set[str]:
 
 @pytest.mark.parametrize("board, rule, positions, classes", [("3x3", "connected", 12, 2),
                                                              ("4x4", "orthogonal", 40, 5)])
+@pytest.mark.kernel
 def test_stats_groups_the_longest_wins_by_symmetry_class(board, rule, positions, classes):
     """One position of each class with the class's size; --all every position, by class. Checked
     against the images of each position under the board's permutations of squares."""
@@ -233,6 +238,7 @@ def test_stats_table_option(table_5x5, fresh_tables):
     assert not fresh_tables.exists()
 
 
+@pytest.mark.kernel
 def test_tables_environment_variable(fresh_tables, tmp_path, monkeypatch):
     """NEUTREEKO_TABLES is where tables are built and read."""
     other = tmp_path / "other"
@@ -363,6 +369,7 @@ def _on_terminal(args: list[str]):
     return process, master
 
 
+@pytest.mark.integration
 def test_progress_on_a_terminal(tmp_path):
     out = tmp_path / "t.h5"
     process, master = _on_terminal(_program("solve", "--board", "4x4", "--out", str(out)))
@@ -414,6 +421,7 @@ def test_a_missing_table_larger_than_5x5_asks_for_build(fresh_tables, tmp_path, 
     assert not fresh_tables.exists() and not (tmp_path / "survey.md").exists()
 
 
+@pytest.mark.kernel
 def test_build_builds_a_table_larger_than_the_limit(fresh_tables, monkeypatch):
     """With --build the table is built as before (the limit lowered to 3 x 3 here, to keep it quick)."""
     monkeypatch.setattr("solver.neutreeko.tables.build.UNASKED_SQUARES", 9)

@@ -133,6 +133,7 @@ def test_bad_input(tables_env, arguments, token):
     assert_one_line_error(query(*arguments), token, code=2)
 
 
+@pytest.mark.kernel
 def test_missing_table_is_built_with_a_message(tmp_path, monkeypatch):
     monkeypatch.setenv("NEUTREEKO_TABLES", str(tmp_path))
     result = query("start", "--board", "4x4", "--json")

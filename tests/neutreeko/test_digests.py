@@ -21,6 +21,8 @@ from solver.neutreeko.solving.solve import solve
 from solver.neutreeko.studies.survey import survey_games
 from solver.neutreeko.tables.digests import committed, committed_digest
 
+pytestmark = pytest.mark.kernel
+
 #: Boards with at most this many indices are solved here (every board up to 5 x 4 and 4 x 5).
 SOLVED_HERE = 2_000_000
 

@@ -20,6 +20,8 @@ from solver.neutreeko.solving import _kernel
 from solver.neutreeko.solving.kernel_inputs import KernelInputs, run_length
 from tests import reference
 
+pytestmark = pytest.mark.kernel
+
 #: (board, rule) pairs the random positions are drawn from.
 GAMES = [("3x3", "connected"), ("4x5", "orthogonal"), ("5x5", "connected"), ("5x5", "centre"),
          ("6x7", "diagonal"), ("7x7", "equidistant"), ("7x7", "connected"), ("8x8", "connected"),

@@ -24,6 +24,8 @@ from solver.neutreeko.solving.solve import solve
 from tests import reference
 from tests.helpers import offered
 
+pytestmark = pytest.mark.kernel
+
 #: (width, height, rule): every rule offered on the boards up to 4 x 4, and ``equidistant`` on the
 #: smallest boards that offer it.
 OFFERED = [

@@ -27,6 +27,8 @@ from solver.neutreeko.tables.build import build_table
 from solver.neutreeko.tables.table import open_table
 from tests.helpers import assert_one_line_error, invoke
 
+pytestmark = pytest.mark.kernel
+
 GAME = Game.of("5x4")
 SOLVES = {"positions": (solve, lambda solution: solution.result),
           "classes": (solve_classes, lambda solution: solution.folded)}

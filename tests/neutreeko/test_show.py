@@ -90,6 +90,7 @@ def test_show_files(tables_env, tmp_path, tablebase):
     assert sorted(path.name for path in tmp_path.iterdir()) == ["a.png", "a.svg"]
 
 
+@pytest.mark.kernel
 def test_show_other_board(tmp_path, monkeypatch):
     """A 4 x 4 position: its table is built on first use, as for query."""
     monkeypatch.setenv("NEUTREEKO_TABLES", str(tmp_path / "tables"))

@@ -27,6 +27,8 @@ from solver.neutreeko.tables.stats import summarize
 from solver.neutreeko.tables.table import open_table, write_table
 from tests.helpers import invoke
 
+pytestmark = pytest.mark.kernel
+
 #: Every board and rule of the committed digests up to this many indices (6 x 5, 7 x 4 and smaller) is
 #: solved here over classes, those beyond :data:`QUICK` (5 x 5 and up) marked slow; 6 x 6 too, slow.
 SOLVED_HERE = 10_000_000

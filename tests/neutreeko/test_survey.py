@@ -28,6 +28,8 @@ from solver.neutreeko.tables.stats import summarize
 from solver.neutreeko.tables.table import open_table, table_path, write_table
 from tests.helpers import assert_one_line_error, invoke
 
+pytestmark = pytest.mark.kernel
+
 SMALL = [("3x3", "connected"), ("3x3", "orthogonal"), ("3x4", "connected"), ("3x4", "orthogonal"),
          ("4x3", "connected"), ("4x3", "orthogonal"), ("4x4", "connected"), ("4x4", "orthogonal"),
          ("4x4", "diagonal")]

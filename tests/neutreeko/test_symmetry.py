@@ -28,6 +28,8 @@ from solver.neutreeko.tables.stats import summarize, summarize_folded_stretches
 from solver.neutreeko.tables.table import open_table, write_folded_table, write_table
 from tests.helpers import assert_one_line_error, invoke
 
+pytestmark = pytest.mark.kernel
+
 SMALL_BOARDS = ["3x3", "3x4", "4x3", "4x4"]
 BOARDS = [Board(width, height) for width in range(3, 8) for height in range(3, 8)]
 

@@ -118,6 +118,7 @@ def test_environment_chooses_the_tables_directory(fresh_tables):
     assert table_path(Game.of("5x5", "centre")) == fresh_tables / "neutreeko-5x5-centre.h5"
 
 
+@pytest.mark.kernel
 def test_build_writes_into_the_tables_directory(fresh_tables):
     path, summary, _ = build_table(Game.of("3x4"))
     assert path == fresh_tables / "neutreeko-3x4.h5" and path.is_file()
@@ -169,6 +170,7 @@ def test_build_refuses_to_overwrite_without_force(table_5x5, tmp_path, monkeypat
     assert notes.read_text() == "someone's data"
 
 
+@pytest.mark.kernel
 def test_force_rebuilds(tmp_path):
     game = Game.of("3x3")
     path, _, _ = build_table(game, tmp_path / "t.h5")
