@@ -1,5 +1,6 @@
-"""What a game's ``conformance`` part offers (:class:`Conformance`): its rules on a small board, in a form
-one test checks for every registered game; and the rule of the games decided in plies (:func:`by_plies`).
+"""What a game's ``conformance`` part offers (:class:`~solver.core.conformance.Conformance`): its rules
+on a small board, in a form one test checks for every registered game; and the rule of the games decided
+in plies (:func:`~solver.core.conformance.by_plies`).
 """
 
 from __future__ import annotations
