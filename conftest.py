@@ -2,12 +2,15 @@
 session, its table in a directory of its own, an explorer server reading it, small NECNON tables, and
 environments that keep tests out of ``tables/``.
 
-Every test that needs the 5 x 5 solve (through :func:`solved_5x5`, directly or through another fixture)
-and every Neutreeko doctest that reads a table is marked ``slow``: ``pytest -m "not slow"`` leaves out
-the solve."""
+Every test gets one tier, a marker (:data:`TIERS`), the costliest of what it needs: by its fixtures (the
+5 x 5 solve, a browser, a server, a solved table), by its folder (``tests/cli``, ``tests/web``), by its
+code (a subprocess, a server; a doctest that solves), or as it declares (``pytestmark =
+pytest.mark.kernel``, ``@pytest.mark.integration``). ``pytest -m unit`` runs the cheap tier;
+``tests/test_tiers.py`` checks that each test has exactly one."""
 
 from __future__ import annotations
 
+import inspect
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -104,14 +107,49 @@ def _reads_tables(item: pytest.Item) -> bool:
     return isinstance(item, DoctestItem) and any("Tablebase" in example.source for example in item.dtest.examples)
 
 
+def _solves(item: pytest.Item) -> bool:
+    """A doctest that runs a solver's kernels."""
+    return isinstance(item, DoctestItem) and any("solve(" in example.source for example in item.dtest.examples)
+
+
 def _necnon(item: pytest.Item) -> bool:
     return isinstance(item, DoctestItem) and item.dtest.globs.get("__name__", "").startswith("solver.necnon")
 
 
+#: The tiers, cheapest first.
+TIERS = ("unit", "kernel", "integration", "slow", "browser")
+#: The tier a fixture brings to every test that uses it, directly or through another fixture.
+_FIXTURE_TIERS = {"browser": "browser", "solved_5x5": "slow", "serve_tables": "integration",
+                  "tables_4x4": "kernel", "necnon_tables": "kernel"}
+#: The tier of every test in a folder of ``tests/``: processes and servers.
+_FOLDER_TIERS = {"cli": "integration", "web": "integration"}
+_ROOT = Path(__file__).resolve().parent
+
+
+def _needs(item: pytest.Item) -> set[str]:
+    """The tiers of what ``item`` needs; empty for a unit test."""
+    needs = {_FIXTURE_TIERS[name] for name in getattr(item, "fixturenames", ()) if name in _FIXTURE_TIERS}
+    needs |= {mark.name for mark in item.iter_markers() if mark.name in TIERS}
+    path = item.path.relative_to(_ROOT).parts
+    if path[0] == "tests" and len(path) > 2 and path[1] in _FOLDER_TIERS:
+        needs.add(_FOLDER_TIERS[path[1]])
+    if _reads_tables(item):
+        needs.add("kernel" if _necnon(item) else "slow")
+    if _solves(item):
+        needs.add("kernel")
+    function = getattr(item, "function", None)
+    if function is not None and any(word in inspect.getsource(function) for word in ("subprocess", "ExplorerServer")):
+        needs.add("integration")
+    return needs
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    for item in items:
-        if "solved_5x5" in getattr(item, "fixturenames", ()) or (_reads_tables(item) and not _necnon(item)):
-            item.add_marker(pytest.mark.slow)
+    """Give each test its tier, the costliest it needs; a tier its module declares is replaced by it."""
+    tiers = [max(_needs(item), key=TIERS.index, default="unit") for item in items]
+    for item, tier in zip(items, tiers):
+        for node in item.listchain():
+            node.own_markers[:] = [mark for mark in node.own_markers if mark.name not in TIERS]
+        item.add_marker(tier)
 
 
 @pytest.fixture(autouse=True)

@@ -21,6 +21,8 @@ from solver.necnon.querying.judge import TableJudge
 from solver.necnon.querying.probe import Tablebase
 from solver.necnon.searching.engine import SearchEngine
 
+pytestmark = pytest.mark.integration
+
 SCRIPTS = Path(__file__).resolve().parents[1] / "scripts"
 TALLY = (r"(\d+) games?, (\d+\.\d\d) points given away a game, the perfect result in (\d+) \((\d+\.\d) %\), "
          r"(\d+\.\d\d) a game in its first turn")

@@ -28,6 +28,7 @@ def test_every_benchmark_script_writes_json():
         assert "benchjson.add_option(parser)" in text and f'benchjson.write("{script.stem}", ' in text, script.name
 
 
+@pytest.mark.integration
 def test_a_report_holds_the_machine_and_the_measurements(tmp_path):
     benchjson = _module(ROOT / "scripts" / "benchjson.py")
     parser = argparse.ArgumentParser()

@@ -15,9 +15,11 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.integration
+
 ROOT = Path(__file__).resolve().parent.parent
 
-#: What the sdist's test suite reads beyond tests/test_*.py (which setuptools includes on its own).
+#: What the sdist's test suite reads beyond the test modules (tests/**/test_*.py).
 SUITE_FILES = ["conftest.py", "tests/helpers.py", "tests/reference.py", "tests/necnon_reference.py",
                "tests/lowest-versions.txt", "docs/table-format.md", "docs/survey.md", "README.md",
                "docs/reference/bad-input.md", "docs/guide/solving.md", "docs/getting-started.md",
@@ -65,8 +67,9 @@ def _wheel_metadata(wheel: Path) -> Message:
 def test_sdist_holds_what_its_tests_need(unpacked_sdist):
     missing = [name for name in SUITE_FILES if not (unpacked_sdist / name).is_file()]
     assert not missing
-    tests = {path.name for path in (ROOT / "tests").glob("*.py")}
-    assert {path.name for path in (unpacked_sdist / "tests").glob("*.py")} == tests
+    def suite(root: Path) -> set[Path]:
+        return {path.relative_to(root) for path in (root / "tests").rglob("*.py")}
+    assert suite(unpacked_sdist) == suite(ROOT)
 
 
 def test_sdist_holds_the_licence_and_citation(unpacked_sdist):

@@ -15,12 +15,14 @@ import click
 import numpy as np
 
 from solver.cli.common import CommandGroup
+from solver.core.conformance import by_plies
 from solver.core.errors import InputError, TableError
 from solver.core.games import GameEntry
 from solver.core.storage import container
 
 GAME = GameEntry(name="toy", title="Toy", program="toy", example_table="toy-3x3.h5",
-                 commands="tests.toy_game:commands", web="tests.toy_game:ToyApi", tables="tests.toy_game")
+                 commands="tests.toy_game:commands", web="tests.toy_game:ToyApi", tables="tests.toy_game",
+                 conformance="tests.toy_game:CONFORMANCE")
 RECORD = np.dtype([("key", "<u4"), ("value", "i1"), ("plies", "u1")])
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
 
@@ -145,3 +147,63 @@ class ToyApi:
 
     def catalogue(self) -> dict[str, Any]:
         return {}
+
+
+def _symmetries() -> list[tuple[int, ...]]:
+    """The eight symmetries of the board, as the square each square goes to, the identity first."""
+    turn = tuple(3 * (square % 3) + 2 - square // 3 for square in range(9))
+    mirror = tuple(3 * (square // 3) + 2 - square % 3 for square in range(9))
+    found = [tuple(range(9))]
+    for _ in range(3):
+        found.append(tuple(turn[square] for square in found[-1]))
+    return found + [tuple(mirror[square] for square in symmetry) for symmetry in found]
+
+
+class ToyConformance:
+    """The toy game's rules, as the conformance test of every game reads them: positions are (squares,
+    mover), values (outcome, plies) for the side to move."""
+
+    board = "3x3"
+    symmetries = _symmetries()
+
+    def positions(self) -> list[tuple[str, str]]:
+        return [self.decode(int(number)) for number in every_position()["key"]]
+
+    def encode(self, position: tuple[str, str]) -> int:
+        return key(*position)
+
+    def decode(self, number: int) -> tuple[str, str]:
+        digits = "".join(".xo"[number // 2 // 3 ** power % 3] for power in range(8, -1, -1))
+        return digits, "o" if number % 2 else "x"
+
+    def children(self, position: tuple[str, str]) -> list[tuple[str, str]]:
+        other = "o" if position[1] == "x" else "x"
+        return [(child, other) for _, child in children(*position)]
+
+    def parents(self, position: tuple[str, str]) -> list[tuple[str, str]]:
+        """A stone of the side that has just moved taken back, where the game was not already won."""
+        squares, mover = position
+        moved = "o" if mover == "x" else "x"
+        found = [(squares[:i] + "." + squares[i + 1:], moved) for i, s in enumerate(squares) if s == moved]
+        return [(before, side) for before, side in found if not won(before)]
+
+    def images(self, position: tuple[str, str]) -> list[tuple[str, str]]:
+        squares, mover = position
+        images = []
+        for symmetry in self.symmetries:
+            image = ["."] * 9
+            for square, stone in zip(symmetry, squares):
+                image[square] = stone
+            images.append(("".join(image), mover))
+        return images
+
+    def solve_small(self) -> dict[int, tuple[int, int]]:
+        return {int(k): (int(v), int(p) if v else 0) for k, v, p in every_position()}
+
+    def value(self, position: tuple[str, str], values: list[tuple[int, int]]) -> tuple[int, int]:
+        if values:
+            return by_plies(values)
+        return (-1, 0) if won(position[0]) else (0, 0)
+
+
+CONFORMANCE = ToyConformance()

@@ -29,6 +29,9 @@ class GameEntry:
       (file name, table, committed digest or None)``: the name of the table at ``path`` in a release,
       the table opened (its ``describe()`` is the release's entry) and the digest its result bytes must
       have, if one is committed;
+    * ``conformance``: the game on a small board, as the test that checks every registered game reads
+      it: positions and their keys, children, parents, symmetries and values (a
+      :class:`~solver.core.conformance.Conformance`);
     * ``pages`` (optional): a module with ``PAGES``, the game's page files by URL path (``{path: (file
       name, media type)}``, the files in ``static/`` beside the module), and ``palette()``, its
       diagrams' colours by CSS custom property name.
@@ -41,6 +44,7 @@ class GameEntry:
     commands: str
     web: str
     tables: str
+    conformance: str
     example_build: str = ""
     pages: str = ""
 

@@ -19,4 +19,5 @@ __all__ = ["GAME", "model", "solving", "tables", "searching", "querying", "playi
 #: The game, as the registry (:mod:`solver.registry`) lists it.
 GAME = GameEntry(name="necnon", title="NECNON", program="necnon", example_table="necnon-3x3-nec.h5",
                  example_build="necnon stats --board 3x3", commands="solver.necnon.cli:cli",
-                 web="solver.necnon.web.api:NecnonApi", tables="solver.necnon.tables.table", pages="solver.necnon.web.pages")
+                 web="solver.necnon.web.api:NecnonApi", tables="solver.necnon.tables.table",
+                 conformance="solver.necnon.model.conformance:CONFORMANCE", pages="solver.necnon.web.pages")

@@ -19,4 +19,5 @@ __all__ = ["GAME", "model", "solving", "tables", "checking", "querying", "playin
 #: The game, as the registry (:mod:`solver.registry`) lists it.
 GAME = GameEntry(name="neutreeko", title="Neutreeko", program="neutreeko", example_table="neutreeko-5x5.h5",
                  commands="solver.neutreeko.cli:cli", web="solver.neutreeko.web.api:NeutreekoApi",
-                 tables="solver.neutreeko.tables.table", pages="solver.neutreeko.web.pages")
+                 tables="solver.neutreeko.tables.table",
+                 conformance="solver.neutreeko.model.conformance:CONFORMANCE", pages="solver.neutreeko.web.pages")

@@ -4,7 +4,8 @@
 * :mod:`~solver.necnon.model.rules`: the protocols and a game, as data;
 * :mod:`~solver.necnon.model.position`: positions and turns in the notation;
 * :mod:`~solver.necnon.model.keys`: keys of positions and their canonical form;
-* :mod:`~solver.necnon.model.values`: the evaluation every answer is given in.
+* :mod:`~solver.necnon.model.values`: the evaluation every answer is given in;
+* :mod:`~solver.necnon.model.conformance`: the rules on a small board, for the test that checks every game.
 """
 
-__all__ = ["grid", "rules", "position", "keys", "values"]
+__all__ = ["grid", "rules", "position", "keys", "values", "conformance"]

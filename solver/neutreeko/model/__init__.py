@@ -8,7 +8,8 @@
 * :mod:`~solver.neutreeko.model.symmetry`: the board's symmetries and the canonical form of a position;
 * :mod:`~solver.neutreeko.model.values`: the one-byte result and the value of a position;
 * :mod:`~solver.neutreeko.model.outcome`: how a game or a line ends;
-* :mod:`~solver.neutreeko.model.children`: every move of many positions at once, with numpy.
+* :mod:`~solver.neutreeko.model.children`: every move of many positions at once, with numpy;
+* :mod:`~solver.neutreeko.model.conformance`: the rules on a small board, for the test that checks every game.
 """
 
-__all__ = ["board", "rules", "game", "index", "position", "symmetry", "values", "outcome", "children"]
+__all__ = ["board", "rules", "game", "index", "position", "symmetry", "values", "outcome", "children", "conformance"]
