@@ -13,7 +13,7 @@ import errno
 import io
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn, TextIO, TypeVar, cast
@@ -21,11 +21,8 @@ from typing import Any, NoReturn, TextIO, TypeVar, cast
 import click
 
 from solver.core import MAX_SEED, files, interrupts
-from solver.core.answers.console import LineCutter, TerminalLines
-from solver.core.answers.record import read_file, read_stream
-from solver.core.drawing import png
-from solver.core.drawing.pictures import check_format
 from solver.core.errors import InputError, TableError, TableMismatchError
+from solver.core.games import load
 
 Game = TypeVar("Game")
 Table = TypeVar("Table")
@@ -39,6 +36,28 @@ table_option = click.option("--table", "table_file", type=click.Path(path_type=P
 out_option = click.option("--out", type=click.Path(path_type=Path), default=None,
                           help="Where to write the table (default: the tables directory).")
 rebuild_option = click.option("--force", is_flag=True, help="Rebuild even if a valid table exists.")
+
+
+# click.Choice, not click.Choice[str]: click < 8.2 has no type parameter.
+class NamesChoice(click.Choice):  # type: ignore[type-arg]
+    """``click.Choice`` of the names that ``spec`` (``"module:attribute"``: a mapping, whose keys are
+    taken, or a sequence) holds, imported when first needed (to show the help or check a value): the
+    choices of an option whose module the command imports only when it runs."""
+
+    def __init__(self, spec: str, case_sensitive: bool = True) -> None:
+        self.case_sensitive = case_sensitive
+        self._spec = spec
+        self._names: tuple[str, ...] | None = None
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        if self._names is None:
+            self._names = tuple(load(self._spec))
+        return self._names
+
+    @choices.setter
+    def choices(self, names: Sequence[str]) -> None:
+        self._names = tuple(names)
 
 
 def seed_option(help: str, default: int | None) -> Callable[[Command], Command]:
@@ -70,7 +89,24 @@ _LONGEST_MESSAGE = 160
 
 class CommandGroup(click.Group):
     """A click group that maps exceptions to one-line messages and exit codes (see the module
-    docstring), each message starting with the program's name."""
+    docstring), each message starting with the program's name, and loads its commands lazily:
+    ``lazy`` maps a command's name to a ``"module:attribute"`` spec of the command or to a function
+    that makes it, loaded when the command is invoked or its help shown (a command line imports only
+    what the command it runs uses)."""
+
+    def __init__(self, *args: Any, lazy: Mapping[str, str | Callable[[], click.Command]] | None = None,
+                 **options: Any) -> None:
+        super().__init__(*args, **options)
+        self.lazy = dict(lazy or {})
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*self.commands, *self.lazy})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in self.lazy:
+            make = self.lazy[cmd_name]
+            self.add_command(load(make) if isinstance(make, str) else make(), cmd_name)
+        return super().get_command(ctx, cmd_name)
 
     def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
              standalone_mode: bool = True, **extra: Any) -> Any:
@@ -182,12 +218,16 @@ def input_lines(stream: TextIO) -> Iterator[str]:
     any a command reads cut (:class:`~solver.core.answers.console.LineCutter`); read as soon as each line
     arrives. Standard input at a terminal is read by :class:`~solver.core.answers.console.TerminalLines`
     instead: line editing and history, in the terminal's encoding."""
+    from solver.core.answers.console import TerminalLines
+
     if stream is sys.stdin and stream.isatty():
         return TerminalLines()
     return _cut_lines(cast(io.BufferedIOBase, stream.buffer))  # a text stream's buffer: it has read1
 
 
 def _cut_lines(binary: io.BufferedIOBase) -> Iterator[str]:
+    from solver.core.answers.console import LineCutter
+
     cutter = LineCutter()
 
     def arrived() -> Iterator[bytes]:
@@ -203,6 +243,8 @@ def _cut_lines(binary: io.BufferedIOBase) -> Iterator[str]:
 def record_argument(game: str, parse: Callable[[str], Record]) -> Record:
     """The record ``parse`` reads from the file ``game``, or from standard input for ``-``; a
     :class:`~solver.core.answers.record.RecordError` names the file (or standard input) and the line."""
+    from solver.core.answers.record import read_file, read_stream
+
     if game != "-":
         return read_file(game, parse)
     return read_stream(standard_input().buffer, "standard input", parse)
@@ -247,6 +289,9 @@ def pictures_asked(**paths: Path | None) -> list[tuple[Path, str]]:
     """The (file, format) pairs of the picture options given (``svg=path, png=None``), each checked
     before any work: its suffix fits its format, a file can be written there, and a PNG can be drawn
     (matplotlib, the ``png`` extra, is installed: else one line naming the install command, exit 1)."""
+    from solver.core.drawing import png
+    from solver.core.drawing.pictures import check_format
+
     asked = [(path, kind) for kind, path in paths.items() if path is not None]
     for path, kind in asked:
         check_format(path, kind)
@@ -268,15 +313,17 @@ def write_pictures(asked: list[tuple[Path, str]], draw: Callable[[str], bytes]) 
 
 
 def open_or_build(game: Game, table_file: Path | None, open_table: Callable[[Game, Path], Table],
-                  ensure_table: Callable[..., Table], progress: object, label: str, cost: str = "") -> Table:
+                  ensure_table: Callable[..., Table], progress: object, label: str,
+                  cost: Callable[[], str] | None = None) -> Table:
     """The table of ``game``: ``open_table(game, table_file)`` if a file is given, else the default
     one, which ``ensure_table(game, progress=..., on_build=...)`` builds if it is missing, saying so
-    on standard error (``building the <label> table at <path> ...``, with ``(<cost>)`` before the
-    dots if given)."""
+    on standard error (``building the <label> table at <path> ...``, with ``(<cost()>)`` before the
+    dots if ``cost`` is given and says something)."""
     if table_file is not None:
         return open_table(game, table_file)
 
     def announce(path: Path) -> None:
-        click.echo(f"building the {label} table at {path}{f' ({cost})' if cost else ''} ...", err=True)
+        said = cost() if cost else ""
+        click.echo(f"building the {label} table at {path}{f' ({said})' if said else ''} ...", err=True)
 
     return ensure_table(game, progress=progress, on_build=announce)

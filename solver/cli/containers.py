@@ -12,18 +12,21 @@ import click
 
 from solver import registry
 from solver.core.games import load
-from solver.core.storage import container, legacy
 
 _TABLES = click.argument("tables", nargs=-1, required=True, metavar="TABLE...", type=click.Path(path_type=Path))
 
 
 def _check_file(tables: tuple[Path, ...]) -> None:
+    from solver.core.storage import container
+
     for path in tables:
         container.check_present(path, f"no table at {path}")
         click.echo(f"{path}: intact ({container.check_file(path):,} bytes digested)")
 
 
 def _convert(tables: tuple[Path, ...]) -> None:
+    from solver.core.storage import container, legacy
+
     for path in tables:
         container.check_present(path, f"no table at {path}")
         attributes, data = legacy.read(path)

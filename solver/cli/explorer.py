@@ -13,7 +13,7 @@ import click
 
 from solver import registry
 from solver.cli.common import fail
-from solver.core.storage import chunks
+from solver.core.storage import DEFAULT_CACHE_BYTES
 
 
 def _say(program: str, message: str) -> None:
@@ -36,7 +36,7 @@ def _open_browser(url: str, say: Callable[[str], None]) -> None:
               help="Port to listen on (0: any free port).")
 @click.option("--open", "open_browser", is_flag=True, help="Open the explorer in the web browser.")
 @click.option("--quiet", is_flag=True, help="Do not log each request on standard error.")
-@click.option("--cache-mb", type=click.IntRange(1, 1 << 20), default=chunks.DEFAULT_CACHE_BYTES >> 20,
+@click.option("--cache-mb", type=click.IntRange(1, 1 << 20), default=DEFAULT_CACHE_BYTES >> 20,
               show_default=True, help="Bound on the table chunks kept in memory, in MiB, over every table "
                                       "(also $NEUTREEKO_CACHE_MB for every command).")
 def serve(host: str, port: int, open_browser: bool, quiet: bool, cache_mb: int) -> None:
@@ -66,6 +66,7 @@ def serve(host: str, port: int, open_browser: bool, quiet: bool, cache_mb: int) 
     """
     # The web stack (both games' APIs, the server) is imported here, not with the command line: every
     # other command starts without it.
+    from solver.core.storage import chunks
     from solver.web.api import Explorer
     from solver.web.server import ExplorerServer
 

@@ -11,7 +11,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Protocol, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 import click
 
@@ -19,8 +19,9 @@ from solver import registry
 from solver.core.errors import ReleaseError
 from solver.core.files import size_text
 from solver.core.games import load
-from solver.core.storage import container, release
-from solver.core.storage.container import Attributes
+
+if TYPE_CHECKING:
+    from solver.core.storage.container import Attributes
 
 #: The environment variable that names the mirror when --mirror is not given.
 MIRROR_VARIABLE = "NEUTREEKO_MIRROR"
@@ -62,6 +63,8 @@ def publish_command(program: str) -> click.Command:
 
 
 def _publish(directory: Path, tables: tuple[Path, ...], force: bool) -> None:
+    from solver.core.storage import container, release
+
     paths = list(tables) or sorted(container.tables_dir().glob("*.h5"))
     if not paths:
         raise click.ClickException(f"no tables to publish in {container.tables_dir()}")
@@ -75,6 +78,8 @@ def _described(path: Path) -> tuple[str, Attributes]:
     """The name in a release and the description of the table at ``path``, of whichever game it is,
     once every byte of the file is checked, its data read and, for a Neutreeko table with a committed
     digest, its result digest found to be that one."""
+    from solver.core.storage import container
+
     container.check_present(path, f"no table at {path}")
     container.check_file(path)
     contents = container.open_contents(path)
@@ -122,6 +127,8 @@ def fetch_table(identity: Attributes, destination: Path, committed: str | None,
     ``destination`` (see :func:`solver.core.storage.release.fetch`; ``open_at(path)`` opens a file as that
     table), with a progress line on standard error if it is a terminal and not ``quiet``, and one line
     saying what was checked."""
+    from solver.core.storage import release
+
     if not mirror:
         raise click.ClickException(f"no mirror to fetch from: give --mirror URL or set ${MIRROR_VARIABLE}")
     shown = None if quiet or not stderr_is_terminal() else ProgressLine(destination.name)

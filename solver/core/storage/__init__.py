@@ -8,4 +8,8 @@
 * :mod:`~solver.core.storage.tablebase`: tables opened on first use and kept, by game.
 """
 
-__all__ = ["container", "chunks", "legacy", "release", "download", "tablebase"]
+__all__ = ["DEFAULT_CACHE_BYTES", "container", "chunks", "legacy", "release", "download", "tablebase"]
+
+#: The chunk cache's default bound (:mod:`~solver.core.storage.chunks`): 128 MB of decompressed chunks.
+#: Here, not there, so that the options that show it need not import numpy.
+DEFAULT_CACHE_BYTES = 128 << 20

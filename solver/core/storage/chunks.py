@@ -12,7 +12,7 @@ does not match its digest, or does not decompress to exactly one chunk, raises
 unverified bytes.
 
 The cache holds decompressed chunks of every open table, least recently used first out, up to
-:func:`cache_limit` bytes (default :data:`DEFAULT_CACHE_BYTES`; ``$NEUTREEKO_CACHE_MB`` or
+:func:`cache_limit` bytes (default :data:`~solver.core.storage.DEFAULT_CACHE_BYTES`; ``$NEUTREEKO_CACHE_MB`` or
 :func:`set_cache_limit` change it). It is shared by the threads of a server: a lock guards it, and
 chunks are read and decompressed outside the lock.
 """
@@ -36,9 +36,8 @@ import numpy.typing as npt
 from isal import isal_zlib
 
 from solver.core.errors import InputError, TableError
+from solver.core.storage import DEFAULT_CACHE_BYTES
 
-#: The cache's default bound: 128 MB of decompressed chunks.
-DEFAULT_CACHE_BYTES = 128 << 20
 #: The entries of a chunk map: where each chunk is stored, its stored size, its first key (for a
 #: dataset sorted by a 64-bit key, 0 otherwise) and the SHA-256 of its stored bytes.
 MAP_ENTRY = np.dtype([("offset", "<u8"), ("size", "<u8"), ("fence", "<u8"), ("sha256", "u1", (32,))])
@@ -103,7 +102,7 @@ class _Cache:
 
 
 def _default_limit() -> int:
-    """``$NEUTREEKO_CACHE_MB`` in bytes, or :data:`DEFAULT_CACHE_BYTES` if it is not set or empty;
+    """``$NEUTREEKO_CACHE_MB`` in bytes, or :data:`~solver.core.storage.DEFAULT_CACHE_BYTES` if it is not set or empty;
     :class:`InputError` unless it is a whole number of at most 12 digits."""
     text = os.environ.get("NEUTREEKO_CACHE_MB", "")
     if not text:

@@ -38,7 +38,6 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any, TypeVar
 
-import h5py
 import numpy as np
 import numpy.typing as npt
 
@@ -261,6 +260,8 @@ def _hdf5(path: Path, mode: str, **options: Any) -> Iterator[tuple[Any, _Sink]]:
     :class:`_Sink`, and the sink. The HDF5 file is closed when the block ends, whatever happened, and
     then the sink's failure, if any, is raised (an :class:`OSError`, or the interrupt that stopped a
     write)."""
+    import h5py  # only writing needs HDF5: reading goes by the header
+
     with open(path, "r+b", buffering=0) as raw:
         sink = _Sink(raw)
         with h5py.File(sink, mode, **options) as file:

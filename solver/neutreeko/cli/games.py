@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from solver.cli.common import (
+    NamesChoice,
     input_lines,
     picture_options,
     pictures_asked,
@@ -22,27 +23,21 @@ from solver.core import files
 from solver.neutreeko.cli.group import (
     board_option,
     build_option,
-    cli,
     read_position,
     rule_option,
     tablebase_for,
 )
-from solver.neutreeko.drawing import pictures
-from solver.neutreeko.model.game import Game
-from solver.neutreeko.playing.annotate import annotate, annotation_object, annotation_text
-from solver.neutreeko.playing.play import ENGINES, SIDES, Match, new_seed
-from solver.neutreeko.playing.record import GameRecord, parse_record, read_record
-from solver.neutreeko.studies.starts import DEPTH, TOP, fair_starts, starts_object, starts_text
+from solver.neutreeko.studies import DEPTH, TOP
 
 
-@cli.command()
+@click.command()
 @board_option
 @rule_option
 @table_option
 @build_option
-@click.option("--as", "you", type=click.Choice(list(SIDES), case_sensitive=False), default="black",
+@click.option("--as", "you", type=NamesChoice("solver.neutreeko.playing.play:SIDES", case_sensitive=False), default="black",
               show_default=True, help="The side you play; none lets the engine play itself.")
-@click.option("--opponent", type=click.Choice(list(ENGINES), case_sensitive=False), default="strong",
+@click.option("--opponent", type=NamesChoice("solver.neutreeko.playing.play:ENGINES", case_sensitive=False), default="strong",
               show_default=True, help="The engine: perfect, strong (as good, varied), fair (slips now and "
                                       "then), random.")
 @click.option("--from", "position", default=None, metavar="POSITION",
@@ -70,6 +65,11 @@ def play(board: str, rule: str, table_file: Path | None, build: bool, you: str, 
     Example (White against the fair engine, replayable with the same seed):
       neutreeko play --as white --opponent fair --seed 7
     """
+    from solver.neutreeko.model.game import Game
+    from solver.neutreeko.playing.play import Match, new_seed
+    from solver.neutreeko.playing.record import GameRecord, read_record
+    from solver.neutreeko.studies.starts import fair_starts
+
     fair = start.strip().lower() != "standard"
     if load_file is not None and (position is not None or fair):
         raise click.UsageError("--load continues a record from its own start: it cannot be used with --from or --start")
@@ -93,7 +93,7 @@ def play(board: str, rule: str, table_file: Path | None, build: bool, you: str, 
     match.run(input_lines(stdin))
 
 
-@cli.command(name="annotate")
+@click.command(name="annotate")
 @click.argument("game", metavar="GAME|-")
 @table_option
 @build_option
@@ -113,6 +113,10 @@ def annotate_command(game: str, table_file: Path | None, build: bool, as_json: b
     Example (Black's first move throws the draw away):
       printf '1. C4-C3 D5-D2 2. B1-A1\\n' | neutreeko annotate -
     """
+    from solver.neutreeko.drawing import pictures
+    from solver.neutreeko.playing.annotate import annotate, annotation_object, annotation_text
+    from solver.neutreeko.playing.record import parse_record
+
     asked = pictures_asked(svg=svg_file, png=png_file)
     record = record_argument(game, parse_record)
     judged = annotate(tablebase_for(table_file, build), record.start, record.moves)
@@ -123,7 +127,7 @@ def annotate_command(game: str, table_file: Path | None, build: bool, as_json: b
         click.echo(annotation_text(judged, {side: record.tag(side.capitalize()) for side in ("black", "white")}))
 
 
-@cli.command(name="starts")
+@click.command(name="starts")
 @board_option
 @rule_option
 @table_option
@@ -148,6 +152,10 @@ def starts_command(board: str, rule: str, table_file: Path | None, build: bool, 
     Example (the three best fair starts of 4 x 4):
       neutreeko starts --board 4x4 --count 3
     """
+    from solver.neutreeko.drawing import pictures
+    from solver.neutreeko.model.game import Game
+    from solver.neutreeko.studies.starts import fair_starts, starts_object, starts_text
+
     pictured = [svg_dir / f"start-{rank:02d}.svg" for rank in range(1, count + 1)] if svg_dir else []
     asked = pictures_asked(svg=pictured[0]) if pictured else []
     tablebase = tablebase_for(table_file, build)

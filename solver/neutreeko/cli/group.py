@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import click
 
@@ -15,19 +15,27 @@ from solver import __version__
 from solver.cli import common
 from solver.cli.common import CommandGroup, table_option
 from solver.neutreeko.model.board import MAX_SIDE, MIN_SIDE
-from solver.neutreeko.model.game import Game
-from solver.neutreeko.model.position import Position
 from solver.neutreeko.model.rules import DEFAULT_RULE, RULES
-from solver.neutreeko.playing.record import after_moves
-from solver.neutreeko.querying.probe import Tablebase
-from solver.neutreeko.solving.levels import Level
-from solver.neutreeko.tables.build import build_cost, ensure_table, is_large
-from solver.neutreeko.tables.table import Table, open_table
+
+if TYPE_CHECKING:
+    from solver.neutreeko.model.game import Game
+    from solver.neutreeko.model.position import Position
+    from solver.neutreeko.querying.probe import Tablebase
+    from solver.neutreeko.solving.levels import Level
+    from solver.neutreeko.tables.table import Table
 
 F = TypeVar("F", bound=Callable[..., object])
 
+#: Each command, by the module that defines it: imported only when the command runs or its help is shown.
+COMMANDS = {"solve": "tables:solve", "fetch": "tables:fetch", "check": "tables:check_command",
+            "verify": "tables:verify_command", "stats": "tables:stats", "survey": "tables:survey_command",
+            "query": "positions:query", "line": "positions:line", "show": "positions:show",
+            "play": "games:play", "annotate": "games:annotate_command", "starts": "games:starts_command",
+            "puzzles": "puzzles:puzzles_command", "train": "train:train"}
 
-@click.group(cls=CommandGroup, name="neutreeko", context_settings={"help_option_names": ["-h", "--help"]})
+
+@click.group(cls=CommandGroup, name="neutreeko", context_settings={"help_option_names": ["-h", "--help"]},
+             lazy={name: f"solver.neutreeko.cli.{spec}" for name, spec in COMMANDS.items()})
 @click.version_option(__version__, "--version", prog_name="neutreeko", message="%(prog)s %(version)s")
 def cli() -> None:
     """Neutreeko, solved: every position's value with its exact distance in plies."""
@@ -59,6 +67,10 @@ def position_options(command: F) -> F:
 def read_position(words: tuple[str, ...], board: str, rule: str, moves: str) -> Position:
     """POSITION (its words joined by a space, so quoting it is optional) on the --board, after --moves
     (move text, see :mod:`solver.neutreeko.playing.record`)."""
+    from solver.neutreeko.model.game import Game
+    from solver.neutreeko.model.position import Position
+    from solver.neutreeko.playing.record import after_moves
+
     return after_moves(Position.parse(" ".join(words), rule, Game.of(board, rule)), moves)
 
 
@@ -83,11 +95,15 @@ def terminal_progress(always: bool = False) -> Callable[[Level], None] | None:
 def open_or_build(game: Game, table_file: Path | None, build: bool) -> Table:
     """The table of ``game`` at ``table_file``, or the default one, built (with progress) if it is
     missing (a board larger than 5 x 5 only if ``build``: see :func:`~solver.neutreeko.tables.build.ensure_table`)."""
+    from solver.neutreeko.tables.build import build_cost, ensure_table, is_large
+    from solver.neutreeko.tables.table import open_table
+
     return common.open_or_build(game, table_file, open_table, partial(ensure_table, build_large=build),
-                                terminal_progress(), str(game),
-                                build_cost(game) if is_large(game) else "")
+                                terminal_progress(), str(game), lambda: build_cost(game) if is_large(game) else "")
 
 
 def tablebase_for(table_file: Path | None, build: bool) -> Tablebase:
     """A tablebase opening tables as :func:`open_or_build` does."""
+    from solver.neutreeko.querying.probe import Tablebase
+
     return Tablebase(opener=lambda game: open_or_build(game, table_file, build))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -19,20 +20,18 @@ from solver.cli.common import (
     write_pictures,
 )
 from solver.neutreeko.cli.group import (
-    cli,
     position_options,
     read_position,
     tablebase_for,
 )
-from solver.neutreeko.drawing import pictures
-from solver.neutreeko.model.game import Game
-from solver.neutreeko.playing.record import play_moves, read_moves
-from solver.neutreeko.querying import report
-from solver.neutreeko.querying.bulk import BATCH_LINES, LINES_PER_CHUNK, default_batch_lines, query_stream, read_lines
-from solver.neutreeko.querying.probe import Tablebase, keeping_moves
+from solver.neutreeko.querying import BATCH_LINES, LINES_PER_CHUNK
+
+if TYPE_CHECKING:
+    from solver.neutreeko.model.game import Game
+    from solver.neutreeko.querying.probe import Tablebase
 
 
-@cli.command()
+@click.command()
 @position_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--with-moves", is_flag=True, help="With -: rank every move of each position too.")
@@ -58,6 +57,9 @@ def query(position: tuple[str, ...], board: str, rule: str, table_file: Path | N
       neutreeko query start --moves C4-C3
       printf 'start\\nw4/5/1b3/2w2/bw1b1 b\\n' | neutreeko query -
     """
+    from solver.neutreeko.model.game import Game
+    from solver.neutreeko.querying import report
+
     if position == ("-",):
         if moves:
             raise click.UsageError("--moves cannot be used when reading positions from standard input")
@@ -78,6 +80,8 @@ def query(position: tuple[str, ...], board: str, rule: str, table_file: Path | N
 def _query_stdin(game: Game, tablebase: Tablebase, with_moves: bool, batch_lines: int | None) -> None:
     """Answer standard input line by line on standard output, up to ``batch_lines`` lines together (by
     default, as many as suit the table); exit 2 after it if a line was bad."""
+    from solver.neutreeko.querying.bulk import default_batch_lines, query_stream, read_lines
+
     lines = errors = 0
     batch = batch_lines or default_batch_lines(tablebase.table(game))
     for answers in query_stream(read_lines(standard_input(), batch), tablebase, game, with_moves):
@@ -89,7 +93,7 @@ def _query_stdin(game: Game, tablebase: Tablebase, with_moves: bool, batch_lines
         fail(f"{errors} of {lines} lines could not be answered (see their error objects)", 2)
 
 
-@cli.command()
+@click.command()
 @position_options
 @click.option("--max-plies", type=click.IntRange(min=0), default=None,
               help="Stop after this many plies (default: at the win or the third repetition).")
@@ -112,13 +116,16 @@ def line(position: tuple[str, ...], board: str, rule: str, table_file: Path | No
     Example (the 51-ply win, as text and as a page of boards):
       neutreeko line "w4/5/1b3/2w2/bw1b1 b" --html longest.html
     """
+    from solver.neutreeko.drawing import pictures
+    from solver.neutreeko.querying import report
+
     asked = pictures_asked(svg=svg_file, png=png_file, html=html_file)
     played = tablebase_for(table_file, build).line(read_position(position, board, rule, moves), max_plies)
     write_pictures(asked, lambda kind: pictures.line_picture(played, kind))
     click.echo(json.dumps(report.line_object(played)) if as_json else report.line_text(played))
 
 
-@cli.command()
+@click.command()
 @position_options
 @click.option("--best", type=click.IntRange(min=1), default=None, metavar="N",
               help="Draw only the N best moves (ties cut in the order of query).")
@@ -143,6 +150,11 @@ def show(position: tuple[str, ...], board: str, rule: str, table_file: Path | No
     Example (White's two winning replies to C4-C3):
       neutreeko show start --moves C4-C3 --keeping --png reply.png
     """
+    from solver.neutreeko.drawing import pictures
+    from solver.neutreeko.playing.record import play_moves, read_moves
+    from solver.neutreeko.querying import report
+    from solver.neutreeko.querying.probe import keeping_moves
+
     asked = pictures_asked(svg=None if svg_file == STANDARD_OUTPUT else svg_file, png=png_file, html=html_file)
     start = read_position(position, board, rule, "")
     played = read_moves(start, moves)

@@ -7,28 +7,25 @@ from pathlib import Path
 
 import click
 
-from solver.cli.common import seed_option, table_option, write_pictures, writing
+from solver.cli.common import NamesChoice, seed_option, table_option, write_pictures, writing
 from solver.core import files
-from solver.neutreeko.cli.group import board_option, build_option, cli, rule_option, tablebase_for
-from solver.neutreeko.drawing import pictures
-from solver.neutreeko.model.game import Game
-from solver.neutreeko.playing.puzzles import KINDS, ORIGINS, find_puzzles, puzzles_object, puzzles_text, summary_line
+from solver.neutreeko.cli.group import board_option, build_option, rule_option, tablebase_for
 
 
-@cli.command(name="puzzles")
+@click.command(name="puzzles")
 @board_option
 @rule_option
 @table_option
 @build_option
 @click.option("--count", type=click.IntRange(min=1), default=20, show_default=True, help="How many puzzles.")
-@click.option("--kind", type=click.Choice(list(KINDS), case_sensitive=False), default="all", show_default=True,
+@click.option("--kind", type=NamesChoice("solver.neutreeko.playing.puzzles:KINDS", case_sensitive=False), default="all", show_default=True,
               help="win: only one move keeps the win; save: only one move keeps the draw; all: both.")
 @click.option("--min-plies", type=click.IntRange(min=1), default=1, show_default=True, metavar="N",
               help="Fewest plies (to the win; for a save, of the best losing alternative).")
 @click.option("--max-plies", type=click.IntRange(min=1), default=None, metavar="N",
               help="Most plies, counted as for --min-plies (default: no limit).")
 @seed_option("Seed of the sampled games: the same seed, the same puzzles", 0)
-@click.option("--from", "origin", type=click.Choice(list(ORIGINS), case_sensitive=False), default="standard",
+@click.option("--from", "origin", type=NamesChoice("solver.neutreeko.playing.puzzles:ORIGINS", case_sensitive=False), default="standard",
               show_default=True, help="Where the sampled games begin: the standard start, or the fair starts "
                                       "(neutreeko starts), a random one of the top list a game.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (its schema is in the user guide).")
@@ -58,6 +55,10 @@ def puzzles_command(board: str, rule: str, table_file: Path | None, build: bool,
     Example (five puzzles of 4 x 4, the same every time with seed 1):
       neutreeko puzzles --board 4x4 --count 5 --seed 1
     """
+    from solver.neutreeko.drawing import pictures
+    from solver.neutreeko.model.game import Game
+    from solver.neutreeko.playing.puzzles import find_puzzles, puzzles_object, puzzles_text, summary_line
+
     if max_plies is not None and min_plies > max_plies:
         raise click.BadParameter(f"--min-plies {min_plies} is more than --max-plies {max_plies}",
                                  param_hint="'--max-plies'")

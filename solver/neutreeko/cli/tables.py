@@ -6,6 +6,7 @@ import json
 import sys
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -15,38 +16,24 @@ from solver.cli.common import fail, out_option, rebuild_option, table_option, wr
 #: Where ``neutreeko survey`` writes its report unless told otherwise.
 SURVEY_REPORT = Path("docs/survey.md")
 from solver.core import files
-from solver.core.answers.report import csv_path
-from solver.neutreeko.checking.check import CheckProgress, CheckReport, Progress, check_consistency, check_folded
-from solver.neutreeko.checking.verify import verify
 from solver.neutreeko.cli.group import (
     board_option,
     build_option,
-    cli,
     open_or_build,
     rule_option,
     terminal_progress,
 )
 from solver.neutreeko.model.board import Board
-from solver.neutreeko.model.game import Game
 from solver.neutreeko.model.rules import RULES
-from solver.neutreeko.querying import report
-from solver.neutreeko.solving.checkpoint import EVERY, state_path
-from solver.neutreeko.studies.survey import (
-    SurveyRow,
-    read_csv,
-    report_paths,
-    run_survey,
-    select_rules,
-    starts_dir,
-    survey_games,
-    write_report,
-)
-from solver.neutreeko.tables.build import build_table, check_build_asked, check_memory
-from solver.neutreeko.tables.digests import committed_digest
-from solver.neutreeko.tables.table import Table, open_table, table_path
+from solver.neutreeko.solving import EVERY
+
+if TYPE_CHECKING:
+    from solver.neutreeko.checking.check import CheckProgress, CheckReport, Progress
+    from solver.neutreeko.model.game import Game
+    from solver.neutreeko.tables.table import Table
 
 
-@cli.command()
+@click.command()
 @board_option
 @rule_option
 @out_option
@@ -71,6 +58,11 @@ def solve(board: str, rule: str, out: Path | None, force: bool, fold: bool, prog
     Example (the 4 x 4 board, orthogonal rows only, into the tables directory):
       neutreeko solve --board 4x4 --rule orthogonal
     """
+    from solver.neutreeko.model.game import Game
+    from solver.neutreeko.solving.checkpoint import state_path
+    from solver.neutreeko.tables.build import build_table, check_memory
+    from solver.neutreeko.tables.table import table_path
+
     game = Game.of(board, rule)
     check_memory(game, fold)  # before the line below, so that a refusal is the only line
     shown = terminal_progress(progress)
@@ -89,7 +81,7 @@ def solve(board: str, rule: str, out: Path | None, force: bool, fold: bool, prog
                f"{summary.losses:,} losses, {summary.draws:,} draws) in {seconds:.2f} s -> {path}")
 
 
-@cli.command()
+@click.command()
 @click.argument("board", metavar="BOARD")
 @rule_option
 @releases.fetch_options
@@ -104,12 +96,16 @@ def fetch(board: str, rule: str, mirror: str | None, force: bool, quiet: bool) -
     Example (the 8 x 8 table, instead of a long solve):
       neutreeko fetch 8x8 --mirror https://example.org/neutreeko-tables/
     """
+    from solver.neutreeko.model.game import Game
+    from solver.neutreeko.tables.digests import committed_digest
+    from solver.neutreeko.tables.table import open_table, table_path
+
     game = Game.of(board, rule)
     releases.fetch_table({"game": "neutreeko", "board": str(game.board), "rule": game.rule.name}, table_path(game),
                          committed_digest(game), partial(open_table, game), mirror, force, quiet)
 
 
-@cli.command(name="check")
+@click.command(name="check")
 @board_option
 @rule_option
 @table_option
@@ -125,6 +121,8 @@ def check_command(board: str, rule: str, table_file: Path | None, build: bool, p
     Example (the 4 x 4 table, built first if missing):
       neutreeko check --board 4x4
     """
+    from solver.neutreeko.model.game import Game
+
     game = Game.of(board, rule)
     table = open_or_build(game, table_file, build)
     report = forward_check(table, check_progress(progress))
@@ -137,7 +135,7 @@ def check_command(board: str, rule: str, table_file: Path | None, build: bool, p
         sys.exit(1)
 
 
-@cli.command(name="survey")
+@click.command(name="survey")
 @click.option("--max-board", default="7x7", show_default=True, metavar="WIDTHxHEIGHT",
               help="Largest board: every board from 3x3 up to it, each width with each height.")
 @click.option("--rules", default="all", show_default=True,
@@ -162,6 +160,20 @@ def survey_command(max_board: str, rules: str, also: tuple[str, ...], check_tabl
     Example (regenerates the committed report; --keep keeps the rows of the tables not at hand):
       neutreeko survey --max-board 7x7 --rules all --also 8x8:connected --also 9x9:connected --also 10x10:connected --check --build --keep
     """
+    from solver.core.answers.report import csv_path
+    from solver.neutreeko.studies.survey import (
+        SurveyRow,
+        read_csv,
+        report_paths,
+        run_survey,
+        select_rules,
+        starts_dir,
+        survey_games,
+        write_report,
+    )
+    from solver.neutreeko.tables.build import check_build_asked
+    from solver.neutreeko.tables.table import table_path
+
     extra = [game for text in also for game in _also_games(text, rules)]
     games = survey_games(Board.parse(max_board), select_rules(rules), extra)
     for path in report_paths(out):
@@ -206,6 +218,8 @@ def survey_command(max_board: str, rules: str, also: tuple[str, ...], check_tabl
 
 def forward_check(table: Table, progress: Progress | None = None) -> CheckReport:
     """The forward check of ``table``: class by class if it is folded, else index by index."""
+    from solver.neutreeko.checking.check import check_consistency, check_folded
+
     if table.folded:
         return check_folded(table.game, table.data, progress=progress)
     return check_consistency(table.game, table.result, progress=progress)
@@ -237,6 +251,9 @@ def _checked(report: CheckReport, path: Path) -> str:
 def _also_games(text: str, rules: str) -> list[Game]:
     """The games of an ``--also`` value: ``8x8:connected`` (each rule named must be offered there), or
     ``8x8`` under those of ``rules`` offered there."""
+    from solver.neutreeko.model.game import Game
+    from solver.neutreeko.studies.survey import select_rules, survey_games
+
     board, _, named = text.partition(":")
     if named:
         return [Game.of(board, rule) for rule in select_rules(named)]
@@ -244,7 +261,7 @@ def _also_games(text: str, rules: str) -> list[Game]:
     return [game for game in games if game.board == Board.parse(board)]
 
 
-@cli.command(name="verify")
+@click.command(name="verify")
 @board_option
 @rule_option
 @build_option
@@ -255,6 +272,9 @@ def verify_command(board: str, rule: str, build: bool) -> None:
     Example (5 x 5 and the 4 x 4 figure beside it):
       neutreeko verify
     """
+    from solver.neutreeko.checking.verify import verify
+    from solver.neutreeko.model.game import Game
+
     game = Game.of(board, rule)
     table = open_or_build(game, None, build)
     checks = verify(game, lambda other: table if other == game else open_or_build(other, None, build))
@@ -274,7 +294,7 @@ def verify_command(board: str, rule: str, build: bool) -> None:
         sys.exit(1)
 
 
-@cli.command()
+@click.command()
 @board_option
 @rule_option
 @table_option
@@ -293,6 +313,9 @@ def stats(board: str, rule: str, table_file: Path | None, build: bool, as_json: 
     Example (4 x 4, every position of the longest wins):
       neutreeko stats --board 4x4 --all
     """
+    from solver.neutreeko.model.game import Game
+    from solver.neutreeko.querying import report
+
     game = Game.of(board, rule)
     summary = open_or_build(game, table_file, build).summary
     if as_json:

@@ -6,26 +6,21 @@ from pathlib import Path
 
 import click
 
-from solver.cli.common import input_lines, seed_option, standard_input, table_option
-from solver.neutreeko.cli.group import board_option, build_option, cli, rule_option, tablebase_for
-from solver.neutreeko.model.game import Game
-from solver.neutreeko.playing.play import new_seed
-from solver.neutreeko.playing.puzzles import KINDS, find_puzzles
-from solver.neutreeko.playing.record import read_record
-from solver.neutreeko.playing.train import Drill, from_game, from_puzzles
+from solver.cli.common import NamesChoice, input_lines, seed_option, standard_input, table_option
+from solver.neutreeko.cli.group import board_option, build_option, rule_option, tablebase_for
 
 #: Puzzles of a drill without --from-game and without --count.
 COUNT = 10
 
 
-@cli.command(name="train")
+@click.command(name="train")
 @board_option
 @rule_option
 @table_option
 @build_option
 @click.option("--count", type=click.IntRange(min=1), default=None, metavar="N",
               help=f"How many puzzles (default: {COUNT}; with --from-game, every mistake).")
-@click.option("--kind", type=click.Choice(list(KINDS), case_sensitive=False), default="all", show_default=True,
+@click.option("--kind", type=NamesChoice("solver.neutreeko.playing.puzzles:KINDS", case_sensitive=False), default="all", show_default=True,
               help="win: find the move that keeps the win; save: the one that holds the draw; all: both.")
 @seed_option("Seed of the puzzles: the same seed, the same puzzles (default: a new one, shown)", None)
 @click.option("--from-game", "record_file", type=click.Path(path_type=Path, dir_okay=False), default=None,
@@ -48,6 +43,12 @@ def train(board: str, rule: str, table_file: Path | None, build: bool, count: in
     Example (three puzzles: the first solved, the second missed, then quit):
       printf 'A5-B5\\nD3-D4\\nquit\\n' | neutreeko train --count 3 --seed 1
     """
+    from solver.neutreeko.model.game import Game
+    from solver.neutreeko.playing.play import new_seed
+    from solver.neutreeko.playing.puzzles import find_puzzles
+    from solver.neutreeko.playing.record import read_record
+    from solver.neutreeko.playing.train import Drill, from_game, from_puzzles
+
     tablebase = tablebase_for(table_file, build)
     if record_file is not None:
         exercises = from_game(tablebase, read_record(record_file), kind.lower())[:count]

@@ -39,22 +39,13 @@ from solver.neutreeko.model.children import children
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.model.position import BLACK, WHITE, Position
 from solver.neutreeko.model.values import DRAW, ILLEGAL, Evaluation
+from solver.neutreeko.querying import BATCH_LINES, LINES_PER_CHUNK
 from solver.neutreeko.querying.probe import Tablebase
 from solver.neutreeko.querying.report import error_object, query_object
 from solver.neutreeko.tables.table import Table
 
 #: Lines are parsed and answered this many at a time (with their moves: looked up too).
 CHUNK_LINES = 1 << 14
-#: At most this many lines are read before they are answered, while more are waiting (unless told
-#: otherwise, see :func:`default_batch_lines`): their positions are looked up together, so that each
-#: chunk of the table is read and decompressed once a batch.
-#: Random positions of 8 x 8 (5,721 chunks) touch nearly every chunk at 30,000 lines, so a smaller
-#: batch would decompress the whole table again and again.
-BATCH_LINES = 1 << 18
-#: A batch for a table larger than the chunk cache holds by default this many lines for each chunk of
-#: the table, when that is more than :data:`BATCH_LINES` (9 x 9: 3,169,408 lines, about 1.5 GB of
-#: memory): reading the table once a batch then costs each line less than the rest of its answer.
-LINES_PER_CHUNK = 128
 #: Bytes asked of the operating system at a time when reading a file descriptor.
 _READ_BYTES = 1 << 19
 
@@ -216,8 +207,9 @@ class _Lookup(Protocol):
 
 
 def default_batch_lines(table: Table) -> int:
-    """How many waiting lines are answered together unless told otherwise: :data:`BATCH_LINES`, or
-    :data:`LINES_PER_CHUNK` for each chunk of a table larger than the chunk cache, if more."""
+    """How many waiting lines are answered together unless told otherwise:
+    :data:`~solver.neutreeko.querying.BATCH_LINES`, or :data:`~solver.neutreeko.querying.LINES_PER_CHUNK`
+    for each chunk of a table larger than the chunk cache, if more."""
     return BATCH_LINES if _fits_cache(table) else max(BATCH_LINES, LINES_PER_CHUNK * table.chunks.count)
 
 

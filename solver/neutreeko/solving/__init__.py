@@ -9,4 +9,10 @@
 * :mod:`~solver.neutreeko.solving.memory`: whether a solve fits this machine's memory.
 """
 
-__all__ = ["solve", "solve_classes", "levels", "kernel_inputs", "class_inputs", "checkpoint", "memory"]
+__all__ = ["EVERY", "solve", "solve_classes", "levels", "kernel_inputs", "class_inputs", "checkpoint", "memory"]
+
+# Here rather than in checkpoint, so that the help of solve, which shows it, imports no numpy.
+#: Seconds of solving between two saves of a solve's state (:mod:`~solver.neutreeko.solving.checkpoint`),
+#: unless told otherwise: a save of 9 x 9 over classes (about a gigabyte) takes some seconds, a level
+#: there a minute or more.
+EVERY = 600.0

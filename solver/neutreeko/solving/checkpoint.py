@@ -32,14 +32,12 @@ from solver.neutreeko.model import index
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.model.symmetry import CANONICAL_FORM
 from solver.neutreeko.model.values import ILLEGAL, MAX_DISTANCE, encode_result
+from solver.neutreeko.solving import EVERY
 from solver.neutreeko.solving.levels import Layout, State, Unit
 
 _MAGIC = b"neutreeko-solver solve state 1\n"
 #: The description line is far shorter; a longer one is not ours.
 _LONGEST_LINE = 1 << 16
-#: Seconds of solving between two saves, unless told otherwise: a save of 9 x 9 over classes (about a
-#: gigabyte) takes some seconds, a level there a minute or more.
-EVERY = 600.0
 _ARRAYS = ("words", "decided", "fresh")
 #: Items of a state checked at a time (whole rows), which bounds the temporaries of the check.
 _CHECKED = 1 << 22

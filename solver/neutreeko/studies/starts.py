@@ -32,12 +32,9 @@ from solver.neutreeko.model.rules import sorted_triple
 from solver.neutreeko.model.symmetry import canonical_indices, symmetries
 from solver.neutreeko.model.values import UNDECIDED, Evaluation, encode_result
 from solver.neutreeko.querying.probe import Tablebase
+from solver.neutreeko.studies import DEPTH as DEPTH  # re-exported: what the game's modules import from here
+from solver.neutreeko.studies import TOP as TOP
 from solver.neutreeko.studies.drawgraph import DrawGraph
-
-#: Plies of draw-keeping play the widths are counted to (the standard start is forced for 15).
-DEPTH = 16
-#: How many starts ``neutreeko starts`` lists, and ``play --start fair`` draws from.
-TOP = 10
 
 JSONObject = dict[str, Any]
 
@@ -123,7 +120,8 @@ class FairStarts:
 
     def choose(self, choice: str, rng_choice: int) -> FairStart:
         """The start ``--start`` names: ``fair:K`` the K-th, ``fair`` the one at ``rng_choice`` (any
-        integer, taken modulo the length of the top list: a seeded random one of the top :data:`TOP`).
+        integer, taken modulo the length of the top list: a seeded random one of the top
+        :data:`~solver.neutreeko.studies.TOP`).
         Raises :class:`StartChoiceError` for anything else or a K out of the list."""
         kind, _, number = checked(choice, "start", _LONGEST_CHOICE, StartChoiceError).lower().partition(":")
         if kind == "fair" and not number and self.starts:

@@ -16,8 +16,8 @@ from solver.core.storage.container import check_replaceable
 from solver.neutreeko.model import index
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.model.symmetry import symmetry_count
-from solver.neutreeko.solving import memory
-from solver.neutreeko.solving.checkpoint import EVERY, Checkpoints, StateError, state_path
+from solver.neutreeko.solving import EVERY, memory
+from solver.neutreeko.solving.checkpoint import Checkpoints, StateError, state_path
 from solver.neutreeko.solving.levels import Level, Progress
 from solver.neutreeko.solving.memory import fits_over_positions, state_bytes
 from solver.neutreeko.solving.solve import solve

@@ -1,0 +1,75 @@
+"""What the command line imports before it answers: only what the command it runs uses. Its start-up
+time is mostly imports, so the set is checked rather than the clock: no numpy or h5py for ``--version``
+or any help, no numba and no HDF5 library for a query of a table that exists, no other command's
+module for a command."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from solver.cli import group
+
+TIMEOUT = 60
+#: Libraries that cost a large part of a start-up each; none is needed to show the version or any help.
+HEAVY = ("numpy", "h5py", "numba", "llvmlite", "matplotlib")
+#: The commands whose help shows choices held by the modules that play (imported to show them).
+CHOICES_FROM_PLAY = {"play", "puzzles", "train"}
+
+
+def _imported(*args: str, tables: str = "") -> set[str]:
+    """The top-level packages and the package's modules that ``neutreeko ARGS`` has imported when it ends."""
+    code = ("import atexit, json, sys\n"
+            "atexit.register(lambda: sys.__stderr__.write('\\nIMPORTED ' + json.dumps(sorted(sys.modules)) + '\\n'))\n"
+            "sys.argv = ['neutreeko', *sys.argv[1:]]\n"
+            "from solver.__main__ import main\nmain()\n")
+    env = {**os.environ, **({"NEUTREEKO_TABLES": tables} if tables else {})}
+    done = subprocess.run([sys.executable, "-c", code, *args], env=env, capture_output=True, text=True,
+                          timeout=TIMEOUT, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stderr
+    line = next(line for line in done.stderr.splitlines() if line.startswith("IMPORTED "))
+    modules = json.loads(line.removeprefix("IMPORTED "))
+    return {name for name in modules if name.startswith("solver.")} | {name.split(".")[0] for name in modules}
+
+
+@pytest.mark.parametrize("args", [["--version"], ["--help"], ["query", "--help"], ["solve", "--help"],
+                                  ["starts", "--help"], ["serve", "--help"], ["check-file", "--help"]],
+                         ids=" ".join)
+def test_version_and_help_import_no_heavy_library(args):
+    imported = _imported(*args)
+    assert not imported & set(HEAVY), sorted(imported & set(HEAVY))
+
+
+def test_version_imports_no_command():
+    imported = _imported("--version")
+    assert not {name for name in imported if name.startswith("solver.neutreeko.cli.")} - {"solver.neutreeko.cli.group"}
+
+
+def test_every_command_is_listed_and_loads_under_its_name():
+    """The group's lazy map and the commands' own names agree, and each command loads."""
+    cli = group("neutreeko")
+    context = cli.make_context("neutreeko", ["--help"], resilient_parsing=True)
+    for name in cli.list_commands(context):
+        command = cli.get_command(context, name)
+        assert command is not None and command.name == name
+
+
+def test_help_of_a_command_with_choices_from_play_shows_them():
+    """Choices loaded when shown: the help of puzzles lists its kinds."""
+    cli = group("neutreeko")
+    puzzles = cli.get_command(cli.make_context("neutreeko", ["--help"], resilient_parsing=True), "puzzles")
+    assert puzzles is not None
+    kinds = next(option for option in puzzles.params if option.name == "kind")
+    assert list(kinds.type.choices) == ["win", "save", "all"]
+
+
+@pytest.mark.slow
+def test_query_imports_no_solver_and_no_hdf5(tables_5x5):
+    imported = _imported("query", "start", tables=str(tables_5x5))
+    assert not imported & {"numba", "llvmlite", "h5py", "matplotlib"}
+    assert not {"solver.neutreeko.cli.tables", "solver.neutreeko.cli.games",
+                "solver.neutreeko.querying.bulk", "solver.neutreeko.drawing.pictures"} & imported
