@@ -6,6 +6,8 @@ position must have its value); folded tables must answer every probe exactly as 
 
 from __future__ import annotations
 
+import statistics
+import time
 from functools import lru_cache
 
 import h5py
@@ -18,10 +20,11 @@ from solver.core.storage.chunks import Chunks
 from solver.neutreeko.model import index
 from solver.neutreeko.model.board import Board
 from solver.neutreeko.model.game import Game
-from solver.neutreeko.model.position import Position
+from solver.neutreeko.model.position import Position, random_positions
 from solver.neutreeko.model.rules import RULES, RuleError
 from solver.neutreeko.model.symmetry import canonical_indices, class_sizes, images, symmetries, symmetry_count
 from solver.neutreeko.model.values import ILLEGAL, UNDECIDED, Evaluation
+from solver.neutreeko.querying.probe import Tablebase
 from solver.neutreeko.solving.solve import solve
 from solver.neutreeko.tables.folding import Classes, fold, unfold
 from solver.neutreeko.tables.stats import summarize, summarize_folded_stretches
@@ -134,6 +137,18 @@ def test_canonical_indices_past_2_to_the_31():
     assert canonical_indices(row, game.board)[int(indices[0]) % other_count] == naive[0]
 
 
+@pytest.mark.parametrize("board", ["4x4", "5x5", "6x4", "7x7"])
+def test_canonical_index_of_a_few_positions(board):
+    """A few indices (a probe, a position's moves) go one by one in plain integers, many at once in
+    numpy: both give the smallest image, whatever the count."""
+    game = Game.of(board)
+    indices = _random_indices(game, 200, seed=7)
+    naive = images(indices, game.board).min(axis=0)
+    for count in (1, 2, 31, 32, 33, 64):
+        assert (canonical_indices(indices[:count], game.board) == naive[:count]).all()
+    assert (canonical_indices(indices[:6].reshape(2, 3), game.board) == naive[:6].reshape(2, 3)).all()
+
+
 @pytest.mark.parametrize("board", ["5x5", "7x6", "7x7"])
 def test_canonical_index_on_random_positions(board):
     game = Game.of(board)
@@ -182,6 +197,24 @@ def _write_both(game: Game, result: np.ndarray, directory):
     write_table(game, result, full, 1.0)
     write_table(game, result, folded, 1.0, fold=True)
     return open_table(game, full), open_table(game, folded)
+
+
+def test_a_folded_probe_costs_at_most_about_twice_a_full_one(tmp_path):
+    """Probing a folded table adds finding the class of the position, which must cost no more than the
+    probe itself: the two alternate, many times over, and the medians are compared (with room for a
+    loaded machine: the target is 2, a probe that reduced the canonical form in numpy took 7)."""
+    game = Game.of("5x4")
+    tables = _write_both(game, _solved("5x4", "connected"), tmp_path)
+    full, folded = (Tablebase(opener=lambda _, table=table: table) for table in tables)
+    legal = random_positions(game, 50, 3)
+    times: dict[int, list[float]] = {0: [], 1: []}
+    for _ in range(20):
+        for which, tablebase in enumerate((full, folded)):
+            for position in legal:
+                started = time.perf_counter()
+                tablebase.probe(position)
+                times[which].append(time.perf_counter() - started)
+    assert statistics.median(times[1]) < 3 * statistics.median(times[0])
 
 
 @pytest.mark.parametrize("game", _games(SMALL_BOARDS), ids=str)

@@ -22,7 +22,9 @@ How the symmetries are built and why the canonical twin is found fast: docs/desi
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -33,9 +35,12 @@ from solver.neutreeko.model.board import Board
 #: The canonical form, stored in folded tables; change it whenever the symmetries or their use change.
 CANONICAL_FORM = "smallest index among the images under rotations and mirrors, index scheme 1"
 
-# Two ways to one result, for speed only: indices that share their mover's triple by the dozen (a table
-# being folded or unfolded) go a triple at a time, scattered ones (probes) a symmetry at a time.
+# Three ways to one result, for speed only: indices that share their mover's triple by the dozen (a table
+# being folded or unfolded) go a triple at a time, many scattered ones (a batch of queries) a symmetry at
+# a time, and a few (a probe, a position's moves) one by one in plain integers, numpy's scalars and small
+# arrays costing several times more than the arithmetic.
 _DENSE = 32
+_FEW = 32
 
 
 def _rotate(board: Board) -> np.ndarray:
@@ -99,6 +104,30 @@ def smallest_triple_images(board: Board) -> npt.NDArray[np.int32]:
     return smallest
 
 
+class _Tables(NamedTuple):
+    """A board's tables for :func:`_canonical_with_mover`, as numpy arrays (many indices at a time) or
+    as Python lists (one index at a time, in plain integers): one computation, two forms of its data."""
+
+    #: The first, second and third square of the triple of each rank.
+    squares: tuple[Any, Any, Any]
+    #: ``images[g][rank]``: :func:`triple_images`.
+    images: Any
+    #: :func:`smallest_triple_images`.
+    smallest: Any
+    minimum: Callable[[Any, Any], Any]
+
+
+@lru_cache(maxsize=None)
+def _tables(board: Board, plain: bool) -> _Tables:
+    """``board``'s :class:`_Tables`, as Python lists if ``plain``, else as numpy arrays."""
+    table, smallest = triple_images(board), smallest_triple_images(board)
+    squares = index.triples(board.size).astype(np.int64).T
+    if plain:
+        return _Tables((squares[0].tolist(), squares[1].tolist(), squares[2].tolist()), table.tolist(),
+                       smallest.tolist(), min)
+    return _Tables((squares[0], squares[1], squares[2]), table, smallest, np.minimum)
+
+
 def _decode(indices: npt.NDArray[np.int64], board: Board) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """(mover's triple rank, other side's triple rank, not squeezed) of each index."""
     _, other = index.decode(indices, board.size)
@@ -133,6 +162,10 @@ def canonical_indices(indices: index.Integers, board: Board) -> npt.NDArray[np.i
     array = np.asarray(indices, dtype=np.int64)
     flat = array.reshape(-1)
     other_count = index.other_count(board.size)
+    if len(flat) <= _FEW:
+        plain = _tables(board, plain=True)
+        return np.array([_canonical_with_mover(item // other_count, item % other_count, plain, other_count)
+                         for item in flat.tolist()], dtype=np.int64).reshape(array.shape)
     movers = flat // other_count
     order = np.argsort(movers, kind="stable")
     movers = movers[order]
@@ -140,9 +173,10 @@ def canonical_indices(indices: index.Integers, board: Board) -> npt.NDArray[np.i
     if len(flat) < _DENSE * (len(bounds) + 1):
         return _canonical_by_symmetry(flat, board).reshape(array.shape)
     canonical = np.empty(len(flat), dtype=np.int64)
+    tables = _tables(board, plain=False)
     for first, last in zip(np.r_[0, bounds], np.r_[bounds, len(flat)]):
         chosen = order[first:last]
-        canonical[chosen] = _canonical_with_mover(int(movers[first]), flat[chosen] % other_count, board)
+        canonical[chosen] = _canonical_with_mover(int(movers[first]), flat[chosen] % other_count, tables, other_count)
     return canonical.reshape(array.shape)
 
 
@@ -159,27 +193,27 @@ def _canonical_by_symmetry(indices: np.ndarray, board: Board) -> np.ndarray:
     return canonical
 
 
-def _canonical_with_mover(mover: int, squeezed: npt.NDArray[np.int64], board: Board) -> npt.NDArray[np.int64]:
+def _canonical_with_mover(mover: int, squeezed: index.Integers, tables: _Tables, other_count: int) -> index.Integers:
     """Canonical indices of the positions with the mover on the triple of rank ``mover``, given the
-    other side's squeezed ranks."""
+    other side's squeezed ranks: an array of them with ``tables`` of arrays, one int with plain ones."""
     # The mover's part of the index dominates, so only the symmetries that bring the mover's triple to
     # its smallest image can give the canonical index: just one unless the mover's triple is symmetric.
-    table, triples = triple_images(board), index.triples(board.size)
-    other_count = index.other_count(board.size)
-    m0, m1, m2 = (int(square) for square in triples[mover])
-    other = index.unsqueeze(triples[squeezed], m0, m1, m2)
-    other_rank = index.triple_rank(other[:, 0], other[:, 1], other[:, 2])
-    best = int(smallest_triple_images(board)[mover])
-    b0, b1, b2 = (int(square) for square in triples[best])
-    canonical: npt.NDArray[np.int64] = np.full(len(squeezed), np.iinfo(np.int64).max, dtype=np.int64)
-    for g in np.flatnonzero(table[:, mover] == best):
-        image = triples[table[g, other_rank]]
-        rank: npt.NDArray[np.int64] = index.triple_rank(
-            index.squeeze(image[:, 0], b0, b1, b2), index.squeeze(image[:, 1], b0, b1, b2),
-            index.squeeze(image[:, 2], b0, b1, b2))
-        canonical = np.minimum(canonical, rank)
-    canonical += best * other_count
-    return canonical
+    first, second, third = tables.squares
+    m0, m1, m2 = int(first[mover]), int(second[mover]), int(third[mover])
+    other_rank = index.triple_rank(index.unsqueeze(first[squeezed], m0, m1, m2),
+                                   index.unsqueeze(second[squeezed], m0, m1, m2),
+                                   index.unsqueeze(third[squeezed], m0, m1, m2))
+    best = int(tables.smallest[mover])
+    b0, b1, b2 = int(first[best]), int(second[best]), int(third[best])
+    canonical: Any = None
+    for row in tables.images:
+        if row[mover] != best:
+            continue
+        image = row[other_rank]
+        rank = index.triple_rank(index.squeeze(first[image], b0, b1, b2), index.squeeze(second[image], b0, b1, b2),
+                                 index.squeeze(third[image], b0, b1, b2))
+        canonical = rank if canonical is None else tables.minimum(canonical, rank)
+    return canonical + best * other_count
 
 
 def class_sizes(indices: index.Integers, board: Board) -> npt.NDArray[np.int64]:

@@ -67,13 +67,15 @@ class Classes:
         other_count = index.other_count(self.game.board.size)
         shape = np.shape(indices)
         canonical = canonical_indices(indices, self.game.board).reshape(-1)
-        mover = canonical // other_count
+        mover, within = np.divmod(canonical, other_count)
         start = self.block_start[mover]
-        within = canonical % other_count
-        for row in np.unique(mover[self.symmetric[mover]]):
+        rows = mover[self.symmetric[mover]]
+        for row in np.unique(rows) if len(rows) else ():  # a probe meets mostly none: unique costs more
             chosen = mover == row
             within[chosen] = np.searchsorted(self.block_indices(int(row)), canonical[chosen])
-        return np.where(start >= 0, start + within, -1).reshape(shape)
+        numbers: npt.NDArray[np.int64] = start + within
+        numbers[start < 0] = -1  # cheaper than np.where for the few indices of a probe
+        return numbers.reshape(shape)
 
     def canonical_of(self, numbers: index.Integers) -> npt.NDArray[np.int64]:
         """The canonical index of each class number (the inverse of :meth:`numbers`; for a few numbers,

@@ -150,8 +150,14 @@ class Table:
         and :data:`~solver.neutreeko.model.values.ILLEGAL` where not legal."""
         if not self.folded:
             return self.chunks.take(indices)[()]
-        numbers = folding.Classes.of(self.game).numbers(indices)
-        return np.where(numbers >= 0, self.chunks.take(np.maximum(numbers, 0)), np.uint8(ILLEGAL))[()]
+        numbers = self._classes.numbers(indices)
+        found = self.chunks.take(np.maximum(numbers, 0))
+        found[numbers < 0] = ILLEGAL  # cheaper than np.where for the few indices of a probe
+        return found[()]
+
+    @cached_property
+    def _classes(self) -> folding.Classes:
+        return folding.Classes.of(self.game)
 
     @property
     def result(self) -> npt.NDArray[np.uint8]:
