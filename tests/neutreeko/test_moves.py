@@ -68,8 +68,9 @@ def _classified(game: Game) -> tuple[np.ndarray, np.ndarray]:
     both = np.zeros(game.positions, dtype=np.uint8)
     decided = np.zeros(-(-game.positions // 8), dtype=np.uint8)
     fresh = np.zeros(len(inputs.triples), dtype=np.int64)
-    _kernel._classify(inputs.rays, inputs.triples, inputs.wins, inputs.other_count,
-                      run_length(game.board.size), both, decided, fresh)
+    run = run_length(game.board.size)
+    _kernel._classify(0, -(-len(inputs.triples) // run), inputs.rays, inputs.triples, inputs.wins,
+                      inputs.other_count, run, both, decided, fresh)
     is_decided = np.unpackbits(decided, bitorder="little")[:game.positions].astype(bool)
     assert fresh.sum() == np.count_nonzero(both[is_decided] == encode_result(0))
     return np.where(is_decided, both, 0), np.where(is_decided, 0, both)

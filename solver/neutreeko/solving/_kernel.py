@@ -11,9 +11,16 @@ a solve:
   a won position, counted down. Undecided bytes become 0 (draw) at the end.
 * ``decided``, one bit per index, set once ``result`` is final.
 
-A level is found again in ``result`` by :func:`_collect`, a slab of rows at a time; :func:`_gather`
-writes each position's undecided parents into the bucket of the part they lie in, and :func:`_settle`
-decides them, one thread per part. The result is the same for any number of threads and any slab size.
+A level is found again in ``result`` by :func:`_collect_rows`, a slab of rows at a time; :func:`_gather`
+writes each position's undecided parents into the bucket of the part they lie in, and
+:func:`_settle_parts` decides them, one thread per part. The result is the same for any number of
+threads and any slab size.
+
+Each kernel is serial over a range (of rows, blocks, parts, bytes), which the solve over positions
+spreads over threads (:mod:`solver.neutreeko.solving.spread`): a parallel kernel costs a first run
+several times as much compiling. The class solve calls the parallel wrappers :func:`_collect`,
+:func:`_settle`, :func:`_other_ranks` and :func:`_undecided_are_drawn` instead. The small functions are
+inlined where they are called (``inline="always"``), so that each is compiled within the kernels only.
 
 The ray words, the levels, the parts and why the order of settling changes nothing:
 docs/design/kernels.md.
@@ -37,10 +44,12 @@ from solver.neutreeko.model.values import ILLEGAL
 # it, at the first parallel call; a value the user has set wins.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
-_jit = njit(cache=True, nogil=True, error_model="numpy")
+_jit = njit(cache=True, nogil=True, error_model="numpy", inline="always")
 _triple_rank = _jit(index.triple_rank)
 _unsqueeze = _jit(index.unsqueeze)
 _unsigned = np.uintp  # an array index known not to be negative (for indexing only, not arithmetic)
+# Items of a parallel wrapper's task where an item is small (a slot, a byte).
+_STRIDE = 1 << 12
 
 
 @_jit
@@ -95,21 +104,22 @@ def _move_count(m0, m1, m2, o0, o1, o2, ray_bit, ray_guards):
     """How many moves the mover (on ``m0, m1, m2``) has, the other side on ``o0, o1, o2``."""
     moves = 0
     for piece in (m0, m1, m2):
-        occupied = _ray_occupancy(piece, m0, m1, m2, o0, o1, o2, ray_bit, ray_guards)
+        # As an int64, as _unmoves passes its square: one compiled _ray_occupancy serves both.
+        occupied = _ray_occupancy(np.int64(piece), m0, m1, m2, o0, o1, o2, ray_bit, ray_guards)
         moves += 8 - _bit_count(_blocked_neighbours(occupied))
     return moves
 
 
-@njit(cache=True, parallel=True, error_model="numpy")
-def _classify(rays, triples, wins, other_count, run, result, decided, fresh):
-    """Decide what is decided before any move: ILLEGAL where the mover has already won, lost in 0 where
-    the other side has won or the mover cannot move (counted in ``fresh``); every other index gets its
-    number of moves. In parallel over runs of ``run`` mover ranks, whose indices fill whole bytes of
-    ``decided``."""
+@_jit
+def _classify(first, last, rays, triples, wins, other_count, run, result, decided, fresh):
+    """Decide what is decided before any move in the runs ``first`` to ``last`` of ``run`` mover ranks
+    (whose indices fill whole bytes of ``decided``, so that runs may go to different threads): ILLEGAL
+    where the mover has already won, lost in 0 where the other side has won or the mover cannot move
+    (counted in ``fresh``); every other index gets its number of moves."""
     ray_bit, ray_guards, _, _, _ = rays
     movers = triples.shape[0]
-    for first in nb.prange((movers + run - 1) // run):
-        for mover in range(first * run, min((first + 1) * run, movers)):
+    for group in range(first, last):
+        for mover in range(group * run, min((group + 1) * run, movers)):
             base = mover * other_count
             if wins[mover]:
                 result[base:base + other_count] = ILLEGAL
@@ -226,14 +236,14 @@ def _next_match(words, pattern, word, last):
     return last
 
 
-@njit(cache=True, parallel=True, error_model="numpy")
-def _collect(result, words, decided, code, counts, offsets, first, last, other_count, level):
+@_jit
+def _collect_rows(result, words, decided, code, counts, offsets, first, last, other_count, level):
     """The positions of rows (mover ranks) ``first`` to ``last`` decided with byte ``code``, in index
     order: row ``r``'s ``counts[r]`` of them go to ``level[offsets[r]:]``. ``words`` is ``result`` seen
     as 8-byte words, which are tested for a byte equal to ``code`` all at once; a row is left as soon
     as its count is found."""
     pattern = _ONES * np.uint64(code)
-    for row in nb.prange(first, last):
+    for row in range(first, last):
         if counts[row] == 0:
             continue
         slot, end = offsets[row], offsets[row] + counts[row]
@@ -252,11 +262,25 @@ def _collect(result, words, decided, code, counts, offsets, first, last, other_c
 
 
 @njit(cache=True, parallel=True, error_model="numpy")
-def _other_ranks(level, size, triples, other_count, ranks):
-    """``ranks[i]``: the triple rank of the other side's squares of ``level[i]``, for ``i < size``."""
-    for slot in nb.prange(size):
+def _collect(result, words, decided, code, counts, offsets, first, last, other_count, level):
+    """:func:`_collect_rows`, a row a task, in parallel (the class solve's)."""
+    for row in nb.prange(first, last):
+        _collect_rows(result, words, decided, code, counts, offsets, row, row + 1, other_count, level)
+
+
+@_jit
+def _other_ranks_of(first, last, level, triples, other_count, ranks):
+    """``ranks[i]``: the triple rank of the other side's squares of ``level[i]``, for ``first <= i < last``."""
+    for slot in range(first, last):
         _, _, _, o0, o1, o2 = _decode(level[slot], triples, other_count)
         ranks[slot] = _triple_rank(o0, o1, o2)
+
+
+@njit(cache=True, parallel=True, error_model="numpy")
+def _other_ranks(level, size, triples, other_count, ranks):
+    """:func:`_other_ranks_of` the first ``size`` slots, in parallel (the class solve's)."""
+    for piece in nb.prange((size + _STRIDE - 1) // _STRIDE):
+        _other_ranks_of(piece * _STRIDE, min((piece + 1) * _STRIDE, size), level, triples, other_count, ranks)
 
 
 @_jit
@@ -269,27 +293,27 @@ def _group(level, size, ranks, firsts, grouped):
         firsts[ranks[slot]] += 1
 
 
-@njit(cache=True, parallel=True, error_model="numpy")
-def _gather(level, first, last, block, rays, triples, weights, other_count, decided, part_of, out, counts):
-    """Undecided predecessors of ``level[first:last]``, by blocks of ``block`` positions: block ``b``
-    writes the parents that lie in part ``p`` to ``out[p, b * capacity:]`` and their number to
-    ``counts[b, p]``, ``capacity = out.shape[1] // counts.shape[0]`` being room for the predecessors
-    of ``block`` positions. Returns the number of blocks."""
-    blocks = (last - first + block - 1) // block
+@_jit
+def _gather(first_block, last_block, level, first, last, block, rays, triples, weights, other_count, decided,
+            part_of, out, counts):
+    """Undecided predecessors of ``level[first:last]``, by blocks of ``block`` positions, blocks
+    ``first_block`` to ``last_block`` of them: block ``b`` writes the parents that lie in part ``p`` to
+    ``out[p, b * capacity:]`` and their number to ``counts[b, p]``, ``capacity = out.shape[1] //
+    counts.shape[0]`` being room for the predecessors of ``block`` positions."""
     capacity = out.shape[1] // counts.shape[0]
-    for b in nb.prange(blocks):
+    for b in range(first_block, last_block):
         counts[b, :] = 0
         for slot in range(first + b * block, min(first + (b + 1) * block, last)):
             _unmoves(level[slot], rays, triples, weights, other_count, decided, part_of, out,
                      b * capacity, counts[b])
-    return blocks
 
 
-@njit(cache=True, parallel=True, error_model="numpy")
-def _settle(out, counts, blocks, losing, code, weight, result, decided, fresh, row_length):
-    """Decide the parents gathered by :func:`_gather` in its first ``blocks`` blocks, counting what part
-    ``p`` decides in the rows it owns: ``fresh[parent // row_length]`` (``row_length`` is ``C(N-3, 3)``
-    here, the length of a chunk of classes in :mod:`solver.neutreeko.solving._class_kernel`).
+@_jit
+def _settle_parts(first, last, out, counts, blocks, losing, code, weight, result, decided, fresh, row_length):
+    """Decide the parents gathered by :func:`_gather` in its first ``blocks`` blocks that lie in parts
+    ``first`` to ``last``, counting what part ``p`` decides in the rows it owns: ``fresh[parent //
+    row_length]`` (``row_length`` is ``C(N-3, 3)`` here, the length of a chunk of classes in
+    :mod:`solver.neutreeko.solving._class_kernel`).
 
     Predecessors of a lost position are won (``losing``); a predecessor of a won position is lost when
     its count of moves, lowered by ``weight`` each time it is met, comes down to zero: 1 over
@@ -297,10 +321,10 @@ def _settle(out, counts, blocks, losing, code, weight, result, decided, fresh, r
     ``code`` is the result byte of the next level.
     """
     capacity = out.shape[1] // counts.shape[0]
-    for part in nb.prange(out.shape[0]):
+    for part in range(first, last):
         for b in range(blocks):
             for k in range(b * capacity, b * capacity + counts[b, part]):
-                parent = out[part, k]
+                parent = np.int64(out[part, k])  # as _unmoves and _classify pass theirs: one compiled helper
                 if _is_decided(decided, parent):  # earlier in this level
                     continue
                 if not losing:
@@ -313,10 +337,17 @@ def _settle(out, counts, blocks, losing, code, weight, result, decided, fresh, r
 
 
 @njit(cache=True, parallel=True, error_model="numpy")
-def _undecided_are_drawn(result, decided):
-    """Set the byte of every undecided index to 0, a draw."""
+def _settle(out, counts, blocks, losing, code, weight, result, decided, fresh, row_length):
+    """:func:`_settle_parts` of every part, a part a task, in parallel (the class solve's)."""
+    for part in nb.prange(out.shape[0]):
+        _settle_parts(part, part + 1, out, counts, blocks, losing, code, weight, result, decided, fresh, row_length)
+
+
+@_jit
+def _drawn(first, last, result, decided):
+    """Set the byte of every undecided index of the bytes ``first`` to ``last`` of ``decided`` to 0, a draw."""
     positions = result.shape[0]
-    for byte in nb.prange(decided.shape[0]):
+    for byte in range(first, last):
         bits = decided[byte]
         if bits == 0xFF:
             continue
@@ -324,3 +355,11 @@ def _undecided_are_drawn(result, decided):
             position = byte * np.int64(8) + bit
             if position < positions and not (bits >> bit) & 1:
                 result[position] = 0
+
+
+@njit(cache=True, parallel=True, error_model="numpy")
+def _undecided_are_drawn(result, decided):
+    """:func:`_drawn` over every byte, in parallel (the class solve's)."""
+    bytes_ = decided.shape[0]
+    for piece in nb.prange((bytes_ + _STRIDE - 1) // _STRIDE):
+        _drawn(piece * _STRIDE, min((piece + 1) * _STRIDE, bytes_), result, decided)

@@ -21,6 +21,7 @@ from solver.neutreeko.model.values import encode_result
 from solver.neutreeko.solving.checkpoint import Checkpoints
 from solver.neutreeko.solving.kernel_inputs import KernelInputs, run_length
 from solver.neutreeko.solving.levels import Layout, Progress, State, run_levels
+from solver.neutreeko.solving.spread import spread
 
 # Positions whose predecessors are gathered in one parallel pass; bounds the scratch buffers, one per
 # part (on 5 x 5, 2 parts x 2^15 positions x 48 predecessors x 4 bytes: 12 MB, mostly untouched).
@@ -65,7 +66,8 @@ def solve(game: Game, progress: Progress | None = None, checkpoints: Checkpoints
 
     from solver.neutreeko.solving import _kernel
 
-    inputs = KernelInputs.of(game, numba.get_num_threads())
+    threads = numba.get_num_threads()
+    inputs = KernelInputs.of(game, threads)
     triples, other_count, rays = inputs.triples, inputs.other_count, inputs.rays
     # Whole 8-byte words, so that levels are looked for 8 bytes at a time.
     new = State(np.empty(-(-game.positions // 8), dtype=np.uint64), np.zeros(-(-game.positions // 8), dtype=np.uint8),
@@ -74,8 +76,9 @@ def solve(game: Game, progress: Progress | None = None, checkpoints: Checkpoints
     state = checkpoints.load(new, layout) if checkpoints is not None else None
     if state is None:
         state = new
-        _kernel._classify(rays, triples, inputs.wins, other_count, run_length(game.board.size),
-                          state.result(game.positions), state.decided, state.fresh)
+        run, classified = run_length(game.board.size), state.result(game.positions)
+        spread(lambda a, b: _kernel._classify(a, b, rays, triples, inputs.wins, other_count, run, classified,
+                                              state.decided, state.fresh), 0, -(-len(triples) // run), threads)
     words, decided, result = state.words, state.decided, state.result(game.positions)
 
     level = np.empty(_SLAB + other_count, dtype=inputs.index_type)
@@ -93,20 +96,24 @@ def solve(game: Game, progress: Progress | None = None, checkpoints: Checkpoints
     def step(found: np.ndarray, fresh: np.ndarray, plies: int) -> None:
         offsets = np.cumsum(found) - found
         for first, last in _slabs(found):
-            _kernel._collect(result, words, decided, encode_result(plies), found, offsets - offsets[first], first, last,
-                             other_count, level)
+            code, starts = encode_result(plies), offsets - offsets[first]
+            spread(lambda a, b: _kernel._collect_rows(result, words, decided, code, found, starts, a, b, other_count,
+                                                      level), first, last, threads)
             size = int(found[first:last].sum())
             if grouping:
-                _kernel._other_ranks(level, size, triples, other_count, ranks)
+                spread(lambda a, b: _kernel._other_ranks_of(a, b, level, triples, other_count, ranks), 0, size, threads)
                 sizes = np.bincount(ranks[:size], minlength=len(triples))
                 _kernel._group(level, size, ranks, np.cumsum(sizes) - sizes, grouped)
             for chunk in range(0, size, _CHUNK):
-                used = _kernel._gather(grouped, chunk, min(chunk + _CHUNK, size), _BLOCK, rays, triples,
-                                       inputs.weights, other_count, decided, inputs.part_of, out, counts)
-                _kernel._settle(out, counts, used, plies % 2 == 0, encode_result(plies + 1), 1, result, decided,
-                                fresh, other_count)
+                end = min(chunk + _CHUNK, size)
+                used = -(-(end - chunk) // _BLOCK)
+                spread(lambda a, b: _kernel._gather(a, b, grouped, chunk, end, _BLOCK, rays, triples, inputs.weights,
+                                                    other_count, decided, inputs.part_of, out, counts), 0, used, threads)
+                spread(lambda a, b: _kernel._settle_parts(a, b, out, counts, used, plies % 2 == 0,
+                                                          encode_result(plies + 1), 1, result, decided, fresh,
+                                                          other_count), 0, inputs.parts, threads)
 
     legal = int(np.count_nonzero(~inputs.wins)) * other_count
     run_levels(state, "positions", legal, step, progress, checkpoints)
-    _kernel._undecided_are_drawn(result, decided)
+    spread(lambda a, b: _kernel._drawn(a, b, result, decided), 0, len(decided), threads)
     return Solution(game, result, state.seconds)
