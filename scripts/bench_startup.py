@@ -12,26 +12,30 @@ command runs alternately with that version, on the same tables, and each line gi
 ratio of their medians, so that the machine's noise falls on both alike.
 
 Usage: ``python scripts/bench_startup.py [--runs 9] [--board 5x5 --board 4x4] [--verify-runs 3]
-[--baseline DIR] [--json FILE]``. The tables are those of ``$NEUTREEKO_TABLES`` or the default place.
+[--baseline DIR] [--json FILE]``. The tables of ``query start`` are built first into a temporary
+directory, which both versions read.
 """
 
 from __future__ import annotations
 
 import argparse
+import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
 import benchjson
-from bench_query import Version, alternating, baseline_version, describe, this_version, timed
+from benchprocess import Version, alternating, baseline_version, describe, this_version, timed
 
-from solver.cli import group
-from solver.core.storage.container import tables_dir
+# In a process of its own: this script imports nothing of the package, so that it stays small (see benchprocess).
+_COMMANDS = ("from solver.cli import group\ncli = group('neutreeko')\n"
+             "print(*cli.list_commands(cli.make_context('neutreeko', ['--help'], resilient_parsing=True)))")
 
 
 def commands() -> list[str]:
     """The names of ``neutreeko``'s commands, as its group lists them."""
-    cli = group("neutreeko")
-    return cli.list_commands(cli.make_context("neutreeko", ["--help"], resilient_parsing=True))
+    return subprocess.run([sys.executable, "-c", _COMMANDS], capture_output=True, text=True, check=True,
+                          timeout=60).stdout.split()
 
 
 def with_environment(versions: list[Version], **variables: str) -> list[Version]:
@@ -80,11 +84,16 @@ def main() -> None:
     options = parser.parse_args()
     if options.runs < 1 or options.verify_runs < 0:
         parser.error("--runs must be at least 1, --verify-runs at least 0")
-    tables = tables_dir()
-    versions = [this_version("neutreeko")]
-    if options.baseline:
-        versions.append(baseline_version(options.baseline, tables))
+    with tempfile.TemporaryDirectory() as tables:
+        versions = with_environment([this_version("neutreeko")], NEUTREEKO_TABLES=tables)
+        if options.baseline:
+            versions.append(baseline_version(options.baseline, Path(tables)))
+        measure(versions, options)
+    benchjson.write("bench_startup", options)
 
+
+def measure(versions: list[Version], options: argparse.Namespace) -> None:
+    """Every measurement of the module docstring, printed and recorded."""
     for arguments in (["--version"], ["--help"], *([name, "--help"] for name in commands())):
         what = "neutreeko " + " ".join(arguments)
         print(f"{what}: {describe(what, alternating(versions, arguments, options.runs))}", flush=True)
@@ -101,7 +110,6 @@ def main() -> None:
         print(f"{what}: {describe(what, solving)}", flush=True)
         what = "verify, kernels cached, tables built"
         print(f"{what}: {describe(what, built)}", flush=True)
-    benchjson.write("bench_startup", options)
 
 
 if __name__ == "__main__":
