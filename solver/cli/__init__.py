@@ -13,6 +13,7 @@ import click
 
 from solver import registry
 from solver.cli import containers, explorer, releases
+from solver.cli.common import CommandGroup
 from solver.core.games import load
 
 __all__ = ["cli", "group"]
@@ -37,9 +38,10 @@ def group(program: str) -> click.Group:
 
 def __getattr__(name: str) -> click.Group:
     """``cli``, the default game's group, and ``<program>_cli``, each game's (for the documentation),
-    made on first use so that one game's command line does not load another's commands."""
-    if name == "cli":
-        return group(registry.default().program)
-    if name.endswith("_cli") and registry.program(name.removesuffix("_cli")) is not None:
-        return group(name.removesuffix("_cli"))
+    made on first use so that one game's command line does not load another's commands, with every
+    command loaded."""
+    program = registry.default().program if name == "cli" else name.removesuffix("_cli")
+    if (name == "cli" or name.endswith("_cli")) and registry.program(program) is not None:
+        made = group(program)
+        return made.loaded() if isinstance(made, CommandGroup) else made
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -108,6 +108,12 @@ class CommandGroup(click.Group):
             self.add_command(load(make) if isinstance(make, str) else make(), cmd_name)
         return super().get_command(ctx, cmd_name)
 
+    def loaded(self) -> CommandGroup:
+        """This group, every command loaded: for readers of ``commands`` (the documentation's)."""
+        for name in self.lazy:
+            self.get_command(click.Context(self), name)
+        return self
+
     def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
              standalone_mode: bool = True, **extra: Any) -> Any:
         if not standalone_mode:

@@ -58,6 +58,17 @@ def test_every_command_is_listed_and_loads_under_its_name():
         assert command is not None and command.name == name
 
 
+def test_the_documented_group_holds_every_command():
+    """The documentation (sphinx-click) reads a group's ``commands``: ``solver.cli.cli`` has them all
+    loaded (in a process of its own: here, other tests load commands)."""
+    from solver.neutreeko.cli.group import COMMANDS
+
+    done = subprocess.run([sys.executable, "-c", "from solver.cli import cli\nprint(*cli.commands)"],
+                          capture_output=True, text=True, timeout=TIMEOUT)
+    assert done.returncode == 0, done.stderr
+    assert set(done.stdout.split()) == set(COMMANDS) | {"check-file", "convert", "publish", "serve"}
+
+
 def test_help_of_a_command_with_choices_from_play_shows_them():
     """Choices loaded when shown: the help of puzzles lists its kinds."""
     cli = group("neutreeko")
