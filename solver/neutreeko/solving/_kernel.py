@@ -16,11 +16,10 @@ writes each position's undecided parents into the bucket of the part they lie in
 :func:`_settle_parts` decides them, one thread per part. The result is the same for any number of
 threads and any slab size.
 
-Each kernel is serial over a range (of rows, blocks, parts, bytes), which the solve over positions
-spreads over threads (:mod:`solver.neutreeko.solving.spread`): a parallel kernel costs a first run
-several times as much compiling. The class solve calls the parallel wrappers :func:`_collect`,
-:func:`_settle`, :func:`_other_ranks` and :func:`_undecided_are_drawn` instead. The small functions are
-inlined where they are called (``inline="always"``), so that each is compiled within the kernels only.
+Each kernel is serial over a range (rows, blocks, parts, bytes), spread over threads by the solve over
+positions (:mod:`solver.neutreeko.solving.spread`): a parallel kernel costs a first run several times
+as much compiling. The class solve calls the parallel wrappers (:func:`_collect`, :func:`_settle`...).
+Small functions are inlined where called (``inline="always"``): each is compiled within the kernels.
 
 The ray words, the levels, the parts and why the order of settling changes nothing:
 docs/design/kernels.md.
