@@ -1,7 +1,8 @@
 """Benchmark of what a user waits for before any work: start-up, and a new user's first run.
 
 (a) ``neutreeko --version``, ``neutreeko --help`` and every command's ``--help``: wall time of the
-    whole process, the median of ``--runs`` runs, and its peak resident memory;
+    whole process, the median of ``--runs`` runs after one untimed (modules are then imported from
+    their bytecode, as installed), and its peak resident memory;
 (b) ``neutreeko query start --board B`` for each ``--board`` (its table built first, outside the runs);
 (c) the first ``neutreeko verify``: numba's cache empty and no tables (a new directory for each, as
     after a fresh install), ``--verify-runs`` runs; then the same with the kernels cached (the tables
@@ -88,6 +89,9 @@ def main() -> None:
         versions = with_environment([this_version("neutreeko")], NEUTREEKO_TABLES=tables)
         if options.baseline:
             versions.append(baseline_version(options.baseline, Path(tables)))
+        # As installed: modules imported from their bytecode, written by a first run (which is not timed).
+        versions = [version._replace(environment={name: value for name, value in version.environment.items()
+                                                  if name != "PYTHONDONTWRITEBYTECODE"}) for version in versions]
         measure(versions, options)
     benchjson.write("bench_startup", options)
 
@@ -95,10 +99,14 @@ def main() -> None:
 def measure(versions: list[Version], options: argparse.Namespace) -> None:
     """Every measurement of the module docstring, printed and recorded."""
     for arguments in (["--version"], ["--help"], *([name, "--help"] for name in commands())):
+        for version in versions:
+            timed(version, arguments)
         what = "neutreeko " + " ".join(arguments)
         print(f"{what}: {describe(what, alternating(versions, arguments, options.runs))}", flush=True)
     for board in options.board or ["5x5"]:
         timed(versions[0], ["query", "start", "--board", board, "--build"])
+        for version in versions:
+            timed(version, ["query", "start", "--board", board])
         what = f"query start {board}"
         print(f"{what}: {describe(what, alternating(versions, ['query', 'start', '--board', board], options.runs))}",
               flush=True)
