@@ -90,12 +90,10 @@ _LONGEST_MESSAGE = 160
 class CommandGroup(click.Group):
     """A click group that maps exceptions to one-line messages and exit codes (see the module
     docstring), each message starting with the program's name, and loads its commands lazily:
-    ``lazy`` maps a command's name to a ``"module:attribute"`` spec of the command or to a function
-    that makes it, loaded when the command is invoked or its help shown (a command line imports only
-    what the command it runs uses)."""
+    ``lazy`` maps a command's name to the ``"module:attribute"`` of the command, imported when the
+    command is invoked or its help shown (a command line imports only what the command it runs uses)."""
 
-    def __init__(self, *args: Any, lazy: Mapping[str, str | Callable[[], click.Command]] | None = None,
-                 **options: Any) -> None:
+    def __init__(self, *args: Any, lazy: Mapping[str, str] | None = None, **options: Any) -> None:
         super().__init__(*args, **options)
         self.lazy = dict(lazy or {})
 
@@ -104,8 +102,7 @@ class CommandGroup(click.Group):
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name not in self.commands and cmd_name in self.lazy:
-            make = self.lazy[cmd_name]
-            self.add_command(load(make) if isinstance(make, str) else make(), cmd_name)
+            self.add_command(load(self.lazy[cmd_name]), cmd_name)
         return super().get_command(ctx, cmd_name)
 
     def loaded(self) -> CommandGroup:
