@@ -1,19 +1,22 @@
-"""The serve command: the tablebase explorer in a web browser (:mod:`solver.web`)."""
+"""The serve and site commands: the tablebase explorer in a web browser (:mod:`solver.web`), served or
+written as static files."""
 
 from __future__ import annotations
 
+import re
 import socket
 import threading
 import time
 import webbrowser
 from collections.abc import Callable
 from functools import partial
+from pathlib import Path
 
 import click
 
 from solver import registry
 from solver.cli.common import fail
-from solver.core.storage import chunks
+from solver.core.storage import chunks, container
 
 
 def _say(program: str, message: str) -> None:
@@ -91,3 +94,44 @@ def serve(host: str, port: int, open_browser: bool, quiet: bool, cache_mb: int) 
             say("stopped")
         finally:
             explorer.close()  # a build under way is killed and what it wrote removed
+
+
+@click.command()
+@click.argument("directory", type=click.Path(path_type=Path, file_okay=False))
+@click.option("--tables", "tables", metavar="URL|DIR", default=None,
+              help="Where the pages read the tables: the URL (http:// or https://) of a release (see publish), "
+                   "or a directory whose tables are published into DIRECTORY/tables (default: the tables "
+                   "directory).")
+def site(directory: Path, tables: str | None) -> None:
+    """Write the explorer as static files into DIRECTORY: the pages, their JavaScript and the release
+    of tables they read, for any static web server that answers Range requests.
+
+    \b
+    The page reads the tables itself (each chunk checked against its SHA-256):
+    a position's value and every move, the game annotated, the perfect
+    line, on every board whose table is in the release, folded tables too.
+    What needs Python (building a missing table, NECNON) says so on the page.
+    The pages need a secure context (https, or http on 127.0.0.1); a
+    release on another host must allow them by CORS.
+
+    \b
+    Example (then open http://127.0.0.1:8080/):
+      neutreeko site site/
+      (a server with Range support, e.g. any web server, in site/ on port 8080)
+    """
+    from solver.cli.releases import publish_into  # the release machinery only for this command
+    from solver.web.site import write_site
+
+    if tables is not None and re.match(r"https?://", tables):
+        where = tables
+    else:
+        source = container.tables_dir() if tables is None else Path(tables)
+        if not source.is_dir():
+            fail(f"--tables {str(tables)[:60]!r} is neither an http(s) URL nor a directory", 2)
+        publish_into(directory / "tables", sorted(source.glob("*.h5")), source)
+        where = "tables/"
+    try:
+        written = write_site(directory, where)
+    except OSError as error:
+        fail(f"cannot write {directory}: {error.strerror or error}", 1)
+    click.echo(f"wrote the explorer ({len(written)} files) into {directory}, reading the tables at {where}")

@@ -62,9 +62,15 @@ def publish_command(program: str) -> click.Command:
 
 
 def _publish(directory: Path, tables: tuple[Path, ...], force: bool) -> None:
-    paths = list(tables) or sorted(container.tables_dir().glob("*.h5"))
+    publish_into(directory, list(tables) or sorted(container.tables_dir().glob("*.h5")), container.tables_dir(),
+                 force)
+
+
+def publish_into(directory: Path, paths: list[Path], source: Path, force: bool = True) -> None:
+    """Publish the tables ``paths`` (found in ``source``) into ``directory``, each said on a line; a
+    :class:`click.ClickException` if there are none."""
     if not paths:
-        raise click.ClickException(f"no tables to publish in {container.tables_dir()}")
+        raise click.ClickException(f"no tables to publish in {source}")
     for entry in release.publish(directory, paths, _described, force):
         click.echo(f"{entry.file}: {_label(entry.table)}, {size_text(entry.size)}, sha256 {entry.sha256}")
     click.echo(f"published {len(paths)} table{'s' if len(paths) > 1 else ''} -> {directory} "

@@ -467,7 +467,7 @@ def test_every_command_has_an_example_that_runs(tables, tmp_path, monkeypatch):
             result = invoke(*args, input=feed or "")
             assert result.exit_code == 0, (args, result.stderr)
     assert sorted(path.name for path in tmp_path.iterdir()) == ["longest.html", "old", "release", "reply.png",
-                                                                "tables"]
+                                                                "site", "tables"]
 
 
 @pytest.mark.parametrize("name", ["query", "line", "show"])

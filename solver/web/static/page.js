@@ -27,11 +27,17 @@ const Page = (() => {
   const queryText = pairs => pairs.map(([name, value]) =>
     `${name}=${encodeURIComponent(value).replace(/%2F/g, "/").replace(/%20/g, "+")}`).join("&");
 
+  // A static site (neutreeko site) marks its pages: they read the tables themselves (reader/api.js).
+  const reader = document.documentElement.hasAttribute("data-site")
+    ? import(new URL("reader/api.js", document.baseURI).href) : null;
+
   /**
    * The JSON answer of /api/<endpoint> to a GET with ``parameters`` (empty ones left out), or to a POST
-   * of ``body``; an Error with the server's message if it refuses.
+   * of ``body``; an Error with the server's message if it refuses. On a static site the in-browser
+   * reader answers instead, in the same shapes.
    */
   async function api(endpoint, parameters = {}, body = null) {
+    if (reader) return (await reader).answer(endpoint, parameters, body);
     const query = queryText(Object.entries(parameters)
       .filter(([, value]) => value !== undefined && value !== null && value !== ""));
     let response, answer;

@@ -1,0 +1,28 @@
+"""``neutreeko site``: the explorer written as static files, its pages marked and their addresses
+relative, the release it reads named in ``site.json``; a --tables that is neither a URL nor a directory
+refused in one line."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from tests.helpers import assert_one_line_error, invoke
+
+
+def test_a_site_reading_a_release_elsewhere(tmp_path):
+    done = invoke("site", str(tmp_path / "site"), "--tables", "https://tables.example.org/r1")
+    assert done.exit_code == 0, done.stderr
+    site = tmp_path / "site"
+    assert json.loads((site / "site.json").read_text()) == {"tables": "https://tables.example.org/r1"}
+    page = (site / "index.html").read_text()
+    assert "<html data-site" in page and 'src="page.js"' in page and not re.search(r'(href|src|value)="/', page)
+    assert {"reader/api.js", "reader/table.js", "reader/neutreeko.js", "train.html"} <= {
+        str(path.relative_to(site)) for path in site.rglob("*")}
+    assert not (site / "tables").exists()
+
+
+def test_tables_neither_a_url_nor_a_directory_are_refused(tmp_path):
+    result = invoke("site", str(tmp_path / "site"), "--tables", str(tmp_path / "none"))
+    assert_one_line_error(result, "--tables", "neither an http(s) URL nor a directory", code=2)
+    assert not (tmp_path / "site").exists()
