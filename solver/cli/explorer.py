@@ -115,9 +115,9 @@ def site(directory: Path, tables: str | None) -> None:
     release on another host must allow them by CORS.
 
     \b
-    Example (then open http://127.0.0.1:8080/):
+    Example (then serve site/ with any web server that answers Range requests,
+    e.g. python -m solver.web.site site/ 8080, and open http://127.0.0.1:8080/):
       neutreeko site site/
-      (a server with Range support, e.g. any web server, in site/ on port 8080)
     """
     from solver.cli.releases import publish_into  # the release machinery only for this command
     from solver.web.site import write_site

@@ -18,9 +18,9 @@ from solver.neutreeko.querying.report import query_object
 from solver.neutreeko.solving.solve import solve
 from solver.neutreeko.tables.table import open_table, table_path, write_table
 from solver.web.api import Explorer
+from solver.web.site import static_server
 from tests.helpers import invoke
 from tests.web import test_browser
-from tests.web.static_server import static_server
 from tests.web.test_browser import text_of, wait_until
 
 browser = test_browser.browser  # the harness's fixture: a headless Chromium

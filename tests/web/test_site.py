@@ -19,6 +19,8 @@ def test_a_site_reading_a_release_elsewhere(tmp_path):
     assert "<html data-site" in page and 'src="page.js"' in page and not re.search(r'(href|src|value)="/', page)
     assert {"reader/api.js", "reader/table.js", "reader/neutreeko.js", "train.html"} <= {
         str(path.relative_to(site)) for path in site.rglob("*")}
+    assert "needs Python" in (site / "train.html").read_text() and not (site / "train.js").exists()
+    assert sum(path.stat().st_size for path in site.rglob("*.js")) < 150_000  # the site's budget, uncompressed
     assert not (site / "tables").exists()
 
 
