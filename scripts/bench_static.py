@@ -30,7 +30,7 @@ from solver.core.storage.container import tables_dir
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.model.position import random_positions
 from solver.neutreeko.tables.table import open_table, table_path
-from solver.web.site import static_server
+from solver.web.site import SITE_FILE, static_server
 
 # Times one answer of the page's reader for each position: [cold ms, warm ms, bytes read cold] each; the
 # first answer opens the table, and is timed apart (open ms).
@@ -82,7 +82,7 @@ def main() -> None:
         driver = _browser(Path(work) / "profile")
         try:
             with static_server(site) as url:
-                driver.get(f"{url}?board={options.board}")
+                driver.get(f"{url}{SITE_FILE}")  # a page of the site that opens no table before the measures
                 driver.set_script_timeout(600)
                 measured = driver.execute_async_script(_MEASURE, positions, options.board)
         finally:
