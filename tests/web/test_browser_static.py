@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import json
 import shutil
+import threading
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -125,3 +128,22 @@ def test_the_page_shows_a_folded_table_s_values(browser, site):
         browser.get(url + "?board=5x5&rule=connected&moves=C4-C3")
         wait_until(browser, lambda: "win in 3" in text_of(browser, "status"), "the page did not show the value")
         assert "D5-D2" in text_of(browser, "moves")
+
+
+def test_a_host_without_range_is_named(browser, site):
+    """Python 3.11's own http.server answers a Range request with the whole file: the page says why it
+    cannot read the table."""
+    class Plain(SimpleHTTPRequestHandler):
+        def log_message(self, format, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(Plain, directory=str(site)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        answer, = ask(browser, f"http://127.0.0.1:{server.server_address[1]}/", [("position", {"board": "4x4"})])
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
+    assert "the server answered 200, not 206 (the host must answer Range requests)" in answer["error"]
