@@ -107,10 +107,12 @@ def site(directory: Path, tables: str | None) -> None:
     of tables they read, for any static web server that answers Range requests.
 
     \b
-    The page reads the tables itself (each chunk checked against its SHA-256):
+    The pages read the tables themselves (each chunk checked against its SHA-256):
     a position's value and every move, the game annotated, the perfect
-    line, on every board whose table is in the release, folded tables too.
-    What needs Python (building a missing table, NECNON) says so on the page.
+    line, on every board whose table is in the release, folded tables and
+    NECNON's solved boards too.
+    What needs Python (building a missing table, NECNON's search engine)
+    says so on the page.
     The pages need a secure context (https, or http on 127.0.0.1); a
     release on another host must allow them by CORS.
 

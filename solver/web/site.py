@@ -7,6 +7,9 @@ Run as ``python -m solver.web.site DIR [PORT]``, the module serves DIR on 127.0.
 Python's own ``http.server`` lacks before 3.12), to look at a site before it is published
 (:func:`static_server`).
 
+The scripts are written without their comment lines (:func:`without_comments`), which keeps the site's
+JavaScript small.
+
 A page's addresses are made relative (``/page.js`` -> ``page.js``, the page ``/train`` -> ``train.html``),
 so that the site works under any path, and its ``<html>`` element is marked ``data-site``, which makes
 ``page.js`` ask the reader instead of a server.
@@ -34,7 +37,7 @@ READER = "reader"
 #: The file of a site that names its release.
 SITE_FILE = "site.json"
 #: The pages the in-browser reader answers for: the others need a server (``neutreeko serve``).
-STATIC_PAGES = frozenset({"/"})
+STATIC_PAGES = frozenset({"/", "/necnon"})
 _NEEDS_PYTHON = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>Needs the installed explorer</title></head>
 <body><p>This page ({page}) needs Python: install neutreeko-solver (<code>pip install neutreeko-solver</code>)
@@ -50,6 +53,23 @@ def _file_name(path: str, media_type: str) -> str:
     ``train.html``, ``/page.js`` -> ``page.js``."""
     name = path.lstrip("/") or "index"
     return f"{name}.html" if media_type.startswith("text/html") and not name.endswith(".html") else name
+
+
+def without_comments(script: str) -> str:
+    """``script`` without its comment lines (a line that is a ``//`` comment, or a ``/* ... */`` block
+    from the start of a line to the end of one): what the browser runs, without what people read."""
+    kept, inside = [], False
+    for line in script.splitlines(keepends=True):
+        text = line.strip()
+        if inside:
+            inside = not text.endswith("*/")
+        elif text.startswith("//"):
+            pass
+        elif text.startswith("/*") and ("*/" not in text or text.endswith("*/")):
+            inside = not text.endswith("*/") or text == "/*"
+        else:
+            kept.append(line)
+    return "".join(kept)
 
 
 def reader_files() -> dict[str, bytes]:
@@ -84,6 +104,9 @@ def write_site(directory: Path, tables: str) -> list[str]:
             if "/" + loaded in served and not served["/" + loaded].media_type.startswith("text/html"):
                 contents[names["/" + loaded]] = served["/" + loaded].content
     contents.update(reader_files())
+    for name in contents:
+        if name.endswith(".js"):
+            contents[name] = without_comments(contents[name].decode()).encode()
     contents[SITE_FILE] = (json.dumps({"tables": tables}, indent=1) + "\n").encode()
     for name, content in contents.items():
         target = directory / name

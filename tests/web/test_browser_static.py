@@ -1,11 +1,13 @@
 """The static explorer (``neutreeko site``) in headless Chromium, served by a static server with ``Range``
 on loopback: the in-browser reader's answers equal the Python ones on thousands of random legal
-positions of every board built here (a full table, and folded ones of a square and an oblong board),
-and a chunk changed on the server makes the page say the table is damaged and show no value."""
+positions of every board built here (a full table, folded ones of a square and an oblong board, and
+NECNON's tables of square and hexhex boards, one of many chunks), and a chunk changed on the server
+makes the page say the table is damaged and show no value."""
 
 from __future__ import annotations
 
 import json
+import random
 import shutil
 import threading
 from functools import partial
@@ -14,6 +16,10 @@ from pathlib import Path
 
 import pytest
 
+from solver.necnon.model.position import Position as NecnonPosition
+from solver.necnon.model.rules import Game as NecnonGame
+from solver.necnon.tables.build import build_table as build_necnon_table
+from solver.necnon.tables.table import table_path as necnon_table_path
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.model.position import random_positions
 from solver.neutreeko.querying.probe import Tablebase
@@ -29,6 +35,9 @@ from tests.web.test_browser import text_of, wait_until
 browser = test_browser.browser  # the harness's fixture: a headless Chromium
 #: The boards of the release and whether each table is folded.
 BOARDS = {"4x4": False, "5x5": True, "3x5": True}
+#: NECNON's boards of the release (those of the session's NECNON tables, and 4 x 4, of many chunks) and the
+#: random positions compared on each.
+NECNON_BOARDS = {("3x3", "nec"): 300, ("hex2", "nec"): 200, ("3x2", "non"): 200, ("4x4", "nec"): 1000}
 #: Random positions compared on each board.
 POSITIONS = 1000
 # Asks the page's reader for the answers of many requests at once: [endpoint, parameters] each.
@@ -40,10 +49,14 @@ import(new URL("reader/api.js", document.baseURI).href)
 
 
 @pytest.fixture(scope="module")
-def tables(solved_5x5, tables_4x4, tmp_path_factory) -> Path:
-    """The tables of :data:`BOARDS`, written once."""
+def tables(solved_5x5, tables_4x4, necnon_tables, tmp_path_factory) -> Path:
+    """The tables of :data:`BOARDS` and :data:`NECNON_BOARDS`, written once."""
     directory = tmp_path_factory.mktemp("static-tables")
     shutil.copy(tables_4x4 / "neutreeko-4x4.h5", directory)
+    for table in necnon_tables.glob("*.h5"):
+        shutil.copy(table, directory)
+    game = NecnonGame.of("4x4", "nec")
+    build_necnon_table(game, directory / necnon_table_path(game).name)
     game = Game.of("5x5")
     write_table(game, solved_5x5.result, directory / table_path(game).name, 1.0, fold=True)
     game = Game.of("3x5")
@@ -147,3 +160,55 @@ def test_a_host_without_range_is_named(browser, site):
         server.server_close()
         thread.join(timeout=10)
     assert "the server answered 200, not 206 (the host must answer Range requests)" in answer["error"]
+
+
+def necnon_positions(game: NecnonGame, count: int, seed: int) -> list[NecnonPosition]:
+    """``count`` positions reachable from the empty board: random turns, a random number of them."""
+    rng, positions = random.Random(seed), []
+    while len(positions) < count:
+        position = NecnonPosition.empty(game)
+        for _ in range(rng.randrange(game.grid.cells)):
+            if position.over:
+                break
+            position = position.play(rng.choice(position.turns()))
+        positions.append(position)
+    return positions
+
+
+@pytest.mark.parametrize(("board", "protocol"), NECNON_BOARDS)
+def test_the_reader_answers_necnon_as_python_does(browser, site, tables, board, protocol):
+    game = NecnonGame.of(board, protocol)
+    positions = necnon_positions(game, NECNON_BOARDS[board, protocol], seed=41)
+    explorer = Explorer(tables)
+    requests = [{"game": "necnon", "board": board, "protocol": protocol, "position": p.notation()} for p in positions]
+    expected = [explorer.answer("/api/position", request) for request in requests]
+    with static_server(site) as url:
+        answers = ask(browser, url, [("position", request) for request in requests])
+    wrong = [(p.notation(), got) for p, got, want in zip(positions, answers, expected) if got != json.loads(json.dumps(want))]
+    assert not wrong, (len(wrong), wrong[:2])
+
+
+def test_necnon_games_lines_and_rules_as_the_server_gives_them(browser, site, tables):
+    explorer = Explorer(tables)
+    requests = [("game", {"game": "necnon", "board": "4x4", "protocol": "nec", "moves": "b2 a1,c3 d4,a4"}),
+                ("game", {"game": "necnon", "board": "hex2", "protocol": "nec", "moves": "b2 a1,zz"}),
+                ("line", {"game": "necnon", "board": "3x3", "protocol": "nec", "moves": "b2"}),
+                ("rules", {"game": "necnon", "board": "3x2", "protocol": "non", "moves": "a1"}),
+                ("games", {})]
+    with static_server(site) as url:
+        answers = ask(browser, url, requests)
+    for (endpoint, parameters), got in zip(requests, answers):
+        want = json.loads(json.dumps(explorer.answer(f"/api/{endpoint}", parameters)))
+        if endpoint == "games":  # the release's tables are ready; a server builds small ones on demand
+            want = [{**entry, "table": "missing" if entry["table"] == "on demand" else entry["table"]}
+                    for entry in want["games"]]
+            got = got["games"]
+        assert got == want, endpoint
+
+
+def test_the_necnon_page_shows_a_table_s_values(browser, site):
+    with static_server(site) as url:
+        browser.get(url + "necnon.html?board=4x4&protocol=nec&moves=b2")
+        wait_until(browser, lambda: "turn 1 of 1" in text_of(browser, "status"), "the page did not show the position")
+        assert "Green to move\ndraw in 8 turns" in text_of(browser, "status")
+        assert not text_of(browser, "message")

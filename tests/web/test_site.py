@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 
+from solver.web.site import without_comments
 from tests.helpers import assert_one_line_error, invoke
 
 
@@ -28,3 +29,10 @@ def test_tables_neither_a_url_nor_a_directory_are_refused(tmp_path):
     result = invoke("site", str(tmp_path / "site"), "--tables", str(tmp_path / "none"))
     assert_one_line_error(result, "--tables", "neither an http(s) URL nor a directory", code=2)
     assert not (tmp_path / "site").exists()
+
+
+def test_the_site_s_scripts_leave_out_comment_lines_only():
+    script = ('/* A module.\n * More.\n */\n"use strict";\n// why\nconst a = 1;  // kept\n'
+              '/* inline */ const b = 2;\n  /** one line */\nconst url = "http://x/*";\n')
+    assert without_comments(script) == ('"use strict";\nconst a = 1;  // kept\n/* inline */ const b = 2;\n'
+                                        'const url = "http://x/*";\n')

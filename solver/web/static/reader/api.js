@@ -1,11 +1,13 @@
 /* The explorer's JSON API answered in the browser, from the tables of a release read over HTTP (table.js):
- * the answers of `neutreeko serve` (docs/reference/json-api.md) for /api/games, /api/position,
- * /api/game, /api/annotate and /api/line of Neutreeko; what needs Python (a table the release lacks,
- * the other endpoints, NECNON) is refused with a message that says so. page.js calls answer() when the
- * page is a static site (site.json beside it names where the release lives).
+ * the answers of `neutreeko serve` (docs/reference/json-api.md) for /api/games, and /api/position,
+ * /api/game, /api/annotate and /api/line of Neutreeko, /api/position, /api/game, /api/line and
+ * /api/rules of NECNON (necnon.js); what needs Python (a table the release lacks, variations, the other
+ * endpoints, NECNON's search engine) is refused with a message that says so. page.js calls answer() when
+ * the page is a static site (site.json beside it names where the release lives).
  */
 import {openTable} from "./table.js";
 import * as N from "./neutreeko.js";
+import * as C from "./necnon.js";
 
 const MAX_LINE_PLIES = 1000;
 const NEEDS_PYTHON = "needs the installed explorer (pip install neutreeko-solver, then neutreeko serve)";
@@ -29,22 +31,25 @@ function releaseOf() {
   return release;
 }
 
-const opened = new Map();  // "board rule" -> promise of the table, checked
+const opened = new Map();  // "game board variant" -> promise of the table, checked
 
-/** ``game``'s table from the release, opened once; an Error saying what is missing and where to get it. */
-async function tableOf(game) {
-  const key = `${game.board.name} ${game.rule}`;
+/** The table of ``game`` ("neutreeko" or "necnon") on ``board`` under ``variant`` (its rule or protocol),
+ * opened once and checked by ``check``; an Error saying what is missing and where to get it. */
+async function tableOf(game, board, variant, check) {
+  const key = `${game} ${board} ${variant}`;
   if (!opened.has(key)) {
     opened.set(key, (async () => {
       const {base, entries} = await releaseOf();
-      const entry = entries.find(e => e.game === "neutreeko" && e.board === game.board.name && e.rule === game.rule);
-      if (!entry) throw new Error(`no table for ${key} in this site's release: building one ${NEEDS_PYTHON}`);
-      return N.checkTable(game, await openTable(new URL(entry.file, base).href));
+      const entry = entries.find(e => e.game === game && e.board === board && (e.rule || e.protocol) === variant);
+      if (!entry) throw new Error(`no table for ${board} ${variant} in this site's release: building one ${NEEDS_PYTHON}`);
+      return check(await openTable(new URL(entry.file, base).href));
     })());
     opened.get(key).catch(() => opened.delete(key));
   }
   return opened.get(key);
 }
+
+const neutreekoTable = game => tableOf("neutreeko", game.board.name, game.rule, table => N.checkTable(game, table));
 
 const valueOf = e => ({value: e.value, plies: e.plies});
 const side = p => (p.blackToMove ? "black" : "white");
@@ -162,9 +167,11 @@ async function line(table, start, maxPlies) {
           movetext: groups.join(" "), result: over.result, reason};
 }
 
-/** The list of /api/games: every board and rule, "ready" where the release has its table. */
+/** The list of /api/games: every board and rule (and NECNON's boards and protocols), "ready" where the
+ * release has its table. */
 async function games() {
   const {entries} = await releaseOf(), list = [];
+  const ready = (game, board, variant) => entries.some(e => e.game === game && e.board === board && (e.rule || e.protocol) === variant);
   for (let width = 3; width <= 11; width++) for (let height = 3; height <= 11; height++) {
     for (const rule of N.RULE_NAMES) {
       try {
@@ -172,8 +179,17 @@ async function games() {
       } catch (error) {
         continue;
       }
-      const ready = entries.some(e => e.game === "neutreeko" && e.board === `${width}x${height}` && e.rule === rule);
-      list.push({game: "neutreeko", board: `${width}x${height}`, rule, table: ready ? "ready" : "missing"});
+      list.push({game: "neutreeko", board: `${width}x${height}`, rule,
+                 table: ready("neutreeko", `${width}x${height}`, rule) ? "ready" : "missing"});
+    }
+  }
+  const boards = [];
+  for (let width = 2; width <= 7; width++) for (let height = 2; height <= 7; height++) boards.push(`${width}x${height}`);
+  for (let base = 2; base <= 6; base++) boards.push(`hex${base}`);
+  for (const board of boards) {
+    for (const protocol of ["nec", "non", "nec-non", "non-nec"]) {
+      const table = ready("necnon", board, protocol) ? "ready" : C.gridOf(board).cells > 30 ? "too large" : "missing";
+      list.push({game: "necnon", board, protocol, table});
     }
   }
   return {games: list, default: {board: "5x5", rule: "connected"}, max_line_plies: MAX_LINE_PLIES};
@@ -182,11 +198,13 @@ async function games() {
 /** The answer of /api/<endpoint> to ``parameters`` (``body``: a posted record), as serve gives it. */
 export async function answer(endpoint, parameters = {}, body = null) {
   if (endpoint === "games") return games();
-  if ((parameters.game || "neutreeko") !== "neutreeko" || body !== null
-      || !["position", "game", "annotate", "line"].includes(endpoint)) {
+  const necnon = parameters.game === "necnon";
+  const answered = necnon ? ["position", "game", "line", "rules"] : ["position", "game", "annotate", "line"];
+  if (!["neutreeko", "necnon", undefined].includes(parameters.game) || body !== null || !answered.includes(endpoint)) {
     throw new Error(`this ${NEEDS_PYTHON}`);
   }
-  const start = startOf(parameters), table = await tableOf(start.game), words = moveWords(parameters.moves);
+  if (necnon) return necnonAnswer(endpoint, parameters);
+  const start = startOf(parameters), table = await neutreekoTable(start.game), words = moveWords(parameters.moves);
   if (words.some(word => /[()]/.test(word))) throw new Error(`variations need the installed explorer (${NEEDS_PYTHON})`);
   if (endpoint === "game") {
     const played = playable(start, words);
@@ -202,9 +220,100 @@ export async function answer(endpoint, parameters = {}, body = null) {
   if (endpoint === "line") {
     const plies = parameters.max_plies === undefined ? String(MAX_LINE_PLIES) : String(parameters.max_plies);
     if (!/^\d{1,4}$/.test(plies) || Number(plies) > MAX_LINE_PLIES) {
-      throw new Error(`max_plies ${JSON.stringify(plies.slice(0, 20))} is not a whole number from 0 to ${MAX_LINE_PLIES}`);
+      throw new Error(`max_plies ${N.quote(plies.slice(0, 20))} is not a whole number from 0 to ${MAX_LINE_PLIES}`);
     }
     return line(table, p, Number(plies));
   }
   return queryObject(table, p);
+}
+
+// -- NECNON ----------------------------------------------------------------------------------------
+
+function described(p) {
+  return {position: C.notation(p), board: p.game.grid.name, protocol: p.game.setting, to_move: p.blackToMove ? "black" : "green",
+          over: C.over(p)};
+}
+
+function score(p) {
+  const [black, green] = C.points(p);
+  return {points: {black, green}, smothered: C.groups(p).filter(g => g.smothered)
+    .map(g => ({colour: g.colour, cells: g.cells.map(cell => p.game.grid.cellName(cell))}))};
+}
+
+const valued = (p, e) => ({...described(p), value: e.margin, turns: e.turns, result: C.result(e.margin)});
+
+/** What the rules say of ``p`` (report.state_object). */
+function stateObject(p) {
+  const turns = C.turns(p), [black, green] = C.points(p);
+  return {...described(p), allowed: C.over(p) ? [] : C.allowed(p).map(cell => p.game.grid.cellName(cell)),
+          stones: turns.length ? turns[0].length : 0, result: C.result(black - green), ...score(p)};
+}
+
+async function necnonQuery(table, p) {
+  const ranked = await C.rankedTurns(table, p);
+  return {...valued(p, await C.probe(table, p)),
+          ranking: ranked.map(r => ({turn: r.name, value: r.evaluation.margin, turns: r.evaluation.turns,
+                                     position: C.notation(r.position)}))};
+}
+
+const round = x => Math.round(x * 1e4) / 1e4;
+
+function gridObject(grid) {
+  return {board: grid.name, kind: grid.kind, extent: grid.extent.map(round),
+          cells: grid.centres.map(([x, y], cell) => ({name: grid.cellName(cell), x: round(x), y: round(y)})),
+          rows: grid.rows.map(row => row.map(cell => grid.cellName(cell)))};
+}
+
+/** The turns of ``words`` from ``start`` while each can be played: {positions, turns, refused}. */
+function playableTurns(start, words) {
+  const positions = [start], turns = [];
+  for (const word of words.filter(w => !/^\d+\.+$/.test(w)).map(w => w.replace(/^\d+\.+/, ""))) {
+    const p = positions[positions.length - 1];
+    const refused = reason => ({positions, turns, refused: `turn ${turns.length + 1}, ${word.slice(0, 24)}, cannot be played: ${reason}`});
+    if (C.over(p)) {
+      const [black, green] = C.points(p);
+      return refused(`the game is over (${C.result(black - green)})`);
+    }
+    try {
+      const turn = C.parseTurn(p, word);
+      positions.push(C.play(p, turn));
+      turns.push(turn);
+    } catch (error) {
+      return refused(error.message);
+    }
+  }
+  return {positions, turns, refused: null};
+}
+
+async function necnonAnswer(endpoint, parameters) {
+  const text = parameters.position || "empty";
+  const board = parameters.board || C.notationBoard(text) || "4x4";
+  const game = C.gameOf(board, parameters.protocol || "nec");
+  if (game.grid.cells > 30) throw new Error(`no table for ${game.grid.name} ${game.setting}: the board has more cells than the solver takes; its search engine ${NEEDS_PYTHON}`);
+  const start = C.parsePosition(text, game), words = String(parameters.moves || "").split(/\s+/).filter(Boolean);
+  if (words.some(word => /[()]/.test(word))) throw new Error(`variations need the installed explorer (${NEEDS_PYTHON})`);
+  const played = playableTurns(start, words);
+  if (endpoint !== "game" && played.refused) throw new Error(played.refused.replace(/^turn \d+, [^,]*, cannot be played: /, ""));
+  const p = played.positions[played.positions.length - 1];
+  if (endpoint === "rules") return stateObject(p);
+  const table = await tableOf("necnon", game.grid.name, game.setting, t => C.checkTable(game, t));
+  if (endpoint === "position") return necnonQuery(table, p);
+  if (endpoint === "line") {
+    const steps = [];
+    for (let current = p; !C.over(current);) {
+      const best = (await C.rankedTurns(table, current))[0];
+      steps.push({name: best.name, by: current.blackToMove ? "black" : "green", p: best.position,
+                  e: await C.probe(table, best.position)});
+      current = best.position;
+    }
+    const end = steps.length ? steps[steps.length - 1].p : p;
+    return {...valued(p, await C.probe(table, p)),
+            line: steps.map((step, i) => ({turn: i + 1, play: step.name, by: step.by, position: C.notation(step.p),
+                                           value: step.e.margin, turns: step.e.turns})), ...score(end)};
+  }
+  const values = [];
+  for (const each of played.positions) values.push(await necnonQuery(table, each));
+  return {start: C.notation(start) === C.notation(C.parsePosition("empty", game)) ? "empty" : C.notation(start),
+          grid: gridObject(game.grid), turns: played.turns.map(turn => C.turnName(game.grid, turn)),
+          positions: played.positions.map(stateObject), values, refused: played.refused, variations: []};
 }

@@ -8,7 +8,16 @@ export class InputError extends Error {}
 
 const LETTERS = "ABCDEFGHIJK";
 const DIRECTIONS = [[1, 0], [1, 1], [0, 1], [-1, 1], [-1, 0], [-1, -1], [0, -1], [1, -1]];
-const quote = text => JSON.stringify(String(text).slice(0, 60));
+/** ``text`` quoted for a message as the Python side quotes it (its repr), cut to 60 characters. */
+export function quote(text, limit = 60) {
+  const repr = t => (t.includes("'") && !t.includes('"') ? `"${t.replace(/\\/g, "\\\\")}"`
+    : `'${t.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`);
+  text = String(text);
+  if (text.length <= limit) return repr(text);
+  const cut = repr(text.slice(0, limit - 3));
+  return `${cut.slice(0, -1)}...${cut.slice(-1)}`;
+}
+
 export const rank3 = (a, b, c) => a + b * (b - 1) / 2 + c * (c - 1) * (c - 2) / 6;
 const choose3 = n => n * (n - 1) * (n - 2) / 6;
 const squeeze = (s, [m0, m1, m2]) => s - (m0 < s) - (m1 < s) - (m2 < s);

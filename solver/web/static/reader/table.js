@@ -35,7 +35,6 @@ function shrink() {
   }
 }
 
-const quoted = text => JSON.stringify(String(text).slice(0, 60));
 const hex = buffer => Array.from(new Uint8Array(buffer), byte => byte.toString(16).padStart(2, "0")).join("");
 const sha256 = async bytes => new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
 
