@@ -97,7 +97,7 @@ def test_the_reader_answers_as_python_does(browser, site, tables, board):
 
 def test_games_lines_and_annotations_as_the_server_gives_them(browser, site, tables):
     explorer = Explorer(tables)
-    requests = [("game", {"board": "4x4", "position": "start", "moves": "A1-C3 B4-A4 C3-B3"}),
+    requests = [("game", {"board": "4x4", "position": "start", "moves": "1. A1-C3 B4-A4 2. C3-B3"}),
                 ("game", {"board": "5x5", "position": "start", "moves": "C4-C3 D5-D2 B1-A1 B5-B2 D1-E1"}),
                 ("line", {"board": "5x5", "position": "start", "moves": "C4-C3"}),
                 ("line", {"board": "3x5", "position": "start", "max_plies": "7"}),

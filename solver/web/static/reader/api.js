@@ -67,15 +67,22 @@ async function queryObject(table, p) {
 /** The position the parameters name before their moves. */
 const startOf = q => N.parsePosition(q.position || "start", q.board || null, q.rule || "connected");
 
-const moveWords = text => String(text || "").replace(/,/g, " ").split(/\s+/).filter(Boolean);
+/** The moves of move text, split at ``separators`` (Neutreeko's: spaces and commas; NECNON's turns hold
+ * commas), move numbers ("1.", "1...") left out. */
+const moveWords = (text, separators = /[\s,]+/) => String(text || "").split(separators)
+  .map(word => word.replace(/^\d+\.+/, "")).filter(Boolean);
 
-/** How play has ended at ``p``, seen ``times`` times: {result, reason} or null (outcome.py's ending). */
+/** How play has ended at ``p``, seen ``times`` times: {result} or null (outcome.py's ending). */
 function ending(p, times) {
   const winner = N.winner(p);
   if (winner) return {result: `${winner} wins`};
   if (!N.moves(p).length) return {result: `${p.blackToMove ? "white" : "black"} wins`};
   return times >= 3 ? {result: "draw by repetition"} : null;
 }
+
+/** The move number of ply ``ply`` (from 1) of a game from ``start``, and its label ("3." or "3..."). */
+const moveNumber = (start, ply) => Math.floor((ply - 1 + (start.blackToMove ? 0 : 1)) / 2) + 1;
+const plyLabel = (start, ply) => `${moveNumber(start, ply)}${(ply % 2 === 1) === start.blackToMove ? "." : "..."}`;
 
 const sameValue = (a, b) => a.value === b.value && a.plies === b.plies;
 const MARKS = ["inaccuracy", "mistake", "blunder"];
@@ -86,8 +93,7 @@ async function judge(table, start, ply, p, move) {
   const played = ranked.find(m => m.move[0] === move[0] && m.move[1] === move[1]);
   const before = ranked[0].evaluation, after = played.evaluation;
   const values = ["win", "draw", "loss"];
-  const number = Math.floor((ply - 1 + (start.blackToMove ? 0 : 1)) / 2) + 1;
-  return {ply, number: `${number}${(ply % 2 === 1) === start.blackToMove ? "." : "..."}`, side: side(p), move: played.name,
+  return {ply, number: plyLabel(start, ply), side: side(p), move: played.name,
           position: N.fen(p), before: valueOf(before), after: valueOf(after),
           mark: sameValue(before, after) ? "best" : MARKS[values.indexOf(after.value) - values.indexOf(before.value)],
           best: ranked.filter(m => sameValue(m.evaluation, before)).map(m => m.name),
@@ -150,10 +156,9 @@ async function line(table, start, maxPlies) {
   }
   const groups = [];
   steps.forEach((step, i) => {
-    const ply = i + 1, black = (ply % 2 === 1) === start.blackToMove;
-    const number = Math.floor((ply - 1 + (start.blackToMove ? 0 : 1)) / 2) + 1;
-    if (ply > 1 && !black) groups[groups.length - 1] += ` ${step.move}`;
-    else groups.push(`${number}${black ? "." : "..."} ${step.move}`);
+    const label = plyLabel(start, i + 1);
+    if (i > 0 && label.endsWith("...")) groups[groups.length - 1] += ` ${step.move}`;
+    else groups.push(`${label} ${step.move}`);
   });
   const end = steps.length ? steps[steps.length - 1].p : start;
   const names = p => (p.blackToMove ? p.white : p.black).map(s => N.squareName(start.game, s)).join(" ");
@@ -161,7 +166,7 @@ async function line(table, start, maxPlies) {
     ? "the same position for the third time" : N.winner(end) ? `three in a row on ${names(end)}`
       : `${end.blackToMove ? "Black" : "White"} cannot move`;
   return {...positionObject(start, value),
-          moves: steps.map((step, i) => ({ply: i + 1, number: Math.floor((i + (start.blackToMove ? 0 : 1)) / 2) + 1,
+          moves: steps.map((step, i) => ({ply: i + 1, number: moveNumber(start, i + 1),
                                          move: step.move, forced: step.forced, position: N.fen(step.p),
                                          to_move: side(step.p), ...valueOf(step.value)})),
           movetext: groups.join(" "), result: over.result, reason};
@@ -267,7 +272,7 @@ function gridObject(grid) {
 /** The turns of ``words`` from ``start`` while each can be played: {positions, turns, refused}. */
 function playableTurns(start, words) {
   const positions = [start], turns = [];
-  for (const word of words.filter(w => !/^\d+\.+$/.test(w)).map(w => w.replace(/^\d+\.+/, ""))) {
+  for (const word of words) {
     const p = positions[positions.length - 1];
     const refused = reason => ({positions, turns, refused: `turn ${turns.length + 1}, ${word.slice(0, 24)}, cannot be played: ${reason}`});
     if (C.over(p)) {
@@ -290,7 +295,8 @@ async function necnonAnswer(endpoint, parameters) {
   const board = parameters.board || C.notationBoard(text) || "4x4";
   const game = C.gameOf(board, parameters.protocol || "nec");
   if (game.grid.cells > 30) throw new Error(`no table for ${game.grid.name} ${game.setting}: the board has more cells than the solver takes; its search engine ${NEEDS_PYTHON}`);
-  const start = C.parsePosition(text, game), words = String(parameters.moves || "").split(/\s+/).filter(Boolean);
+  const start = C.parsePosition(text, game);
+  const words = moveWords(parameters.moves, /\s+/);
   if (words.some(word => /[()]/.test(word))) throw new Error(`variations need the installed explorer (${NEEDS_PYTHON})`);
   const played = playableTurns(start, words);
   if (endpoint !== "game" && played.refused) throw new Error(played.refused.replace(/^turn \d+, [^,]*, cannot be played: /, ""));
