@@ -25,6 +25,7 @@ from solver.neutreeko.model.position import random_positions
 from solver.neutreeko.querying.probe import Tablebase
 from solver.neutreeko.querying.report import query_object
 from solver.neutreeko.solving.solve import solve
+from solver.neutreeko.tables.folding import Classes
 from solver.neutreeko.tables.table import open_table, table_path, write_table
 from solver.web.api import Explorer
 from solver.web.site import static_server
@@ -212,3 +213,35 @@ def test_the_necnon_page_shows_a_table_s_values(browser, site):
         wait_until(browser, lambda: "turn 1 of 1" in text_of(browser, "status"), "the page did not show the position")
         assert "Green to move\ndraw in 8 turns" in text_of(browser, "status")
         assert not text_of(browser, "message")
+
+
+#: Boards and rules without a table here: the reader's model (moves, the index, the class numbers of a
+#: folded table) against Python's, on every side from 3 to 11 and on every rule.
+MODELS = [*((f"{side}x{side}", "connected") for side in range(3, 12)), ("3x11", "connected"), ("11x4", "connected"),
+          ("10x6", "orthogonal"), ("6x4", "diagonal"), ("7x5", "equidistant"), ("9x9", "centre"), ("5x7", "centre")]
+_MODEL = """const done = arguments[arguments.length - 1];
+import(new URL("reader/neutreeko.js", document.baseURI).href).then(N => arguments[0].map(([board, rule, fens]) => {
+  const game = N.gameOf(board, rule);
+  return fens.map(fen => {
+    const p = N.parsePosition(fen, board, rule);
+    return [N.fen(p), N.indexOf(game, N.mover(p), N.other(p)), N.classNumber(game, N.mover(p), N.other(p)),
+            N.moves(p).map(move => [N.moveName(game, move), N.fen(N.play(p, move))])];
+  });
+})).then(done, error => done({error: String(error)}));"""
+
+
+def test_the_reader_s_model_of_every_board_is_python_s(browser, site):
+    expected, asked = [], []
+    for board, rule in MODELS:
+        game = Game.of(board, rule)
+        positions = random_positions(game, 100, seed=41)
+        classes = Classes.of(game).numbers([p.index() for p in positions]).tolist()
+        expected.append([[p.fen(), p.index(), number, [[move.name(game.board), p.play(move).fen()] for move in p.moves()]]
+                         for p, number in zip(positions, classes)])
+        asked.append([board, rule, [p.fen() for p in positions]])
+    with static_server(site) as url:
+        browser.get(url + "site.json")
+        browser.set_script_timeout(120)
+        answers = browser.execute_async_script(_MODEL, asked)
+    for (board, rule), got, want in zip(MODELS, answers, expected):
+        assert got == want, (board, rule)

@@ -269,11 +269,20 @@ function imagesOf(game) {
     game.triples = triples;
     game.images = game.symmetries.map(g => {
       const ranks = new Int32Array(count);
-      for (let r = 0; r < count; r++) ranks[r] = rank3(...sorted([g[triples[r * 3]], g[triples[r * 3 + 1]], g[triples[r * 3 + 2]]]));
+      for (let r = 0; r < count; r++) ranks[r] = sortedRank(g[triples[r * 3]], g[triples[r * 3 + 1]], g[triples[r * 3 + 2]]);
       return ranks;
     });
   }
   return game.images;
+}
+
+/** The rank of the three distinct squares, in any order (no array made: the tables of 11 x 11 call it millions of times). */
+function sortedRank(a, b, c) {
+  let t;
+  if (a > b) { t = a; a = b; b = t; }
+  if (b > c) { t = b; b = c; c = t; }
+  if (a > b) { t = a; a = b; b = t; }
+  return rank3(a, b, c);
 }
 
 const tripleAt = (game, rank) => [game.triples[rank * 3], game.triples[rank * 3 + 1], game.triples[rank * 3 + 2]];
@@ -325,7 +334,7 @@ const keepers = (game, rank) => game.symmetries.filter((_, g) => game.images[g][
 /** The smallest squeezed rank of the images under ``keep`` of the other side's triple ``o`` around ``m``. */
 function smallestAround(keep, m, o) {
   let best = Infinity;
-  for (const g of keep) best = Math.min(best, rank3(...sorted(o.map(s => squeeze(g[s], m)))));
+  for (const g of keep) best = Math.min(best, sortedRank(squeeze(g[o[0]], m), squeeze(g[o[1]], m), squeeze(g[o[2]], m)));
   return best;
 }
 
@@ -354,7 +363,7 @@ export function classNumber(game, m, o) {
   let within = Infinity;
   game.symmetries.forEach((g, at) => {
     if (images[at][rank] !== best) return;
-    within = Math.min(within, rank3(...sorted(o.map(s => squeeze(g[s], canonicalMover)))));
+    within = Math.min(within, sortedRank(...o.map(s => squeeze(g[s], canonicalMover))));
   });
   if (classes.symmetric[best]) {
     const block = blockOf(game, best);
