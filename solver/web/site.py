@@ -146,11 +146,12 @@ class RangeHandler(SimpleHTTPRequestHandler):
 
 
 @contextmanager
-def static_server(directory: Path, port: int = 0) -> Iterator[str]:
-    """The address (``http://127.0.0.1:PORT/``) of a :class:`RangeHandler` server of ``directory`` on
-    ``port`` (0: any free one), in a thread, stopped when the block ends. Raises :class:`OSError` if it
-    cannot listen."""
-    server = ThreadingHTTPServer(("127.0.0.1", port), partial(RangeHandler, directory=os.fspath(directory)))
+def static_server(directory: Path, port: int = 0,
+                  handler: type[SimpleHTTPRequestHandler] = RangeHandler) -> Iterator[str]:
+    """The address (``http://127.0.0.1:PORT/``) of a server of ``directory`` (by ``handler``) on ``port``
+    (0: any free one), in a thread, stopped when the block ends. Raises :class:`OSError` if it cannot
+    listen."""
+    server = ThreadingHTTPServer(("127.0.0.1", port), partial(handler, directory=os.fspath(directory)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import shutil
-import threading
-from functools import partial
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from http.server import SimpleHTTPRequestHandler
 from pathlib import Path
 
 import pytest
@@ -28,7 +27,7 @@ from solver.neutreeko.solving.solve import solve
 from solver.neutreeko.tables.folding import Classes
 from solver.neutreeko.tables.table import open_table, table_path, write_table
 from solver.web.api import Explorer
-from solver.web.site import static_server
+from solver.web.site import RangeHandler, static_server
 from tests.helpers import invoke
 from tests.web import test_browser
 from tests.web.test_browser import text_of, wait_until
@@ -151,15 +150,8 @@ def test_a_host_without_range_is_named(browser, site):
         def log_message(self, format, *args):
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(Plain, directory=str(site)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        answer, = ask(browser, f"http://127.0.0.1:{server.server_address[1]}/", [("position", {"board": "4x4"})])
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
+    with static_server(site, handler=Plain) as url:
+        answer, = ask(browser, url, [("position", {"board": "4x4"})])
     assert "the server answered 200, not 206 (the host must answer Range requests)" in answer["error"]
 
 
@@ -245,3 +237,25 @@ def test_the_reader_s_model_of_every_board_is_python_s(browser, site):
         answers = browser.execute_async_script(_MODEL, asked)
     for (board, rule), got, want in zip(MODELS, answers, expected):
         assert got == want, (board, rule)
+
+
+class _Lying(RangeHandler):
+    """Answers as :class:`RangeHandler` does but for the ``Content-Range`` it sends: ``lie`` rewrites it."""
+
+    lie = staticmethod(lambda first, last, size: (first, last, size))
+
+    def send_header(self, keyword: str, value: str) -> None:
+        if keyword == "Content-Range":
+            first, last, size = (int(part) for part in re.findall(r"\d+", value))
+            value = "bytes {}-{}/{}".format(*self.lie(first, last, size))
+        super().send_header(keyword, value)
+
+
+@pytest.mark.parametrize(("lie", "said"), [
+    (lambda first, last, size: (first + 1, last + 1, size), "the server did not send the bytes asked for"),
+    (lambda first, last, size: (first, last, size + 4096), "is damaged: it has"),
+])
+def test_a_server_that_lies_is_refused(browser, site, lie, said):
+    with static_server(site, handler=type("Lie", (_Lying,), {"lie": staticmethod(lie)})) as url:
+        answer, = ask(browser, url, [("position", {"board": "4x4"})])
+    assert said in answer["error"] and "neutreeko-4x4.h5" in answer["error"]
