@@ -22,6 +22,7 @@ import click
 
 from solver.core import MAX_SEED, files, interrupts
 from solver.core.answers.console import LineCutter, TerminalLines
+from solver.core.answers.notation import quote
 from solver.core.answers.record import read_file, read_stream
 from solver.core.drawing import png
 from solver.core.drawing.pictures import check_format
@@ -33,10 +34,26 @@ Record = TypeVar("Record")
 
 Command = TypeVar("Command", bound=Callable[..., Any])
 
+
+class Output(click.Path):
+    """A file (or, with ``file_okay=False``, a directory) that a command writes, as a :class:`~pathlib.Path`:
+    the directory it goes in must exist. A missing one is bad input (one line, exit 2), refused before
+    any work, and never made. ``-`` (standard output) passes."""
+
+    def __init__(self, file_okay: bool = True, dir_okay: bool = True) -> None:
+        super().__init__(path_type=Path, file_okay=file_okay, dir_okay=dir_okay)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        path = cast(Path, super().convert(value, param, ctx))  # path_type=Path
+        if path != STANDARD_OUTPUT and not path.parent.exists():
+            self.fail(f"the directory {quote(str(path.parent))} does not exist", param, ctx)
+        return path
+
+
 #: The options of commands that read a table, and of those that write one.
 table_option = click.option("--table", "table_file", type=click.Path(path_type=Path), default=None,
                             help="Table file to read instead of the default one.")
-out_option = click.option("--out", type=click.Path(path_type=Path), default=None,
+out_option = click.option("--out", type=Output(), default=None,
                           help="Where to write the table (default: the tables directory).")
 rebuild_option = click.option("--force", is_flag=True, help="Rebuild even if a valid table exists.")
 
@@ -53,7 +70,7 @@ def picture_options(drawing: str) -> Callable[[Command], Command]:
     (parameters ``svg_file`` and ``png_file``), their help ``"<drawing> in an SVG file."`` and so on."""
     def decorate(command: Command) -> Command:
         for option, name in (("png", "a PNG"), ("svg", "an SVG")):  # the last applied is listed first
-            command = click.option(f"--{option}", f"{option}_file", type=click.Path(path_type=Path), default=None,
+            command = click.option(f"--{option}", f"{option}_file", type=Output(), default=None,
                                    metavar="FILE", help=f"{drawing} in {name} file.")(command)
         return command
 
@@ -258,6 +275,13 @@ def pictures_asked(**paths: Path | None) -> list[tuple[Path, str]]:
         with writing(path):
             files.check_writable(path)
     return asked
+
+
+def make_directory(path: Path) -> None:
+    """Make the directory ``path`` of an option such as ``--svg DIR`` (its parent exists: see
+    :class:`Output`), unless it is there; one line and exit 1 if it cannot be made."""
+    with writing(path):
+        path.mkdir(exist_ok=True)
 
 
 def write_pictures(asked: list[tuple[Path, str]], draw: Callable[[str], bytes]) -> None:

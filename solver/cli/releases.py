@@ -16,6 +16,7 @@ from typing import Protocol, TypeVar
 import click
 
 from solver import registry
+from solver.cli.common import Output
 from solver.core.errors import ReleaseError
 from solver.core.files import size_text
 from solver.core.games import load
@@ -38,7 +39,7 @@ class Describable(Protocol):
 
 def _with_publish_options(command: Callable[..., None]) -> Callable[..., None]:
     """``command`` with publish's arguments and options (attached anew for each group's command)."""
-    options = (click.argument("directory", type=click.Path(path_type=Path)),
+    options = (click.argument("directory", type=Output(file_okay=False)),
                click.argument("tables", nargs=-1, metavar="[TABLE...]", type=click.Path(path_type=Path)),
                click.option("--force", is_flag=True, help="Replace the release already in DIRECTORY."))
     for option in reversed(options):

@@ -222,7 +222,7 @@ def test_a_large_board_is_built_only_when_asked(fresh_tables):
     result = necnon("stats", "--board", "5x4", "--protocol", "non")
     assert_one_line_error(result, "more than 16 cells is built only when asked", "--build",
                           "necnon solve --board 5x4 --protocol non", code=1, program="necnon")
-    survey = necnon("survey", "--max-cells", "18", "--out", str(fresh_tables / "survey.md"))
+    survey = necnon("survey", "--max-cells", "18", "--out", str(fresh_tables.parent / "survey.md"))
     assert_one_line_error(survey, "6x3 nec", "--build", code=1, program="necnon")
     assert not fresh_tables.exists() or not any(fresh_tables.iterdir())
 

@@ -90,7 +90,8 @@ def test_second_solve_refuses_and_force_rebuilds(fresh_tables):
 
 @pytest.mark.kernel
 def test_solve_out(fresh_tables, tmp_path):
-    out = tmp_path / "elsewhere" / "deep" / "t.h5"
+    out = tmp_path / "elsewhere" / "t.h5"
+    out.parent.mkdir()
     result = invoke("solve", "--board", "3x3", "--out", str(out))
     assert result.exit_code == 0 and Path(SUMMARY.fullmatch(result.stdout.strip()).group(2)) == out
     assert open_table(Game.of("3x3"), out).attributes["board"] == "3x3"

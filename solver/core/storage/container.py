@@ -116,10 +116,18 @@ def digest(data: npt.NDArray[Any]) -> str:
     return "sha256:" + hashlib.sha256(np.ascontiguousarray(data).data).hexdigest()
 
 
+def _make_tables_dir(path: Path) -> None:
+    """Make the tables directory (:func:`tables_dir`, the program's own) if ``path`` goes in it and it is
+    missing; a table anywhere else needs its directory to exist already."""
+    if os.path.abspath(path.parent) == os.path.abspath(tables_dir()):
+        path.parent.mkdir(parents=True, exist_ok=True)
+
+
 def check_writable(path: Path) -> None:
-    """Raise :class:`~solver.core.errors.TableError` unless a table can be written at ``path``, so that a long solve does
-    not end in a failed write."""
+    """Raise :class:`~solver.core.errors.TableError` unless a table can be written at ``path`` (making the
+    tables directory if it goes there), so that a long solve does not end in a failed write."""
     try:
+        _make_tables_dir(path)
         files.check_writable(path)
     except OSError as error:
         raise TableError(f"cannot write {path}: {error.strerror or error}") from None
@@ -185,6 +193,7 @@ def write(path: Path, dataset: str, data: npt.NDArray[Any], attributes: Attribut
         described = {"format": FORMAT, **attributes, "digest": digest(data), **_provenance(),
                      **({"sorted_by": sorted_by} if sorted_by else {})}
         header_bytes = _power_of_two(len(json.dumps(described)) + 2048)
+        _make_tables_dir(path)
         with files.replacing(path, replace) as temporary:
             with _hdf5(Path(temporary), "w", track_order=True, userblock_size=header_bytes) as (file, sink):
                 stored = file.create_dataset(dataset, shape=data.shape, dtype=data.dtype, chunks=(chunk_items,),

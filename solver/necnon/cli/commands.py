@@ -22,6 +22,7 @@ from solver.cli.common import (
     STANDARD_OUTPUT,
     SVG_HINT,
     CommandGroup,
+    Output,
     input_lines,
     out_option,
     picture_options,
@@ -205,7 +206,7 @@ def stats(board: str | None, protocol: str, table_file: Path | None, build: bool
 @click.option("--games", type=click.IntRange(min=1), default=2000, show_default=True,
               help="Games sampled for each kind of play (random and perfect players).")
 @seed_option("Seed of the sampled games", 1)
-@click.option("--out", type=click.Path(path_type=Path), default=Path("docs/necnon-survey.md"), show_default=True,
+@click.option("--out", type=Output(), default=Path("docs/necnon-survey.md"), show_default=True,
               help="Markdown report; the CSV goes beside it, with the suffix .csv.")
 @click.option("--force", is_flag=True, help="Overwrite an existing report.")
 @build_option
@@ -354,7 +355,7 @@ def show(position: tuple[str, ...], board: str | None, protocol: str, table_file
               help="Playouts of the mcts engine per turn instead of --time (reproducible with --seed).")
 @click.option("--load", "load_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
               help="Continue the game of a record (as save and --record write it), on its board and protocol.")
-@click.option("--record", "record_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
+@click.option("--record", "record_file", type=Output(), default=None, metavar="FILE",
               help="Write the game's record to FILE after every turn.")
 def play(board: str | None, protocol: str, table_file: Path | None, build: bool, you: str, opponent: str | None,
          start: str, seed: int | None, seconds: float, iterations: int | None, load_file: Path | None,

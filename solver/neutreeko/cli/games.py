@@ -8,7 +8,9 @@ from pathlib import Path
 import click
 
 from solver.cli.common import (
+    Output,
     input_lines,
+    make_directory,
     picture_options,
     pictures_asked,
     record_argument,
@@ -52,7 +54,7 @@ from solver.neutreeko.studies.starts import DEPTH, TOP, fair_starts, starts_obje
                    "or the K-th fair start (see neutreeko starts).")
 @click.option("--load", "load_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
               help="Continue the game of a record (as save and --record write it).")
-@click.option("--record", "record_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
+@click.option("--record", "record_file", type=Output(), default=None, metavar="FILE",
               help="Write the game's record to FILE after every move.")
 @click.option("--coach", is_flag=True, help="Judge each of your moves at once, in one line.")
 @seed_option("Seed of the engine's choices: the same seed, the same game", None)
@@ -132,7 +134,7 @@ def annotate_command(game: str, table_file: Path | None, build: bool, as_json: b
 @click.option("--depth", type=click.IntRange(min=1, max=200), default=DEPTH, show_default=True,
               help="Plies of draw-keeping play the freedom is measured over.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (its schema is in the user guide).")
-@click.option("--svg", "svg_dir", type=click.Path(path_type=Path, file_okay=False), default=None, metavar="DIR",
+@click.option("--svg", "svg_dir", type=Output(file_okay=False), default=None, metavar="DIR",
               help="Also draw each listed start, with its first moves, as DIR/start-01.svg, ...")
 def starts_command(board: str, rule: str, table_file: Path | None, build: bool, count: int, depth: int,
                    as_json: bool, svg_dir: Path | None) -> None:
@@ -148,6 +150,8 @@ def starts_command(board: str, rule: str, table_file: Path | None, build: bool, 
     Example (the three best fair starts of 4 x 4):
       neutreeko starts --board 4x4 --count 3
     """
+    if svg_dir is not None:
+        make_directory(svg_dir)
     pictured = [svg_dir / f"start-{rank:02d}.svg" for rank in range(1, count + 1)] if svg_dir else []
     asked = pictures_asked(svg=pictured[0]) if pictured else []
     tablebase = tablebase_for(table_file, build)

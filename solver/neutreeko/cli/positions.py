@@ -11,6 +11,7 @@ import click
 from solver.cli.common import (
     STANDARD_OUTPUT,
     SVG_HINT,
+    Output,
     fail,
     picture_options,
     pictures_asked,
@@ -95,7 +96,7 @@ def _query_stdin(game: Game, tablebase: Tablebase, with_moves: bool, batch_lines
               help="Stop after this many plies (default: at the win or the third repetition).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @picture_options("Also draw the line as a sheet of small boards, one per ply,")
-@click.option("--html", "html_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
+@click.option("--html", "html_file", type=Output(), default=None, metavar="FILE",
               help="Also draw the line as an HTML page of small boards, one per ply.")
 def line(position: tuple[str, ...], board: str, rule: str, table_file: Path | None, build: bool, moves: str,
          max_plies: int | None, as_json: bool, svg_file: Path | None, png_file: Path | None,
@@ -126,7 +127,7 @@ def line(position: tuple[str, ...], board: str, rule: str, table_file: Path | No
               help="Draw only the moves that keep the value: the winning moves of a won position, the "
                    "drawing moves of a drawn one (every move of a lost one).")
 @picture_options("Draw the diagram")
-@click.option("--html", "html_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
+@click.option("--html", "html_file", type=Output(), default=None, metavar="FILE",
               help="Write the diagram and the table of its moves to an HTML page.")
 def show(position: tuple[str, ...], board: str, rule: str, table_file: Path | None, build: bool, moves: str,
          best: int | None, keeping: bool, svg_file: Path | None, png_file: Path | None,

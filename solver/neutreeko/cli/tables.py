@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from solver.cli import releases
-from solver.cli.common import fail, out_option, rebuild_option, table_option, writing
+from solver.cli.common import Output, fail, out_option, rebuild_option, table_option, writing
 
 #: Where ``neutreeko survey`` writes its report unless told otherwise.
 SURVEY_REPORT = Path("docs/survey.md")
@@ -146,7 +146,7 @@ def check_command(board: str, rule: str, table_file: Path | None, build: bool, p
               help="A larger board to add, under RULES (comma-separated) or else those of --rules; repeatable.")
 @click.option("--check", "check_tables", is_flag=True,
               help="Confirm every table with the forward check (neutreeko check) and say so in each row.")
-@click.option("--out", type=click.Path(path_type=Path), default=SURVEY_REPORT, show_default=True,
+@click.option("--out", type=Output(), default=SURVEY_REPORT, show_default=True,
               help="Markdown report; the CSV goes beside it with the suffix .csv, the start diagrams in "
                    "a folder named after it (survey-starts/).")
 @click.option("--force", is_flag=True, help="Overwrite an existing report.")

@@ -114,6 +114,7 @@ def write_report(rows: list[SurveyRow], markdown: Path, command: str, kept: Sequ
     atomically; return the CSV's path. ``kept`` are the rows taken from the report before, which it
     names (see :func:`to_markdown`). Raises ``OSError`` if they cannot be written."""
     table, diagrams = csv_path(markdown), starts_dir(markdown)
+    diagrams.mkdir(exist_ok=True)
     names = set()
     for row in rows:
         names.add(start_file(row))
