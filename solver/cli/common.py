@@ -16,7 +16,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, NoReturn, TextIO, TypeVar, cast
+from typing import Any, NoReturn, Protocol, TextIO, TypeVar, cast
 
 import click
 
@@ -30,7 +30,15 @@ from solver.core.errors import InputError, TableError, TableMismatchError
 
 Game = TypeVar("Game")
 Table = TypeVar("Table")
-Record = TypeVar("Record")
+
+
+class _Named(Protocol):
+    """A game record of either game: its moves (turns) as written."""
+
+    def names(self) -> list[str]: ...
+
+
+Annotated = TypeVar("Annotated", bound=_Named)
 
 Command = TypeVar("Command", bound=Callable[..., Any])
 
@@ -217,12 +225,18 @@ def _cut_lines(binary: io.BufferedIOBase) -> Iterator[str]:
         yield text.removeprefix("\ufeff") if number == 0 else text
 
 
-def record_argument(game: str, parse: Callable[[str], Record]) -> Record:
+def record_to_annotate(game: str, parse: Callable[[str], Annotated], step: str) -> Annotated:
     """The record ``parse`` reads from the file ``game``, or from standard input for ``-``; a
-    :class:`~solver.core.answers.record.RecordError` names the file (or standard input) and the line."""
+    :class:`~solver.core.answers.record.RecordError` names the file (or standard input) and the line,
+    and an :class:`~solver.core.errors.InputError` says that a record without a ``step`` (``"move"``,
+    ``"turn"``) has nothing to annotate."""
     if game != "-":
-        return read_file(game, parse)
-    return read_stream(standard_input().buffer, "standard input", parse)
+        record = read_file(game, parse)
+    else:
+        record = read_stream(standard_input().buffer, "standard input", parse)
+    if not record.names():
+        raise InputError(f"{'standard input' if game == '-' else quote(game)} holds no {step} to annotate")
+    return record
 
 
 @contextmanager

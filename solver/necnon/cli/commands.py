@@ -29,7 +29,7 @@ from solver.cli.common import (
     pictures_asked,
     reader_gone,
     rebuild_option,
-    record_argument,
+    record_to_annotate,
     seed_option,
     standard_input,
     svg_on_standard_output,
@@ -430,7 +430,7 @@ def annotate_command(game: str, table_file: Path | None, build: bool, seconds: f
       printf '[Board "3x3"]\\n1. b2 2. a1,c3\\n' | necnon annotate -
     """
     asked = pictures_asked(svg=svg_file, png=png_file)
-    record = record_argument(game, parse_record)
+    record = record_to_annotate(game, parse_record, "turn")
     played = record.start.game
     judge: Judge
     if table_exists(played, table_file) or build or played.grid.cells <= UNASKED_CELLS:

@@ -13,7 +13,7 @@ from solver.cli.common import (
     make_directory,
     picture_options,
     pictures_asked,
-    record_argument,
+    record_to_annotate,
     seed_option,
     standard_input,
     table_option,
@@ -116,7 +116,7 @@ def annotate_command(game: str, table_file: Path | None, build: bool, as_json: b
       printf '1. C4-C3 D5-D2 2. B1-A1\\n' | neutreeko annotate -
     """
     asked = pictures_asked(svg=svg_file, png=png_file)
-    record = record_argument(game, parse_record)
+    record = record_to_annotate(game, parse_record, "move")
     judged = annotate(tablebase_for(table_file, build), record.start, record.moves)
     write_pictures(asked, lambda kind: pictures.annotation_picture(judged, kind))
     if as_json:
