@@ -267,18 +267,29 @@ def stdout_is_terminal() -> bool:
     return sys.stdout is not None and sys.stdout.isatty()
 
 
-def svg_on_standard_output(svg_file: Path | None, files_asked: bool) -> bool:
-    """Whether a drawing command writes its SVG to standard output: when asked (``--svg -``), or when no
-    picture file is asked and standard output is not a terminal (it is redirected or piped). A terminal
-    gets text instead, and :data:`SVG_HINT`: 14 kB of SVG help no one there."""
-    return svg_file == STANDARD_OUTPUT or (not files_asked and not stdout_is_terminal())
+def echo_answer(svg_file: Path | None, text: Callable[[], str], svg: Callable[[], bytes],
+                files_asked: bool | None = None) -> None:
+    """Print a drawing command's answer (``line``, ``annotate``, ``show`` of every game) on standard
+    output: ``text()``, whatever picture files are written besides it, or the SVG, ``svg()``, instead
+    for ``--svg -``. ``show`` passes ``files_asked``: when it asks for no picture file, its SVG also
+    goes to a standard output that is not a terminal (redirected or piped), and a terminal gets the
+    text and :data:`SVG_HINT` (14 kB of SVG help no one there)."""
+    to_svg = svg_file == STANDARD_OUTPUT or (files_asked is False and not stdout_is_terminal())
+    if to_svg:
+        click.echo(svg().decode(), nl=False)
+        return
+    click.echo(text())
+    if files_asked is False:
+        click.echo(SVG_HINT, err=True)
 
 
 def pictures_asked(**paths: Path | None) -> list[tuple[Path, str]]:
-    """The (file, format) pairs of the picture options given (``svg=path, png=None``), each checked
+    """The (file, format) pairs of the picture options given (``svg=path, png=None``; ``--svg -`` is
+    standard output, see :func:`echo_answer`, not a file), each checked
     before any work: its suffix fits its format, a file can be written there, and a PNG can be drawn
     (matplotlib, the ``png`` extra, is installed: else one line naming the install command, exit 1)."""
-    asked = [(path, kind) for kind, path in paths.items() if path is not None]
+    asked = [(path, kind) for kind, path in paths.items()
+             if path is not None and not (kind == "svg" and path == STANDARD_OUTPUT)]
     for path, kind in asked:
         check_format(path, kind)
         if kind == "png":

@@ -19,10 +19,9 @@ import click
 from solver import __version__
 from solver.cli import common, releases
 from solver.cli.common import (
-    STANDARD_OUTPUT,
-    SVG_HINT,
     CommandGroup,
     Output,
+    echo_answer,
     input_lines,
     out_option,
     picture_options,
@@ -32,7 +31,6 @@ from solver.cli.common import (
     record_to_annotate,
     seed_option,
     standard_input,
-    svg_on_standard_output,
     table_option,
     write_pictures,
     writing,
@@ -276,7 +274,8 @@ def line(position: tuple[str, ...], board: str | None, protocol: str, table_file
     """The line of perfect play from POSITION (default: the empty board) to the end, with the score.
 
     Each turn is the first of query's ranking: the winner hurries, the loser delays, a draw is reached
-    the fastest way.
+    the fastest way. A picture file asked for is written besides the text; with --svg - the SVG goes
+    to standard output instead of it.
 
     \b
     Example (hex2 under NEC for Black and NON for Green, drawn as a sheet of boards):
@@ -286,7 +285,8 @@ def line(position: tuple[str, ...], board: str | None, protocol: str, table_file
     game = game_of(board, protocol, position)
     played = tablebase_for(table_file, build).line(read_position(position, game, moves))
     write_pictures(asked, lambda kind: encode(diagram.line_sheet(played), kind))
-    click.echo(json.dumps(report.line_object(played)) if as_json else report.line_text(played))
+    echo_answer(svg_file, lambda: json.dumps(report.line_object(played)) if as_json else report.line_text(played),
+                lambda: encode(diagram.line_sheet(played), "svg"))
 
 
 @cli.command()
@@ -298,16 +298,16 @@ def show(position: tuple[str, ...], board: str | None, protocol: str, table_file
     """A diagram of POSITION (default: the empty board): stones, and on each cell the side to move may
     play the best value of a turn there.
 
-    The last turn of --moves is ringed. Hexagonal boards are drawn with hexagonal cells. With --svg -
-    the SVG goes to standard output; so it does without --svg or --png when standard output is
-    redirected, while a terminal gets the board and its turns as text (as query prints them). With
-    --no-values no table is read (any board).
+    The last turn of --moves is ringed. Hexagonal boards are drawn with hexagonal cells. The board and
+    its turns are printed as text (as query prints them), and a picture file asked for is written
+    besides; with --svg - the SVG goes to standard output instead of the text, and so it does without
+    --svg or --png when standard output is redirected. With --no-values no table is read (any board).
 
     \b
     Example (3 x 3 after two turns):
       necnon show --board 3x3 --moves "b2 a1,c3" --svg board.svg
     """
-    asked = pictures_asked(svg=None if svg_file == STANDARD_OUTPUT else svg_file, png=png_file)
+    asked = pictures_asked(svg=svg_file, png=png_file)
     game = game_of(board, protocol, position)
     turns = moves.split()
     shown = read_position(position, game, " ".join(turns[:-1]))
@@ -320,16 +320,12 @@ def show(position: tuple[str, ...], board: str | None, protocol: str, table_file
         tablebase = tablebase_for(table_file, build)
         evaluation, ranked = tablebase.probe(shown), tablebase.turns(shown)
     scene = diagram.board_diagram(shown, evaluation, ranked, last)
+    write_pictures(asked, lambda kind: encode(scene, kind))
     try:
-        if svg_on_standard_output(svg_file, bool(asked)):
-            click.echo(encode(scene, "svg").decode(), nl=False)
-        elif not asked:
-            click.echo(report.query_text(shown, evaluation, ranked) if evaluation is not None
-                       else "\n".join([shown.diagram(last), shown.notation()]))
-            click.echo(SVG_HINT, err=True)
+        echo_answer(svg_file, lambda: report.query_text(shown, evaluation, ranked) if evaluation is not None
+                    else "\n".join([shown.diagram(last), shown.notation()]), lambda: encode(scene, "svg"), bool(asked))
     except BrokenPipeError:
         reader_gone()
-    write_pictures(asked, lambda kind: encode(scene, kind))
 
 
 # -- a game ---------------------------------------------------------------------------------------------
@@ -423,7 +419,8 @@ def annotate_command(game: str, table_file: Path | None, build: bool, seconds: f
     a slower way; ? mistake: one point; ?? blunder: two or more), the best turns and how many kept the
     margin; then a summary per side, the first point lost and the result. On a board without a table
     (one of more than 16 cells is built only with --build) the search engine judges, thinking --time
-    on each position: its values are estimates, and the output says so.
+    on each position: its values are estimates, and the output says so. A chart file asked for is
+    written besides the text; with --svg - the SVG goes to standard output instead of it.
 
     \b
     Example (Green's second turn gives two points away):
@@ -439,4 +436,5 @@ def annotate_command(game: str, table_file: Path | None, build: bool, seconds: f
         judge = EngineJudge(played, seed, seconds, iterations)
     judged = annotate(judge, record)
     write_pictures(asked, lambda kind: encode(chart.value_history(judged), kind))
-    click.echo(json.dumps(annotation_object(judged)) if as_json else annotation_text(judged))
+    echo_answer(svg_file, lambda: json.dumps(annotation_object(judged)) if as_json else annotation_text(judged),
+                lambda: encode(chart.value_history(judged), "svg"))

@@ -9,6 +9,7 @@ import click
 
 from solver.cli.common import (
     Output,
+    echo_answer,
     input_lines,
     make_directory,
     picture_options,
@@ -31,6 +32,7 @@ from solver.neutreeko.cli.group import (
 )
 from solver.neutreeko.drawing import pictures
 from solver.neutreeko.model.game import Game
+from solver.neutreeko.model.position import BLACK, WHITE, Colour
 from solver.neutreeko.playing.annotate import annotate, annotation_object, annotation_text
 from solver.neutreeko.playing.play import ENGINES, SIDES, Match, new_seed
 from solver.neutreeko.playing.record import GameRecord, parse_record, read_record
@@ -109,7 +111,8 @@ def annotate_command(game: str, table_file: Path | None, build: bool, as_json: b
     input. For every ply: the value before the move and the move's value for its player, its mark
     (best; ?! inaccuracy: a slower win or a faster loss; ? mistake: a win to a draw or a draw to a loss;
     ?? blunder: a win to a loss), the best moves, and how many moves kept the value; then a summary per
-    side, the first decisive error and the result.
+    side, the first decisive error and the result. A chart file asked for is written besides the text;
+    with --svg - the SVG goes to standard output instead of it.
 
     \b
     Example (Black's first move throws the draw away):
@@ -119,10 +122,9 @@ def annotate_command(game: str, table_file: Path | None, build: bool, as_json: b
     record = record_to_annotate(game, parse_record, "move")
     judged = annotate(tablebase_for(table_file, build), record.start, record.moves)
     write_pictures(asked, lambda kind: pictures.annotation_picture(judged, kind))
-    if as_json:
-        click.echo(json.dumps(annotation_object(judged)))
-    else:
-        click.echo(annotation_text(judged, {side: record.tag(side.capitalize()) for side in ("black", "white")}))
+    names: dict[Colour, str] = {side: record.tag(side.capitalize()) for side in (BLACK, WHITE)}
+    echo_answer(svg_file, lambda: json.dumps(annotation_object(judged)) if as_json else annotation_text(judged, names),
+                lambda: pictures.annotation_picture(judged, "svg"))
 
 
 @cli.command(name="starts")
