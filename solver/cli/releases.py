@@ -17,6 +17,7 @@ import click
 
 from solver import registry
 from solver.cli.common import Output
+from solver.core.answers.report import counted
 from solver.core.errors import ReleaseError
 from solver.core.files import size_text
 from solver.core.games import load
@@ -68,7 +69,7 @@ def _publish(directory: Path, tables: tuple[Path, ...], force: bool) -> None:
         raise click.ClickException(f"no tables to publish in {container.tables_dir()}")
     for entry in release.publish(directory, paths, _described, force):
         click.echo(f"{entry.file}: {_label(entry.table)}, {size_text(entry.size)}, sha256 {entry.sha256}")
-    click.echo(f"published {len(paths)} table{'s' if len(paths) > 1 else ''} -> {directory} "
+    click.echo(f"published {counted(len(paths), 'table')} -> {directory} "
                f"({release.MANIFEST}, {release.SUMS})")
 
 

@@ -36,11 +36,12 @@ from solver.cli.common import (
     writing,
 )
 from solver.core import files
+from solver.core.answers.report import counted
 from solver.core.drawing.pictures import encode
 from solver.necnon.drawing import chart, diagram
 from solver.necnon.model.position import Position, notation_grid
 from solver.necnon.model.rules import SETTINGS, Game
-from solver.necnon.model.values import Evaluation
+from solver.necnon.model.values import Evaluation, turns_text
 from solver.necnon.playing.annotate import annotate, annotation_object, annotation_text
 from solver.necnon.playing.play import ENGINES, SIDES, Match, table_exists
 from solver.necnon.playing.record import GameRecord, parse_record, read_record
@@ -140,7 +141,7 @@ def solve(board: str | None, protocol: str, out: Path | None, force: bool) -> No
     game = game_of(board, protocol)
     path, summary, seconds = build_table(game, out, force, terminal_progress())
     click.echo(f"solved necnon {game}: {summary.positions:,} positions ({summary.classes:,} classes), "
-               f"empty board {summary.value:+d} in {summary.turns} turns, in {seconds:.2f} s -> {path}")
+               f"empty board {summary.value:+d} in {turns_text(summary.turns)}, in {seconds:.2f} s -> {path}")
 
 
 @cli.command()
@@ -191,7 +192,7 @@ def stats(board: str | None, protocol: str, table_file: Path | None, build: bool
     click.echo(f"  empty board: {Evaluation(summary.value, summary.turns).terse()} "
                f"(Black's points minus Green's under perfect play: {summary.value:+d})")
     click.echo(f"  best first stones: {' '.join(summary.best_first)}")
-    click.echo(f"  longest game under perfect play: {summary.longest} turns")
+    click.echo(f"  longest game under perfect play: {turns_text(summary.longest)}")
     click.echo("  value   positions")
     for margin, count in summary.margins.items():
         click.echo(f"  {margin:>+5d}  {count:>11,}  {100 * count / summary.positions:6.2f} %")
@@ -236,7 +237,7 @@ def survey_command(max_cells: int, games: int, seed: int, out: Path, force: bool
                         *(["--build"] if build else []), *(["--force"] if force else [])])  # as run
     with writing(out):
         table = write_report(rows, out, command)
-    click.echo(f"surveyed {len(rows)} boards and protocols -> {out}, {table}")
+    click.echo(f"surveyed {counted(len(rows), 'board and protocol', 'boards and protocols')} -> {out}, {table}")
 
 
 # -- one position ---------------------------------------------------------------------------------------

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from solver.core.answers.marks import Mark
-from solver.core.answers.report import aligned
+from solver.core.answers.report import aligned, counted
 from solver.necnon.model.position import BLACK, GREEN, Colour, Position
 from solver.necnon.playing.record import GameRecord
 from solver.necnon.querying.judge import Estimate, Judge, TurnValues
@@ -116,12 +116,9 @@ class SideSummary:
 
     def text(self) -> str:
         """``"Black: 3 turns (2 best, 0 inaccuracies, 1 mistake, 0 blunders), 1 point given away"``."""
-        def count(number: int, word: str, plural: str) -> str:
-            return f"{number} {word if number == 1 else plural}"
-
-        return (f"{self.side.capitalize()}: {count(self.turns, 'turn', 'turns')} ({self.best} best, "
-                f"{count(self.inaccuracies, 'inaccuracy', 'inaccuracies')}, "
-                f"{count(self.mistakes, 'mistake', 'mistakes')}, {count(self.blunders, 'blunder', 'blunders')}), "
+        return (f"{self.side.capitalize()}: {counted(self.turns, 'turn')} ({self.best} best, "
+                f"{counted(self.inaccuracies, 'inaccuracy', 'inaccuracies')}, "
+                f"{counted(self.mistakes, 'mistake')}, {counted(self.blunders, 'blunder')}), "
                 f"{_points(round(self.given, 2))} given away")
 
 

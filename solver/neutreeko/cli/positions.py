@@ -17,6 +17,7 @@ from solver.cli.common import (
     standard_input,
     write_pictures,
 )
+from solver.core.answers.report import counted
 from solver.neutreeko.cli.group import (
     cli,
     position_options,
@@ -85,7 +86,7 @@ def _query_stdin(game: Game, tablebase: Tablebase, with_moves: bool, batch_lines
         sys.stdout.flush()
         lines, errors = lines + len(answers.texts), errors + answers.errors
     if errors:
-        fail(f"{errors} of {lines} lines could not be answered (see their error objects)", 2)
+        fail(f"{errors} of {counted(lines, 'line')} could not be answered (see their error objects)", 2)
 
 
 @cli.command()

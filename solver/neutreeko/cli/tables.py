@@ -11,6 +11,8 @@ import click
 
 from solver.cli import releases
 from solver.cli.common import Output, fail, out_option, rebuild_option, table_option, writing
+from solver.core.answers.report import counted
+from solver.neutreeko.model.values import plies_text
 
 #: Where ``neutreeko survey`` writes its report unless told otherwise.
 SURVEY_REPORT = Path("docs/survey.md")
@@ -198,7 +200,7 @@ def survey_command(max_board: str, rules: str, also: tuple[str, ...], check_tabl
                         *(["--force"] if force else []), *(["--keep"] if keep else [])])  # as run; the report names it
     with writing(out):
         table = write_report(rows, out, command, list(kept.values()))
-    click.echo(f"surveyed {len(rows)} boards and rules -> {out}, {table}, {starts_dir(out)}/"
+    click.echo(f"surveyed {counted(len(rows), 'board and rule', 'boards and rules')} -> {out}, {table}, {starts_dir(out)}/"
                + (f" ({len(kept)} kept from the report before)" if keep else ""))
     if failed:
         fail(f"the forward check failed: {'; '.join(failed)}", 1)
@@ -261,7 +263,7 @@ def verify_command(board: str, rule: str, build: bool) -> None:
     if not checks:
         summary = table.summary
         click.echo(f"no published figures for {game}; its table gives {summary.legal:,} legal positions, "
-                   f"{summary.draws:,} draws, longest win {summary.longest_win} plies")
+                   f"{summary.draws:,} draws, longest win {plies_text(summary.longest_win)}")
         return
     width = max(len(check.name) for check in checks)
     click.echo(f"{'check':<{width}}  {'expected':>12}  {'table':>12}  result")
@@ -317,7 +319,7 @@ def stats(board: str, rule: str, table_file: Path | None, build: bool, as_json: 
                f"{'every position, by class' if every else 'one position of each class, --all for every one'}):")
     width = max((len(fen) for fen, _ in classes), default=0)
     for fen, members in classes:
-        click.echo(f"  {fen:<{width}}  {len(members)} position{'s' if len(members) > 1 else ''}")
+        click.echo(f"  {fen:<{width}}  {counted(len(members), 'position')}")
         if every:
             click.echo("\n".join(f"    {member}" for member in members))
 

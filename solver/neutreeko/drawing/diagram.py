@@ -28,6 +28,7 @@ from solver.core.drawing.scene import Circle, Group, Polygon, Rect, Scene, Shape
 from solver.core.drawing.scene import Line as Stroke
 from solver.neutreeko.model.outcome import game_over
 from solver.neutreeko.model.position import BLACK, WHITE, Colour, Move, Position
+from solver.neutreeko.model.values import plies_text
 from solver.neutreeko.playing.record import ply_label
 from solver.neutreeko.querying import report
 from solver.neutreeko.querying.probe import Evaluation, Line, RankedMove, best_moves
@@ -259,7 +260,7 @@ def small_board(frame: Frame, cell: float = SMALL_CELL) -> Scene:
 
 def line_summary(line: Line) -> str:
     """``"Black to move wins in 51 plies; the line: 51 plies, black wins"``."""
-    return f"{report.describe(line.position, line.evaluation)}; the line: {len(line.steps)} plies, {line.result}"
+    return f"{report.describe(line.position, line.evaluation)}; the line: {plies_text(len(line.steps))}, {line.result}"
 
 
 def forced_note(line: Line) -> str:

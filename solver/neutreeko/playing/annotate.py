@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from solver.core.answers.marks import Mark
-from solver.core.answers.report import aligned
+from solver.core.answers.report import aligned, counted
 from solver.core.errors import IllegalMoveError
 from solver.neutreeko.model.outcome import Outcome, ending
 from solver.neutreeko.model.position import BLACK, WHITE, Colour, Move, Position
@@ -86,8 +86,8 @@ class AnnotatedPly:
         if self.mark is Mark.BEST and self.before.value == "loss":
             return f"{head} best: the longest resistance ({self.after.move_text()})"
         if self.mark is Mark.BEST:
-            return (f"{head} best: {self.after.move_text()} ({self.keeping} of {self.legal} moves keep "
-                    f"the {self.before.value})")
+            return (f"{head} best: {self.after.move_text()} ({self.keeping} of {counted(self.legal, 'move')} "
+                    f"keep{'s' if self.keeping == 1 else ''} the {self.before.value})")
         return (f"{head} {self.mark.article} {self.mark.value}: {self.before.terse()} -> {self.after.terse()}; "
                 f"best {' '.join(self.best)} ({self.before.terse()})")
 
@@ -112,12 +112,9 @@ class SideSummary:
 
     def text(self) -> str:
         """``"Black: 12 moves, 11 kept the value (10 best, 1 inaccuracy), 1 mistake, 0 blunders"``."""
-        def count(number: int, word: str, plural: str) -> str:
-            return f"{number} {word if number == 1 else plural}"
-
-        return (f"{self.side.capitalize()}: {count(self.moves, 'move', 'moves')}, {self.kept} kept the value "
-                f"({self.best} best, {count(self.inaccuracies, 'inaccuracy', 'inaccuracies')}), "
-                f"{count(self.mistakes, 'mistake', 'mistakes')}, {count(self.blunders, 'blunder', 'blunders')}")
+        return (f"{self.side.capitalize()}: {counted(self.moves, 'move')}, {self.kept} kept the value "
+                f"({self.best} best, {counted(self.inaccuracies, 'inaccuracy', 'inaccuracies')}), "
+                f"{counted(self.mistakes, 'mistake')}, {counted(self.blunders, 'blunder')}")
 
 
 @dataclass(frozen=True)

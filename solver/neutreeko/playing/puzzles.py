@@ -29,6 +29,7 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
+from solver.core.answers.report import counted
 from solver.core.errors import InputError
 from solver.neutreeko.model import index
 from solver.neutreeko.model.children import children
@@ -274,7 +275,7 @@ def summary_line(found: Puzzles) -> str:
     games, at which plies of those games they were reached, and their plies."""
     kinds = Counter(puzzle.kind for puzzle in found.puzzles)
     fewer = f" (of {found.asked:,} asked: no more were found)" if len(found.puzzles) < found.asked else ""
-    return (f"{len(found.puzzles)} puzzles{fewer} ({kinds['win']} win, {kinds['save']} save) on {found.game}, one per "
+    return (f"{counted(len(found.puzzles), 'puzzle')}{fewer} ({kinds['win']} win, {kinds['save']} save) on {found.game}, one per "
             f"class of {found.candidates:,} found in {found.positions:,} positions of {found.games:,} sampled games "
             f"from {'the fair starts' if found.origin == 'fair' else 'the start'}; "
             f"reached at ply {_summary([puzzle.found_at for puzzle in found.puzzles])} of their games; "

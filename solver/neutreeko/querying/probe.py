@@ -33,7 +33,7 @@ from solver.core.storage.tablebase import OpenedTables
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.model.outcome import LINE_RESULTS, Outcome, Termination, ending
 from solver.neutreeko.model.position import Move, Position
-from solver.neutreeko.model.values import ILLEGAL, Evaluation, Value
+from solver.neutreeko.model.values import ILLEGAL, Evaluation, Value, plies_text
 from solver.neutreeko.tables.table import Table, open_table, solve_command, table_path
 
 __all__ = ["LINE_RESULTS", "Evaluation", "Line", "LineStep", "RankedMove", "RankedMoves", "Tablebase",
@@ -115,7 +115,7 @@ class Line:
         return self.steps[-1].position if self.steps else self.position
 
     def __repr__(self) -> str:
-        return f"Line(from {self.position.fen()!r}: {len(self.steps)} plies, {self.result})"
+        return f"Line(from {self.position.fen()!r}: {plies_text(len(self.steps))}, {self.result})"
 
     def _repr_html_(self) -> str:
         """Its summary and its sheet of small boards (:func:`solver.neutreeko.drawing.diagram.line_sheet`) as inline
