@@ -285,10 +285,67 @@ def test_a_move_never_scrolls_the_window(browser, explorer_url, width, height, m
             wait_until(browser, lambda: f"ply {ply} of {ply}" in text_of(browser, "status"), f"move {ply} is played")
             assert browser.execute_script("return scrollY") == 0 and box(browser, "#board") == board
 
-        browser.find_element(By.ID, "line-button").click()
+        # Clicked where it is: on a phone it is below the moves, and the driver would scroll to it first.
+        browser.execute_script("document.getElementById('line-button').click()")
         wait_until(browser, lambda: "perfect line" in text_of(browser, "message"), "the line's note is shown")
         assert browser.execute_script("return scrollY") == 0 and box(browser, "#board") == board
         assert box(browser, "#first")["bottom"] <= height
+
+
+SMALL_TARGETS_JS = """
+const small = [];
+for (const element of document.querySelectorAll("button, select, textarea, a[href], input, .toggle")) {
+  if (!element.checkVisibility({visibilityProperty: true}) || element.closest(".toggle") && element.tagName === "INPUT") continue;
+  const {width, height} = element.getBoundingClientRect();
+  if (width < 44 || height < 44) small.push(`${element.id || element.className || element.tagName} ` +
+                                            `${(element.textContent || "").trim().slice(0, 20)}: ${width} x ${height}`);
+}
+return small;
+"""
+
+
+def small_targets(driver) -> list[str]:
+    """Every visible control (a checkbox by its label) smaller than 44 x 44 CSS pixels."""
+    return driver.execute_script(SMALL_TARGETS_JS)
+
+
+@pytest.mark.parametrize("page, ready, first", [
+    ("", "ply 0 of 0", "#moves .move"),
+    ("necnon", "turn 0 of 0", "#turns .move"),
+], ids=["neutreeko", "necnon"])
+def test_on_a_phone_the_board_and_the_first_moves_are_on_the_first_screen(browser, both_url, page, ready, first):
+    """At 390 x 844 the bar is one row (its controls in a menu), the board and the first choice of the list
+    are on the first screen, nothing scrolls sideways, no blank band waits for a message, and every control,
+    the menu's too, is at least 44 x 44 px."""
+    from selenium.webdriver.common.by import By
+
+    with viewport(browser, 390, 844, mobile=True):
+        browser.get(both_url + page)
+        wait_until(browser, lambda: ready in text_of(browser, "status"), "the page is shown")
+        assert box(browser, ".bar")["height"] <= 60
+        assert box(browser, "#board")["top"] >= 0 and box(browser, first)["bottom"] <= 844
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= 390
+        assert box(browser, "#message")["height"] == 0, text_of(browser, "message")
+        assert not small_targets(browser), small_targets(browser)
+        browser.find_element(By.ID, "menu-toggle").click()
+        assert browser.find_element(By.ID, "board-select").is_displayed()
+        assert browser.find_element(By.ID, "menu-toggle").get_attribute("aria-expanded") == "true"
+        assert not small_targets(browser), small_targets(browser)
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= 390
+
+
+def test_on_a_desktop_statistics_open_beside_the_board(browser, explorer_url):
+    """At 1400 x 900 the board and its step buttons stay where they were when Statistics opens (in the
+    widest column, under the game), and the page does not grow below the board for it."""
+    with viewport(browser, 1400, 900):
+        browser.get(explorer_url)
+        wait_until(browser, lambda: "ply 0 of 0" in text_of(browser, "status"), "the start is shown")
+        board, steps = box(browser, "#board"), box(browser, "#first")
+        assert steps["bottom"] <= 900 and box(browser, "#message")["height"] == 0
+        open_stats(browser)
+        assert box(browser, "#board") == board and box(browser, "#first") == steps
+        stats, game = box(browser, ".stats-section"), box(browser, ".game-panel")
+        assert stats["left"] == game["left"] and stats["top"] > game["bottom"] and stats["left"] > board["right"]
 
 
 # -- keyboard focus -------------------------------------------------------------------------------------
@@ -1165,7 +1222,7 @@ def test_necnon_a_turn_played_with_keys_only(browser, necnon_url):
     assert "a2" not in text_of(browser, "chosen")
     press(browser, Keys.SPACE, Keys.ARROW_LEFT, Keys.ENTER)
     assert browser.find_element(By.ID, "confirm").text == "Play a1,a2"
-    press(browser, Keys.TAB, Keys.TAB)
+    press(browser, Keys.TAB)  # Play comes before Clear
     assert browser.switch_to.active_element == browser.find_element(By.ID, "confirm")
     ring = browser.execute_script(FOCUS_RING_JS)
     assert ring["visible"] and ring["style"] != "none" and ring["width"] >= 2, ring

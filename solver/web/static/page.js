@@ -156,6 +156,14 @@ const Page = (() => {
     });
   }
 
+  // On a phone the bar's selectors and paste box fold into its menu (explorer.css).
+  const menu = $("menu-toggle");
+  if (menu) {
+    menu.addEventListener("click", () => {
+      menu.setAttribute("aria-expanded", String(menu.closest(".bar").classList.toggle("open")));
+    });
+  }
+
   // The game selector's options are the pages' addresses.
   $("game-select").addEventListener("change", event => { location.href = event.target.value; });
 
