@@ -579,6 +579,71 @@ def test_every_text_meets_the_aa_contrast(browser, explorer_url, scheme):
         assert (contrast(paper, (0, 0, 0)) < 2) == (scheme == "dark")
 
 
+# Machado, Oliveira and Fernandes (2009), severity 1: linear RGB as a dichromat sees it.
+DICHROMATS = {
+    "deuteranopia": ((0.367322, 0.860646, -0.227968), (0.280085, 0.672501, 0.047413), (-0.011820, 0.042940, 0.968881)),
+    "protanopia": ((0.152286, 1.052583, -0.204868), (0.114503, 0.786281, 0.099216), (-0.003882, -0.048116, 1.051998)),
+}
+
+
+def as_seen(rgb: tuple[float, ...], matrix: tuple[tuple[float, ...], ...]) -> tuple[float, ...]:
+    """The sRGB colour ``rgb`` (0 to 1) as a dichromat of ``matrix`` sees it, in sRGB."""
+    linear = [value / 12.92 if value <= 0.04045 else ((value + 0.055) / 1.055) ** 2.4 for value in rgb[:3]]
+    seen = [min(1.0, max(0.0, sum(weight * value for weight, value in zip(row, linear)))) for row in matrix]
+    return tuple(12.92 * value if value <= 0.0031308 else 1.055 * value ** (1 / 2.4) - 0.055 for value in seen)
+
+
+def apart(first: tuple[float, ...], second: tuple[float, ...]) -> float:
+    """How far apart two sRGB colours are, in steps of 1/255."""
+    return 255 * sum((a - b) ** 2 for a, b in zip(first, second)) ** 0.5
+
+
+VALUE_COLOURS_JS = """
+const seen = {pills: [], dots: [], arrows: [], links: []};
+const style = (selector, property) => [...document.querySelectorAll(selector)].map(element =>
+  [element.className.baseVal !== undefined ? element.className.baseVal : element.className, getComputedStyle(element)[property]]);
+seen.pills = style("#moves .pill", "backgroundColor");
+seen.dots = style("#board .dot", "fill");
+seen.arrows = style("#board .arrow line", "stroke");
+seen.links = style("#chart .link", "stroke");
+seen.panel = getComputedStyle(document.querySelector(".panel")).backgroundColor;
+seen.squares = style("#board .square", "fill").map(([, fill]) => fill);
+return seen;
+"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_values_colours_are_safe_for_colour_blind_eyes_and_meet_aa(browser, explorer_url, scheme):
+    """The pills' and the dots' white letters have 4.5:1 on every value's colour, the arrows 3:1 against
+    every square and the chart's lines against the panel (WCAG's non-text contrast); win, draw and loss
+    stay apart as a deuteranope or a protanope sees them (blue and orange, not green and red)."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+
+    white = (1.0, 1.0, 1.0, 1.0)
+    with media(browser, prefers_color_scheme=scheme):
+        browser.get(explorer_url + "?moves=B1-C1+D5-E5")  # Black to move: wins, a draw and losses
+        wait_until(browser, lambda: "ply 2 of 2" in text_of(browser, "status"), "the game is shown")
+        pills = {pill.get_attribute("class").split()[1] for pill in browser.find_elements(By.CSS_SELECTOR, "#moves .pill")}
+        assert pills == {"win", "draw", "loss"}, pills
+        square(browser, "D1").click()  # its targets: a win, a draw and a loss
+        ActionChains(browser).move_to_element(browser.find_element(By.CSS_SELECTOR, "#moves .move")).perform()
+        seen = browser.execute_script(VALUE_COLOURS_JS)
+        assert seen["pills"] and seen["dots"] and seen["arrows"] and seen["links"]
+        by_value = {}
+        for kind in ("pills", "dots"):
+            for classes, text in seen[kind]:
+                assert contrast(white, colour(text)) >= 4.5, (kind, classes, text)
+                by_value[classes.split()[1]] = colour(text)
+        panel = colour(seen["panel"])
+        for kind, against in (("arrows", [colour(fill) for fill in set(seen["squares"])]), ("links", [panel])):
+            for classes, text in seen[kind]:
+                assert all(contrast(colour(text), behind) >= 3 for behind in against), (kind, classes, text)
+    for name, matrix in DICHROMATS.items():
+        win, draw, loss = (as_seen(by_value[value], matrix) for value in ("win", "draw", "loss"))
+        assert apart(win, loss) >= 150 and apart(win, draw) >= 70 and apart(loss, draw) >= 70, name
+
+
 def check_every_text(browser, explorer_url):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys

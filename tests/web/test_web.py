@@ -266,7 +266,7 @@ def test_page_and_its_files(explorer_url):
         status, response, body = request(explorer_url, path)
         assert status == 200 and response.getheader("Content-Type").startswith(media_type) and body
     status, _, body = request(explorer_url, "/palette.css")
-    assert status == 200 and body.decode() == palette_css() and "--win: #1a9850;" in body.decode()
+    assert status == 200 and body.decode() == palette_css() and "--win: #0072b2;" in body.decode()
     status, response, body = request(explorer_url, "/", method="HEAD")
     assert status == 200 and body == b"" and int(response.getheader("Content-Length")) == len(page.encode())
 
