@@ -699,6 +699,19 @@ def test_a_link_with_a_bad_move_keeps_the_moves_before_it(browser, explorer_url)
     assert browser.current_url == link
 
 
+def test_the_value_history_says_what_it_counts(browser, explorer_url):
+    """The chart's head names the winner of each side and what its scale counts, the plies to the end, on
+    both halves; a caption says how to read a row."""
+    from selenium.webdriver.common.by import By
+
+    browser.get(explorer_url + "?moves=C4-C3+D5-D2")
+    wait_until(browser, lambda: "ply 2 of 2" in text_of(browser, "status"), "the game is shown")
+    labels = [text.text for text in browser.find_elements(By.CSS_SELECTOR, "#chart-head text")]
+    assert labels[:3] == ["\u25C0 Black wins", "draw", "White wins \u25B6"]
+    assert labels.count("plies to the end") == 2 and labels.count("0") == 2
+    assert "nearer its winner's edge the sooner it ends" in browser.find_element(By.CSS_SELECTOR, ".chart-caption").text
+
+
 def test_a_click_on_the_chart_hits_the_row_under_lines_and_labels(browser, explorer_url):
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By

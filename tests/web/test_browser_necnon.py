@@ -20,6 +20,7 @@ from tests.web.test_browser import (
     composite,
     contrast,
     contrast_failures,
+    game_turns,
     media,
     necnon_api,
     necnon_page,
@@ -266,3 +267,43 @@ def test_a_link_with_a_refused_turn_keeps_the_turns_before_it_and_its_url(browse
     assert text_of(browser, "message").startswith("Turn 3, b1,c2, cannot be played")
     assert tree_buttons(browser) == [("0", "1", "b2"), ("0", "2", "a1,c3"), ("1", "2", "a1,b1")]
     assert query_of(browser)["moves"] == [moves]
+
+
+def test_the_value_history_and_the_statistics(browser, necnon_url):
+    """With a table the page draws the value history as Neutreeko's does, its scale the points ahead (a
+    point a position, a click on a row goes there), and Statistics opens on the table's figures, as
+    /api/stats gives them."""
+    from selenium.webdriver.common.by import By
+
+    open_tree(browser, necnon_url, moves=TREE)
+    main = TREE.split(" (")[0].split() + ["b1,c1"]
+    head = browser.find_element(By.ID, "chart-head").text
+    assert "points ahead" in head and "Black ahead" in head and "Green ahead" in head
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#chart .point")) == len(main) + 1
+    assert "Black's points ahead to the left" in browser.find_element(By.CSS_SELECTOR, ".history .chart-caption").text
+    browser.find_element(By.CSS_SELECTOR, '#chart rect.row[data-ply="1"]').click()
+    wait_until(browser, lambda: f"turn 1 of {len(main)}" in text_of(browser, "status"), "a click on a row goes there")
+    browser.find_element(By.ID, "stats-toggle").click()
+    figures = necnon_api(necnon_url, "stats", board="3x3", protocol="nec")
+    wait_until(browser, lambda: browser.find_elements(By.CSS_SELECTOR, '#stats tr[data-figure="Positions"]'),
+               "the figures are shown")
+    assert f"{figures['positions']:,}" in browser.find_element(By.CSS_SELECTOR, '#stats tr[data-figure="Positions"]').text
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#stats tr")) == 9 + len(figures["margins"])
+
+
+def test_on_a_phone_every_turn_of_a_long_game_is_in_the_page_s_flow(browser, necnon_url):
+    """16 turns on 7x7 (no table: the search engine's board, no value history): the game list is no
+    scroll box of its own, its 16th turn shown in the page, which scrolls."""
+    from selenium.webdriver.common.by import By
+
+    turns: list[str] = []
+    for _ in range(16):
+        rules = necnon_api(necnon_url, "rules", board="7x7", moves=" ".join(turns))
+        turns.append(",".join(rules["allowed"][:rules["stones"]]) or "pass")
+    with viewport(browser, 390, 844, mobile=True):
+        necnon_page(browser, necnon_url, urlencode({"board": "7x7", "protocol": "nec", "moves": " ".join(turns)}))
+        wait_until(browser, lambda: "turn 16 of 16" in text_of(browser, "status"), "the game is shown")
+        listing = browser.find_element(By.ID, "game")
+        assert listing.value_of_css_property("overflow-y") == "visible"
+        assert browser.execute_script("return arguments[0].scrollHeight <= arguments[0].clientHeight + 1", listing)
+        assert len(game_turns(browser)) == 16 and not browser.find_element(By.ID, "history").is_displayed()

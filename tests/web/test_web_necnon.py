@@ -59,6 +59,14 @@ def test_position_and_line_answer_as_the_command_line_does(necnon_url, necnon_en
         assert answer == json.loads(expected.stdout)
 
 
+@pytest.mark.parametrize("board, protocol", [("3x3", "nec"), ("3x2", "non")])
+def test_stats_answers_as_the_command_line_does(necnon_url, necnon_env, board, protocol):
+    status, answer = get_json(necnon_url, path("stats", board=board, protocol=protocol))
+    assert status == 200, answer
+    assert answer == json.loads(invoke("stats", "--board", board, "--protocol", protocol, "--json", program=cli).stdout)
+    assert answer["positions"] == sum(answer["margins"].values())
+
+
 def test_the_board_and_the_protocol_default_as_on_the_command_line(necnon_url):
     """The board the position is written on; 3x2 non's empty board when named."""
     status, answer = get_json(necnon_url, "/api/position?game=necnon&position=" + quote("2/1b1/2 g"))

@@ -2,7 +2,7 @@
 its parameters in, a JSON object of :mod:`solver.necnon.querying.report` out.
 
 :class:`NecnonApi` answers ``/api/position``, ``/api/line``, ``/api/rules``, ``/api/game``,
-``/api/record``, ``/api/positions``, ``/api/search`` and ``/api/games``, every value Black's points minus Green's under
+``/api/record``, ``/api/positions``, ``/api/stats``, ``/api/search`` and ``/api/games``, every value Black's points minus Green's under
 perfect play, whoever is to move (see :mod:`solver.necnon.querying.probe`). ``/api/rules`` and
 ``/api/search`` answer on any board, the others need a table; a search thinks
 :data:`SEARCH_SECONDS` unless asked otherwise, at most :data:`MAX_SEARCH_SECONDS`, one at a time (see
@@ -57,6 +57,7 @@ ENDPOINTS: dict[str, tuple[str, ...]] = {
     "/api/game": _POSITION_PARAMETERS,
     "/api/record": _POSITION_PARAMETERS,
     "/api/search": (*_POSITION_PARAMETERS, "seconds"),
+    "/api/stats": ("board", "protocol"),
 }
 #: The endpoints that take a POST's body (a game record; positions one a line), and the parameters each
 #: reads from the URL.
@@ -89,6 +90,9 @@ class NecnonApi:
             return self.game(read_start(parameters), parameters.get("moves", ""))
         if endpoint == "/api/record":
             return self.record(read_start(parameters), parameters.get("moves", ""))
+        if endpoint == "/api/stats":
+            return self.stats(game_of(parameters.get("board", str(DEFAULT_GAME.grid)),
+                                      parameters.get("protocol", DEFAULT_GAME.setting)))
         position = read_start(parameters).play_line(parameters.get("moves", ""))
         if endpoint == "/api/rules":
             return report.state_object(position)
@@ -165,6 +169,11 @@ class NecnonApi:
         return {"start": "empty" if start.first_turn else start.notation(), "grid": _grid_object(grid),
                 "turns": names(turns), **said(positions), "refused": refused,
                 "variations": variation_objects(positions, variations, Position.play, branch)}
+
+    def stats(self, game: Game) -> JSONObject:
+        """The ``necnon stats --json`` object of ``game``'s table (its records read and checked once a table)."""
+        table = self._tablebase(game).table(game)
+        return report.stats_object(game, table.summary, table.attributes["solve_seconds"])
 
     def search(self, position: Position, seconds: float) -> JSONObject:
         """The search object of ``position`` after ``seconds`` of thinking, one search at a time."""

@@ -8,8 +8,9 @@
  * boards and protocols, and their tables), /api/game (the board's cells and where they are drawn, and for
  * the start and each turn of the game and its variations the position's state, which cells are allowed
  * and how many stones a turn lays, and its values where there is a table; a pasted record is posted
- * there), /api/line (the perfect line), /api/search (the search engine's view) and /api/record (the
- * game written as a record, to copy or download). The page never decides a rule or a value: a cell may
+ * there), /api/line (the perfect line), /api/search (the search engine's view), /api/record (the
+ * game written as a record, to copy or download) and /api/stats (the table's figures, for the
+ * statistics panel). With a table the value history (chart.js) shows the line's values. The page never decides a rule or a value: a cell may
  * be chosen when the state allows it, a turn is played when the server reads it.
  *
  * The game is a tree (tree.js), as on the Neutreeko page: its main line and variations, nested. The
@@ -262,7 +263,9 @@
       renderTurnBar();
       renderTurns();
       renderGame();
+      renderChart();
       renderControls();
+      renderStats();
     });
   }
 
@@ -496,6 +499,100 @@
     button.addEventListener("click", () => goToLine(line, ply));
     return button;
   }
+
+  /**
+   * The value history (chart.js), with a table: across, each position's value, Black's points ahead to
+   * the left, Green's to the right; a point coloured by what it is to the side to move (a win, a draw,
+   * a loss), a link by what the turn leaves its player.
+   */
+  function renderChart() {
+    $("history").hidden = !state.table;
+    if (!state.table) return;
+    const nodes = state.nodes, reach = Math.max(2, ...nodes.map(node => Math.abs(node.values.value)));
+    const unit = 0.5 / (reach + 1), every = reach > 10 ? 5 : 1;
+    const standing = (value, side) => {
+      const mine = side === "black" ? value : -value;
+      return mine > 0 ? "win" : mine === 0 ? "draw" : "loss";
+    };
+    const ticks = [];
+    for (let margin = 0; margin <= reach; margin += 1) {
+      const major = margin % every === 0;
+      ticks.push({at: 0.5 - margin * unit, text: major ? String(margin) : null, major});
+      if (margin) ticks.push({at: 0.5 + margin * unit, text: major ? String(margin) : null, major});
+    }
+    const rows = nodes.map((node, ply) => ({
+      at: 0.5 - node.values.value * unit, value: standing(node.values.value, node.rules.to_move),
+      title: `${ply ? `${ply}. ${state.turns[ply - 1]}` : "start"}: ${terse(node.values)}`,
+      label: state.turns[ply], left: node.rules.to_move === "black",
+      link: ply < state.turns.length ? standing(nodes[ply + 1].values.value, node.rules.to_move) : null,
+    }));
+    ValueChart.draw($("chart-head"), $("chart"), {sides: ["\u25C0 Black ahead", "draw", "Green ahead \u25B6"],
+                                                  axis: "points ahead", ticks, rows, current: state.ply, pick: goTo});
+  }
+
+  // -- the statistics panel: closed as the page starts; opened, the figures of the board's table ------
+
+  const figures = new Map();  // "board|protocol" -> the /api/stats answer
+
+  async function renderStats() {
+    const panel = $("stats"), key = `${state.board}|${state.protocol}`;
+    $("stats-caption").textContent = `${state.board} ${state.protocol}`;
+    if (panel.hidden || panel.dataset.key === key) return;
+    panel.dataset.key = key;
+    if (!state.table) {
+      panel.replaceChildren(html("p", {class: "empty"}, "No table for this board: the search engine plays it."));
+      return;
+    }
+    if (!figures.has(key)) {
+      panel.replaceChildren(html("p", {class: "empty"}, "Reading the table ..."));
+      try {
+        figures.set(key, await api("stats", {game: "necnon", board: state.board, protocol: state.protocol}));
+      } catch (error) {
+        panel.replaceChildren(html("p", {class: "stats-error"}, capitalise(error.message)));
+        return;
+      }
+    }
+    if (panel.dataset.key === key) panel.replaceChildren(...statsParts(figures.get(key)));
+  }
+
+  /** The figures of a /api/stats answer: counts of the positions reachable, and by value. */
+  function statsParts(answer) {
+    const number = count => count.toLocaleString("en-US");
+    const share = count => `${(100 * count / answer.positions).toFixed(2)} %`;
+    const table = (caption, rows) => {
+      const figuresTable = html("table", {class: "figures"});
+      figuresTable.append(html("caption", {}, caption));
+      for (const [name, count, percent] of rows) {
+        const row = html("tr", {"data-figure": name});
+        // A figure without a share takes both columns, and wraps on a phone.
+        row.append(html("th", {scope: "row"}, name),
+                   ...(percent ? [html("td", {}, count), html("td", {class: "share"}, percent)]
+                               : [html("td", {colspan: "2", class: "start"}, count)]));
+        figuresTable.append(row);
+      }
+      return figuresTable;
+    };
+    return [
+      table("Positions reachable from the empty board", [
+        ["Positions", number(answer.positions), ""], ["Symmetry classes", number(answer.classes), ""],
+        ["Black ahead", number(answer.black_wins), share(answer.black_wins)], ["Draws", number(answer.draws), share(answer.draws)],
+        ["Green ahead", number(answer.green_wins), share(answer.green_wins)], ["Finished", number(answer.finished), ""],
+        ["Empty board", terse(answer), ""], ["Longest game", turnsText(answer.longest), ""],
+        ["Best first stones", answer.best_first.join(" "), ""],
+      ]),
+      table("Positions by value (Black's points minus Green's)", Object.entries(answer.margins)
+        .sort(([a], [b]) => Number(b) - Number(a))
+        .map(([margin, count]) => [label(Number(margin)), number(count), share(count)])),
+    ];
+  }
+
+  $("stats-toggle").addEventListener("click", () => {
+    const open = $("stats-toggle").getAttribute("aria-expanded") !== "true";
+    $("stats-toggle").setAttribute("aria-expanded", String(open));
+    $("stats").hidden = !open;
+    delete $("stats").dataset.key;
+    if (open) renderStats();
+  });
 
   function renderControls() {
     $("first").disabled = $("back").disabled = state.ply === 0;

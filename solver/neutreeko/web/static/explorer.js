@@ -505,71 +505,31 @@
   }
 
   /**
-   * The value history, as GamesmanUni draws it: one row per position, the plies going down; across, the
-   * distance to the end (remoteness), zero at the edges: Black winning to the left, White winning to the
-   * right, draws on the centre line. Each point is a position coloured by its value for the side to move,
-   * each link the move made from it, coloured by its value for its player; rows are labelled with the
-   * move, on its player's side.
+   * The value history (chart.js): across, the plies to the end of a won position, counted from Black's edge
+   * (left) when Black wins and from White's (right) when White does; draws on the centre line. Each point
+   * is coloured by its value for the side to move, each link by the move's value for its player.
    */
   function renderChart() {
-    const nodes = state.nodes, width = 360, labels = 44, header = 30, rowHeight = 17, top = 4;
-    const longest = Math.max(10, ...nodes.map(node => node.plies || 0));
+    const nodes = state.nodes, longest = Math.max(10, ...nodes.map(node => node.plies || 0));
     const step = longest > 40 ? 10 : 5, minor = longest > 40 ? 5 : 1;  // labelled and faint grid lines
-    const reach = Math.ceil(longest / step) * step;
-    const column = (width / 2 - labels) / (reach + 2);
-    const xOf = node => {
-      if (node.value === "draw") return width / 2;
+    const reach = Math.ceil(longest / step) * step, unit = 0.5 / (reach + 2);
+    const atOf = node => {
+      if (node.value === "draw") return 0.5;
       const blackWins = (node.value === "win") === (node.to_move === "black");
-      return blackWins ? labels + node.plies * column : width - labels - node.plies * column;
+      return blackWins ? node.plies * unit : 1 - node.plies * unit;
     };
-    const yOf = ply => top + ply * rowHeight + rowHeight / 2;
-    const height = top + nodes.length * rowHeight + 4;
-    // The head (sides and distances) stays above the rows, which scroll.
-    const head = [
-      element("text", {x: labels, y: 8, class: "side", "text-anchor": "start"}, "\u25C0 Black wins"),
-      element("text", {x: width - labels, y: 8, class: "side", "text-anchor": "end"}, "White wins \u25B6"),
-      element("text", {x: width / 2, y: 8, class: "side", "text-anchor": "middle"}, "draw"),
-    ];
-    const rows = [];
-    nodes.forEach((node, ply) => {
-      const row = element("rect", {x: 0, y: top + ply * rowHeight, width, height: rowHeight,
-                                   class: `row${ply === state.ply ? " current" : ""}`, "data-ply": ply});
-      row.append(element("title", {}, `${ply ? `${ply}. ${state.moves[ply - 1]}` : "start"}: ` +
-                                      `${capitalise(node.to_move)} to move, ${terse(node)}`));
-      row.addEventListener("click", () => goTo(ply));
-      rows.push(row);
-    });
+    const ticks = [];
     for (let distance = 0; distance <= reach; distance += minor) {
-      const major = distance % step === 0;
-      for (const x of [labels + distance * column, width - labels - distance * column]) {
-        rows.push(element("line", {x1: x, y1: 0, x2: x, y2: height, class: `grid${major ? " major" : ""}`}));
-        if (major && distance < reach) {
-          head.push(element("text", {x, y: header - 7, "text-anchor": "middle"}, String(distance)));
-        }
-      }
+      const major = distance % step === 0, text = major && distance < reach ? String(distance) : null;
+      ticks.push({at: distance * unit, text, major}, {at: 1 - distance * unit, text, major});
     }
-    rows.push(element("line", {x1: width / 2, y1: 0, x2: width / 2, y2: height, class: "centre"}));
-    for (let ply = 0; ply < state.moves.length; ply += 1) {
-      const mover = nodes[ply].to_move;
-      rows.push(element("text", {x: mover === "black" ? labels - 4 : width - labels + 4, y: yOf(ply),
-                                 "text-anchor": mover === "black" ? "end" : "start", class: "move-label"},
-                        state.moves[ply]));
-      rows.push(element("line", {x1: xOf(nodes[ply]), y1: yOf(ply), x2: xOf(nodes[ply + 1]), y2: yOf(ply + 1),
-                                 class: `link ${judged(ply + 1).after.value}`}));
-    }
-    nodes.forEach((node, ply) => {
-      rows.push(element("circle", {cx: xOf(node), cy: yOf(ply), r: ply === state.ply ? 5 : 3.6,
-                                   class: `point ${node.value}`}));
-    });
-    $("chart-head").setAttribute("viewBox", `0 0 ${width} ${header}`);
-    $("chart-head").replaceChildren(...head);
-    chartSvg.setAttribute("viewBox", `0 0 ${width} ${height}`);
-    chartSvg.replaceChildren(...rows);
-    const frame = chartSvg.parentElement, scale = chartSvg.clientWidth / width || 1;
-    const headHeight = header * scale, rowTop = headHeight + (top + state.ply * rowHeight) * scale;
-    if (rowTop < frame.scrollTop + headHeight || rowTop + rowHeight * scale > frame.scrollTop + frame.clientHeight) {
-      frame.scrollTop = Math.max(0, rowTop - headHeight - (frame.clientHeight - headHeight) / 2);
-    }
+    const rows = nodes.map((node, ply) => ({
+      at: atOf(node), value: node.value, left: node.to_move === "black",
+      title: `${ply ? `${ply}. ${state.moves[ply - 1]}` : "start"}: ${capitalise(node.to_move)} to move, ${terse(node)}`,
+      label: state.moves[ply], link: ply < state.moves.length ? judged(ply + 1).after.value : null,
+    }));
+    ValueChart.draw($("chart-head"), chartSvg, {sides: ["\u25C0 Black wins", "draw", "White wins \u25B6"],
+                                                axis: "plies to the end", ticks, rows, current: state.ply, pick: goTo});
   }
 
   function renderControls() {
