@@ -334,6 +334,35 @@ def test_on_a_phone_the_board_and_the_first_moves_are_on_the_first_screen(browse
         assert browser.execute_script("return document.documentElement.scrollWidth") <= 390
 
 
+@pytest.mark.parametrize("page, rules, guide", [
+    ("", "solver/neutreeko/web/static/rules.md", "docs/guide/notation.md"),
+    ("necnon", "solver/necnon/web/static/rules.md", "docs/guide/necnon.md"),
+], ids=["neutreeko", "necnon"])
+def test_the_rules_are_one_click_away_from_the_documentation_s_text(browser, both_url, page, rules, guide):
+    """The bar's Rules button opens the game's rules and notation over the page: the text of the file the
+    user guide includes (one source), its code and bold kept; Escape closes it. On a phone too."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    root = Path(__file__).resolve().parents[2]
+    source = (root / rules).read_text()
+    assert f"```{{include}} ../../{rules}\n```" in (root / guide).read_text()
+    first = re.sub(r"[*`]", "", source).split("How to play. ", 1)[1].split(",")[0]  # its first words, as shown
+    for size in ((1400, 900, False), (390, 844, True)):
+        with viewport(browser, *size):
+            browser.get(both_url + page)
+            wait_until(browser, lambda: browser.find_elements(By.CSS_SELECTOR, "#board > *"), "the page is shown")
+            browser.find_element(By.ID, "rules-button").click()
+            dialog = browser.find_element(By.ID, "rules")
+            wait_until(browser, lambda: dialog.is_displayed() and first in text_of(browser, "rules-text"), "the rules are shown")
+            shown = browser.find_element(By.ID, "rules-text")
+            assert shown.find_element(By.CSS_SELECTOR, "strong").text == "How to play."
+            assert len(shown.find_elements(By.CSS_SELECTOR, "code")) == (source.count("`") - 3 * source.count("```")) // 2
+            assert browser.execute_script("return document.documentElement.scrollWidth") <= size[0]
+            browser.switch_to.active_element.send_keys(Keys.ESCAPE)
+            wait_until(browser, lambda: not dialog.is_displayed(), "Escape closes the rules")
+
+
 def test_on_a_desktop_statistics_open_beside_the_board(browser, explorer_url):
     """At 1400 x 900 the board and its step buttons stay where they were when Statistics opens (in the
     widest column, under the game), and the page does not grow below the board for it."""
