@@ -26,7 +26,7 @@ from solver.neutreeko.model.position import Position
 from solver.neutreeko.playing.record import parse_record, read_variations
 from solver.neutreeko.solving.solve import solve
 from solver.neutreeko.tables.table import table_path, write_table
-from tests.helpers import LONGEST
+from tests.helpers import LONGEST, START, invoke
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
@@ -361,6 +361,54 @@ def test_the_rules_are_one_click_away_from_the_documentation_s_text(browser, bot
             assert browser.execute_script("return document.documentElement.scrollWidth") <= size[0]
             browser.switch_to.active_element.send_keys(Keys.ESCAPE)
             wait_until(browser, lambda: not dialog.is_displayed(), "Escape closes the rules")
+
+
+def test_the_position_editor_refuses_an_illegal_position_and_explores_a_legal_one(browser, explorer_url, tables_env):
+    """Edit position: a click puts the piece chosen, a key puts one under the cursor, a drag moves one;
+    each change is checked at once, an illegal position refused with the command line's own message, a
+    legal one explored; the URL holds the position set up, and a link to it opens the editor."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.select import Select
+
+    def verdict() -> str:
+        return text_of(browser, "editor-verdict")
+
+    def put(kind: str, *names: str) -> None:
+        browser.find_element(By.CSS_SELECTOR, f'input[name="put"][value="{kind}"]').click()
+        for name in names:
+            square(browser, name).click()
+
+    browser.get(explorer_url)
+    wait_until(browser, lambda: "ply 0 of 0" in text_of(browser, "status"), "the start is shown")
+    browser.find_element(By.ID, "edit-button").click()
+    wait_until(browser, lambda: "A legal position: Black to move, draw" in verdict(), "the start is checked")
+    assert query_of(browser)["edit"] == [START] and not browser.find_element(By.ID, "first").is_displayed()
+    browser.find_element(By.ID, "editor-clear").click()
+    put("black", "A1", "B1", "C1")
+    put("white", "A5", "E5", "E1")
+    illegal = "w3w/5/5/5/bbb1w b"
+    wait_until(browser, lambda: "Not a legal position" in verdict(), "three in a row for the side to move is refused")
+    printed = invoke("query", illegal)
+    assert printed.exit_code == 2 and printed.stderr.strip().split("error: ", 1)[1] in verdict()
+    assert not browser.find_element(By.ID, "editor-explore").is_enabled() and query_of(browser)["edit"] == [illegal]
+    put("black", "B1", "C1")  # a second click empties a square
+    board = browser.find_element(By.ID, "board")
+    browser.execute_script("arguments[0].focus()", board)
+    board.send_keys(Keys.ARROW_UP, Keys.ARROW_UP, Keys.ARROW_UP, Keys.ARROW_RIGHT, Keys.ARROW_RIGHT, "b")  # C4
+    put("black", "B2")
+    ActionChains(browser).drag_and_drop(square(browser, "A1"), square(browser, "D1")).perform()
+    Select(browser.find_element(By.ID, "editor-side")).select_by_value("w")
+    legal = "w3w/2b2/5/1b3/3bw w"
+    wait_until(browser, lambda: "A legal position: White to move, win in 5" in verdict(), "the position set up is legal")
+    assert query_of(browser)["edit"] == [legal]
+    browser.find_element(By.ID, "editor-explore").click()
+    wait_until(browser, lambda: "White to move" in text_of(browser, "status") and text_of(browser, "fen") == legal,
+               "the position is explored")
+    assert query_of(browser)["start"] == [legal] and not browser.find_element(By.ID, "editor").is_displayed()
+    browser.get(explorer_url + "?" + urlencode({"board": "5x5", "edit": illegal}))
+    wait_until(browser, lambda: "Not a legal position" in verdict(), "a link opens the editor on its position")
 
 
 def test_on_a_desktop_statistics_open_beside_the_board(browser, explorer_url):

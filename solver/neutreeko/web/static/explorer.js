@@ -317,6 +317,10 @@
   function renderStatus() {
     const node = current(), end = ending(state.ply), status = $("status");
     status.replaceChildren();
+    if (editing) {
+      status.append(html("strong", {}, "Setting up a position"));
+      return;
+    }
     if (end) {
       status.append(pieceIcon(end.winner || node.to_move), html("strong", {}, end.text));
     } else {
@@ -347,6 +351,14 @@
   }
 
   function renderBoard() {
+    if (editing) {
+      BoardView.draw(boardSvg, {
+        board: editing.board, flipped, position: editorFen(), label: `Position editor, ${editorFen()}` +
+          (cursor ? `, the cursor on ${cursor}` : ""), last: null, selected: null, cursor, targets: new Map(),
+        movable: () => false, target: null, winner: null, drag: drag && drag.moved ? drag : null, slide: null,
+      });
+      return;
+    }
     const node = current(), end = ending(state.ply);
     BoardView.draw(boardSvg, {
       board: state.board, flipped, position: node.position,
@@ -564,6 +576,17 @@
   boardSvg.addEventListener("pointerdown", event => {
     if (event.button !== 0) return;
     const square = squareAt(pointOf(event));
+    if (editing) {
+      // A piece may be dragged (a click puts or takes off, at the pointer's release); an empty square is a click.
+      if (square && editing.pieces.has(square)) {
+        drag = {square, pointer: event.pointerId, from: pointOf(event), at: pointOf(event), moved: false};
+        boardSvg.setPointerCapture(event.pointerId);
+        event.preventDefault();
+      } else if (square) {
+        put(square, chosenKind());
+      }
+      return;
+    }
     if (choose(square)) return;
     if (selected) {
       drag = {square, pointer: event.pointerId, from: pointOf(event), at: pointOf(event), moved: false};
@@ -587,6 +610,12 @@
     if (!drag || event.pointerId !== drag.pointer) return;
     const {moved, square} = drag;
     drag = null;
+    if (editing) {
+      if (!moved) put(square, chosenKind());
+      else if (dropped) movePiece(square, squareAt(pointOf(event)));
+      else renderBoard();
+      return;
+    }
     if (moved) {
       const target = dropped ? squareAt(pointOf(event)) : null;
       const entry = targetsOf(square).get(target);
@@ -602,6 +631,120 @@
   boardSvg.addEventListener("pointerup", event => endDrag(event, true));
   boardSvg.addEventListener("pointercancel", event => endDrag(event, false));
 
+  // -- the position editor -------------------------------------------------------------------------
+  //
+  // The editor sets up a position on the board shown: pieces put and taken off by click, drag and keys,
+  // the side to move chosen. Each change asks the server whether the position is legal (/api/position:
+  // its answer, or the message the command line gives for it), and the URL holds it (edit=...); Explore
+  // shows the position set up as a new view.
+
+  let editing = null;  // {board, rule, pieces: Map of square -> "black" or "white"} while the editor is open
+  let checks = 0;      // the number of the latest check: an answer to an older one is dropped
+
+  const chosenKind = () => document.querySelector('input[name="put"]:checked').value;
+
+  /** The position set up, in notation. */
+  function editorFen() {
+    const [width, height] = BoardView.dimensions(editing.board), ranks = [];
+    for (let rank = height - 1; rank >= 0; rank -= 1) {
+      let text = "", empty = 0;
+      for (let file = 0; file < width; file += 1) {
+        const colour = editing.pieces.get(BoardView.squareName(file, rank));
+        if (colour) {
+          text += (empty || "") + colour[0];
+          empty = 0;
+        } else {
+          empty += 1;
+        }
+      }
+      ranks.push(text + (empty || ""));
+    }
+    return `${ranks.join("/")} ${$("editor-side").value}`;
+  }
+
+  /** Open the editor on ``fen`` (on the board and rule shown), recorded in the URL as ``how`` says. */
+  function openEditor(fen, how) {
+    cancelReply();
+    editing = {board: state.board, rule: state.rule,
+               pieces: new Map(piecesOf(fen, state.board).map(({colour, square}) => [square, colour]))};
+    $("editor-side").value = /\sw\s*$/.test(fen) ? "w" : "b";
+    selected = null;
+    $("editor").hidden = false;
+    document.querySelector(".board-panel .controls").hidden = true;
+    boardSvg.classList.add("editing");
+    renderStatus();
+    edited(how);
+  }
+
+  /** Close the editor; the board shows the view again. */
+  function leaveEditor() {
+    if (!editing) return;
+    editing = null;
+    checks += 1;
+    $("editor").hidden = true;
+    document.querySelector(".board-panel .controls").hidden = false;
+    boardSvg.classList.remove("editing");
+  }
+
+  function put(square, kind) {
+    if (kind === "empty" || editing.pieces.get(square) === kind) editing.pieces.delete(square);
+    else editing.pieces.set(square, kind);
+    edited("replace");
+  }
+
+  /** Move the piece on ``from`` to ``to`` (off the board if null: taken off). */
+  function movePiece(from, to) {
+    const colour = editing.pieces.get(from);
+    editing.pieces.delete(from);
+    if (to) editing.pieces.set(to, colour);
+    edited("replace");
+  }
+
+  /** Draw the position set up, hold it in the URL (as ``how`` says), and ask the server whether it is legal. */
+  function edited(how) {
+    renderBoard();
+    const fen = editorFen(), verdict = $("editor-verdict"), asked = ++checks;
+    const query = "?" + queryText([["board", editing.board], ["rule", editing.rule], ["edit", fen]]);
+    if (how === "push") history.pushState(null, "", query);
+    else if (how === "replace") history.replaceState(null, "", query);
+    $("editor-explore").disabled = true;
+    verdict.className = "editor-verdict";
+    verdict.textContent = "Checking the position ...";
+    api("position", {position: fen, board: editing.board, rule: editing.rule}).then(answer => {
+      if (asked !== checks) return;
+      verdict.className = "editor-verdict legal";
+      verdict.textContent = `A legal position: ${capitalise(answer.to_move)} to move, ${terse(answer)}.`;
+      $("editor-explore").disabled = false;
+    }, error => {
+      if (asked !== checks) return;
+      verdict.className = "editor-verdict illegal";
+      verdict.textContent = `Not a legal position: ${error.message}.`;
+    });
+  }
+
+  $("edit-button").addEventListener("click", () => act(() => openEditor(current().position, "push")));
+  $("editor-side").addEventListener("change", () => edited("replace"));
+  $("editor-clear").addEventListener("click", () => {
+    editing.pieces.clear();
+    edited("replace");
+  });
+  $("editor-start").addEventListener("click", () => act(async () => {
+    const start = await api("position", {position: "start", board: editing.board, rule: editing.rule});
+    editing.pieces = new Map(piecesOf(start.position, editing.board).map(({colour, square}) => [square, colour]));
+    $("editor-side").value = "b";
+    edited("replace");
+  }));
+  $("editor-cancel").addEventListener("click", () => {
+    leaveEditor();
+    record("replace");
+    render();
+  });
+  $("editor-explore").addEventListener("click", () => {
+    const {board, rule} = editing, fen = editorFen();
+    leaveEditor();
+    act(() => show({board, rule, start: fen, moves: [], ply: null}, "push"));
+  });
+
   // -- controls, keys and forms ---------------------------------------------------------------------
 
   $("first").addEventListener("click", () => goTo(0));
@@ -614,8 +757,14 @@
   boardSvg.addEventListener("keydown", event => {
     if (!state.nodes.length || !boardSvg.matches(":focus-visible") || event.altKey || event.ctrlKey || event.metaKey) return;
     cursor = cursor || firstCursor();
+    const puts = {b: "black", w: "white", Delete: "empty", Backspace: "empty"};
     if (event.key in CURSOR_STEPS) {
       cursor = shape().step(cursor, event.key);
+    } else if (editing && (event.key in puts || event.key === "Enter" || event.key === " ")) {
+      event.preventDefault();
+      event.stopPropagation();
+      put(cursor, puts[event.key] || chosenKind());
+      return;
     } else if (event.key === "Enter" || event.key === " ") {
       event.preventDefault();
       if (choose(cursor)) return;
@@ -628,7 +777,8 @@
   });
 
   /** Where the cursor starts (on a new board or view): on a piece that can move, or A1. */
-  const firstCursor = () => piecesOf(current().position, state.board).map(piece => piece.square).find(movable) || "A1";
+  const firstCursor = () => (editing ? "A1"
+    : piecesOf(current().position, state.board).map(piece => piece.square).find(movable) || "A1");
 
   // The cursor shows while the board has the keyboard's focus.
   boardSvg.addEventListener("focus", () => {
@@ -638,7 +788,8 @@
   });
 
   document.addEventListener("keydown", event => {
-    if (event.target.closest("input, select, textarea") || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.target.closest("input, select, textarea, dialog") || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (editing) return;  // no game to step through
     const steps = {ArrowLeft: state.ply - 1, ArrowRight: state.ply + 1, Home: 0, End: state.moves.length,
                    ArrowUp: 0, ArrowDown: state.moves.length};
     if (event.key in steps) {
@@ -766,7 +917,12 @@
   // A longest win's link in the statistics panel opens its position as a new view.
   StatsPanel.attach({pill, open: parameters => act(() => showAsked(viewOf(parameters), "push"))});
 
-  window.addEventListener("popstate", () => act(() => showAsked(viewOf(new URLSearchParams(location.search)), null)));
+  window.addEventListener("popstate", () => act(async () => {
+    const parameters = new URLSearchParams(location.search);
+    leaveEditor();
+    await showAsked(viewOf(parameters), null);
+    if (parameters.get("edit")) openEditor(parameters.get("edit"), null);
+  }));
 
   // The perfect-reply setting is kept across visits. Storage may be refused (a browser's privacy
   // settings): the setting then lasts as long as the page.
@@ -783,9 +939,10 @@
   // -- start ----------------------------------------------------------------------------------------
 
   act(async () => {
-    const asked = viewOf(new URLSearchParams(location.search));
+    const parameters = new URLSearchParams(location.search), asked = viewOf(parameters);
     try {
       await showAsked(asked, "replace");
+      if (parameters.get("edit")) openEditor(parameters.get("edit"), "replace");
     } catch (error) {
       await show({...asked, moves: [], ply: null}, "replace")
         .catch(() => show({board: null, rule: null, start: "start", moves: [], ply: null}, "replace"));
