@@ -27,7 +27,7 @@
 "use strict";
 
 (() => {
-  const {$, element, html, capitalise, api, say, quiet} = Page;  // page.js
+  const {$, element, html, capitalise, queryText, api, say, quiet} = Page;  // page.js
   const CELL = 100;   // a cell's width in board units (the server's centres are in cell widths)
   const MARGIN = 12;  // board units around the cells
   const REPLY_DELAY = 300;  // ms before the table's reply is played
@@ -282,6 +282,10 @@
   function renderStatus() {
     const position = shown(), node = valued(), status = $("status");
     status.replaceChildren();
+    if (editing) {
+      status.append(html("strong", {}, "Setting up a position"));
+      return;
+    }
     if (position.over) {
       status.append(html("strong", {}, `Game over: ${position.result}`));
     } else {
@@ -308,14 +312,17 @@
   const centre = cell => ({x: MARGIN + cell.x * CELL, y: MARGIN + cell.y * CELL});
 
   function renderBoard() {
-    const position = shown(), [width, height] = state.grid.extent;
+    // The editor's position: its stones, no cell allowed or forbidden, nothing of the game's.
+    const position = editing ? {position: editorNotation(), allowed: [], over: true, smothered: [], to_move: "black"}
+      : shown();
+    const [width, height] = state.grid.extent;
     const across = 2 * MARGIN + width * CELL, down = 2 * MARGIN + height * CELL;
     boardSvg.setAttribute("viewBox", `0 0 ${across} ${down}`);
     boardSvg.style.width = `${100 * across / Math.max(across, down)}%`;  // a tall board narrower, not taller
     boardSvg.setAttribute("aria-label", `Board ${state.board}, ${position.position}` +
                           (cursor ? `, the cursor on ${cursor}` : "") + (chosen.length ? `, chosen ${chosen.join(" ")}` : ""));
-    const last = state.ply > 0 && state.turns[state.ply - 1] !== "pass" ? state.turns[state.ply - 1].split(",") : [];
-    const stones = stonesOf(position.position), best = bestByCell(), node = valued();
+    const last = !editing && state.ply > 0 && state.turns[state.ply - 1] !== "pass" ? state.turns[state.ply - 1].split(",") : [];
+    const stones = stonesOf(position.position), node = editing ? null : valued(), best = node ? bestByCell() : new Map();
     const keeps = node && node.ranking.length ? node.ranking[0].value : null;
     const bestTurn = node && node.ranking.length && !chosen.length ? node.ranking[0].turn.split(",") : [];
     const cells = element("g", {class: "cells"}), marks = element("g", {class: "marks"});
@@ -613,8 +620,30 @@
 
   boardSvg.addEventListener("click", event => {
     const cell = event.target.closest(".cell");
-    if (cell) choose(cell.dataset.cell);
+    if (cell && !editing) choose(cell.dataset.cell);
   });
+
+  // In the editor a press and its release put a stone (or empty the cell), or drag the stone pressed to
+  // the cell of the release (off the board: taken off).
+  let pressed = null;  // {cell, pointer}: the cell a press in the editor went down on
+  const cellUnder = event => {
+    const under = document.elementFromPoint(event.clientX, event.clientY);
+    return under && boardSvg.contains(under) && under.closest(".cell") ? under.closest(".cell").dataset.cell : null;
+  };
+  boardSvg.addEventListener("pointerdown", event => {
+    if (!editing || event.button !== 0) return;
+    pressed = {cell: cellUnder(event), pointer: event.pointerId};
+    boardSvg.setPointerCapture(event.pointerId);
+    event.preventDefault();
+  });
+  boardSvg.addEventListener("pointerup", event => {
+    if (!editing || !pressed || event.pointerId !== pressed.pointer) return;
+    const from = pressed.cell, to = cellUnder(event);
+    pressed = null;
+    if (from && from !== to && editing.stones.has(from)) movePiece(from, to);
+    else if (to && to === from) put(to, chosenKind());
+  });
+  boardSvg.addEventListener("pointercancel", () => { pressed = null; });
 
   /** The cell next to ``name`` in the direction of an arrow key, as drawn: along its row, or in the next row up or down. */
   function step(name, key) {
@@ -637,8 +666,14 @@
   boardSvg.addEventListener("keydown", event => {
     if (!state.grid || event.altKey || event.ctrlKey || event.metaKey) return;
     cursor = cursor || firstCursor();
+    const puts = {b: "black", g: "green", Delete: "empty", Backspace: "empty"};
     if (event.key.startsWith("Arrow")) {
       cursor = step(cursor, event.key);
+    } else if (editing && (event.key in puts || event.key === "Enter" || event.key === " ")) {
+      event.preventDefault();
+      event.stopPropagation();
+      put(cursor, puts[event.key] || chosenKind());
+      return;
     } else if (event.key === "Enter" || event.key === " ") {
       choose(cursor);
     } else if (event.key === "Escape") {
@@ -653,7 +688,7 @@
   });
 
   /** Where the cursor starts: on the first allowed cell, or the first cell. */
-  const firstCursor = () => shown().allowed[0] || state.grid.cells[0].name;
+  const firstCursor = () => (editing ? null : shown().allowed[0]) || state.grid.cells[0].name;
 
   // The cursor shows while the board has the keyboard's focus; a click's focus redraws nothing (the click
   // would lose the cell it went down on).
@@ -661,6 +696,118 @@
     if (!state.grid || !boardSvg.matches(":focus-visible")) return;  // the page is starting, or a click
     cursor = cursor || firstCursor();
     renderBoard();
+  });
+
+  // -- the position editor -------------------------------------------------------------------------
+  //
+  // As on the Neutreeko page: the editor sets up a position on the board shown (stones put and taken off
+  // by click, drag and keys; whose turn it is, and whether the other side just passed), each change
+  // checked by the server (/api/rules: the message the command line gives for a position that cannot
+  // occur, and how many stones the turn lays; with a table /api/position too: its value, or that it
+  // cannot be reached); the URL holds it (edit=...); Explore shows it as a new view.
+
+  let editing = null;  // {board, protocol, stones: Map of cell -> "black" or "green"} while the editor is open
+  let checks = 0;      // the number of the latest check: an answer to an older one is dropped
+
+  const chosenKind = () => document.querySelector('input[name="put"]:checked').value;
+
+  /** The position set up, in notation: its rows top first, whose turn, and the passes just made. */
+  function editorNotation() {
+    const rows = state.grid.rows.map(row => {
+      let text = "", empty = 0;
+      for (const name of row) {
+        const colour = editing.stones.get(name);
+        if (colour) {
+          text += (empty || "") + colour[0];
+          empty = 0;
+        } else {
+          empty += 1;
+        }
+      }
+      return text + (empty || "");
+    });
+    return [rows.join("/"), $("editor-side").value, $("editor-passes").value].join(" ").trim();
+  }
+
+  /** Open the editor on the position ``notation`` (on the board shown), recorded in the URL as ``how`` says. */
+  function openEditor(notation, how) {
+    cancelReply();
+    const fields = notation.trim().split(/\s+/);
+    editing = {board: state.board, protocol: state.protocol, stones: new Map(
+      notation.toLowerCase() === "empty" ? [] : [...stonesOf(fields[0])])};
+    $("editor-side").value = fields[1] === "g" ? "g" : "b";
+    $("editor-passes").value = ["p", "pp"].includes(fields[2]) ? fields[2] : "";
+    chosen = [];
+    $("editor").hidden = false;
+    for (const part of document.querySelectorAll(".board-panel .controls, .board-panel .turn-bar")) part.hidden = true;
+    renderStatus();
+    edited(how);
+  }
+
+  /** Close the editor; the board shows the view again. */
+  function leaveEditor() {
+    if (!editing) return;
+    editing = null;
+    checks += 1;
+    $("editor").hidden = true;
+    for (const part of document.querySelectorAll(".board-panel .controls, .board-panel .turn-bar")) part.hidden = false;
+  }
+
+  function put(cell, kind) {
+    if (kind === "empty" || editing.stones.get(cell) === kind) editing.stones.delete(cell);
+    else editing.stones.set(cell, kind);
+    edited("replace");
+  }
+
+  /** Move the stone on ``from`` to ``to`` (off the board if null: taken off). */
+  function movePiece(from, to) {
+    const colour = editing.stones.get(from);
+    editing.stones.delete(from);
+    if (to) editing.stones.set(to, colour);
+    edited("replace");
+  }
+
+  /** Draw the position set up, hold it in the URL (as ``how`` says), and ask the server about it. */
+  function edited(how) {
+    renderBoard();
+    const notation = editorNotation(), verdict = $("editor-verdict"), asked = ++checks;
+    const query = "?" + queryText([["board", editing.board], ["protocol", editing.protocol], ["edit", notation]]);
+    if (how === "push") history.pushState(null, "", query);
+    else if (how === "replace") history.replaceState(null, "", query);
+    $("editor-explore").disabled = true;
+    verdict.className = "editor-verdict";
+    verdict.textContent = "Checking the position ...";
+    const asking = {game: "necnon", board: editing.board, protocol: editing.protocol, position: notation};
+    Promise.all([api("rules", asking), state.table ? api("position", asking) : null]).then(([rules, values]) => {
+      if (asked !== checks) return;
+      const turn = rules.over ? `the game is over: ${rules.result}`
+        : `${capitalise(rules.to_move)} to move, ${rules.stones ? `lays ${rules.stones} stone${rules.stones === 1 ? "" : "s"}` : "passes"}`;
+      verdict.className = "editor-verdict legal";
+      verdict.textContent = `A legal position: ${turn}${values ? `; ${terse(values)}` : ""}.`;
+      $("editor-explore").disabled = false;
+    }, error => {
+      if (asked !== checks) return;
+      verdict.className = "editor-verdict illegal";
+      verdict.textContent = `Not a legal position: ${error.message}.`;
+    });
+  }
+
+  $("edit-button").addEventListener("click", () => act(() => openEditor(shown().position, "push")));
+  $("editor-side").addEventListener("change", () => edited("replace"));
+  $("editor-passes").addEventListener("change", () => edited("replace"));
+  $("editor-clear").addEventListener("click", () => {
+    editing.stones.clear();
+    edited("replace");
+  });
+  $("editor-cancel").addEventListener("click", () => {
+    leaveEditor();
+    record("replace");
+    render();
+  });
+  $("editor-explore").addEventListener("click", () => {
+    const {board, protocol} = editing, notation = editorNotation();
+    leaveEditor();
+    act(() => show({board, protocol, start: notation, moves: "", line: 0, ply: null}, "push"));
   });
 
   // -- controls ---------------------------------------------------------------------------------------
@@ -677,7 +824,8 @@
   $("last").addEventListener("click", () => goTo(state.turns.length));
 
   document.addEventListener("keydown", event => {
-    if (event.target.closest("input, select, textarea, #board") || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.target.closest("input, select, textarea, dialog, #board") || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (editing) return;  // no game to step through
     const steps = {ArrowLeft: state.ply - 1, ArrowRight: state.ply + 1, Home: 0, End: state.turns.length};
     if (event.key in steps) {
       event.preventDefault();
@@ -766,14 +914,20 @@
   $("board-select").addEventListener("change", () => act(() => show(fresh($("board-select").value, state.protocol), "push")));
   $("protocol-select").addEventListener("change", () => act(() => show(fresh(state.board, $("protocol-select").value), "push")));
 
-  window.addEventListener("popstate", () => act(() => showAsked(viewOf(new URLSearchParams(location.search)), null)));
+  window.addEventListener("popstate", () => act(async () => {
+    const parameters = new URLSearchParams(location.search);
+    leaveEditor();
+    await showAsked(viewOf(parameters), null);
+    if (parameters.get("edit")) openEditor(parameters.get("edit"), null);
+  }));
 
   // -- start ----------------------------------------------------------------------------------------
 
   act(async () => {
-    const asked = viewOf(new URLSearchParams(location.search));
+    const parameters = new URLSearchParams(location.search), asked = viewOf(parameters);
     try {
       await showAsked(asked, "replace");
+      if (parameters.get("edit")) openEditor(parameters.get("edit"), "replace");
     } catch (error) {
       await show({...asked, moves: "", line: 0, ply: null}, "replace").catch(() => show(fresh(null, null), "replace"));
       throw new Error(`the link could not be shown: ${error.message}`);
