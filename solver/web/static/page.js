@@ -194,6 +194,23 @@ const Page = (() => {
     return block;
   }
 
+  /**
+   * A table of figures (both pages' Statistics): ``rows`` of [name, value, share], each row marked with
+   * its name (data-figure); a row whose share is null has its value across both columns, wrapping.
+   */
+  function figures(caption, rows) {
+    const table = html("table", {class: "figures"});
+    table.append(html("caption", {}, caption));
+    for (const [name, value, share] of rows) {
+      const row = html("tr", {"data-figure": name});
+      row.append(html("th", {scope: "row"}, name), ...(share === null
+        ? [html("td", {colspan: "2", class: "start"}, value)]
+        : [html("td", {}, value), html("td", {class: "share"}, share)]));
+      table.append(row);
+    }
+    return table;
+  }
+
   // The Rules button opens the rules of the page's game (its data-source), read once, over the page.
   const rules = $("rules-button");
   if (rules) {
@@ -223,5 +240,5 @@ const Page = (() => {
   $("game-select").addEventListener("change", event => { location.href = event.target.value; });
 
   return {SVG, $, element, html, capitalise, plyCount, queryText, api, say, quiet, scrollWithin, keepingFocus,
-          attachExport, attachPaste, markdown};
+          attachExport, attachPaste, markdown, figures};
 })();

@@ -566,28 +566,15 @@
   function statsParts(answer) {
     const number = count => count.toLocaleString("en-US");
     const share = count => `${(100 * count / answer.positions).toFixed(2)} %`;
-    const table = (caption, rows) => {
-      const figuresTable = html("table", {class: "figures"});
-      figuresTable.append(html("caption", {}, caption));
-      for (const [name, count, percent] of rows) {
-        const row = html("tr", {"data-figure": name});
-        // A figure without a share takes both columns, and wraps on a phone.
-        row.append(html("th", {scope: "row"}, name),
-                   ...(percent ? [html("td", {}, count), html("td", {class: "share"}, percent)]
-                               : [html("td", {colspan: "2", class: "start"}, count)]));
-        figuresTable.append(row);
-      }
-      return figuresTable;
-    };
     return [
-      table("Positions reachable from the empty board", [
+      Page.figures("Positions reachable from the empty board", [
         ["Positions", number(answer.positions), ""], ["Symmetry classes", number(answer.classes), ""],
         ["Black ahead", number(answer.black_wins), share(answer.black_wins)], ["Draws", number(answer.draws), share(answer.draws)],
         ["Green ahead", number(answer.green_wins), share(answer.green_wins)], ["Finished", number(answer.finished), ""],
-        ["Empty board", terse(answer), ""], ["Longest game", turnsText(answer.longest), ""],
-        ["Best first stones", answer.best_first.join(" "), ""],
+        ["Empty board", terse(answer), null], ["Longest game", turnsText(answer.longest), null],
+        ["Best first stones", answer.best_first.join(" "), null],
       ]),
-      table("Positions by value (Black's points minus Green's)", Object.entries(answer.margins)
+      Page.figures("Positions by value (Black's points minus Green's)", Object.entries(answer.margins)
         .sort(([a], [b]) => Number(b) - Number(a))
         .map(([margin, count]) => [label(Number(margin)), number(count), share(count)])),
     ];
