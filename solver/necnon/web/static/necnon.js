@@ -94,6 +94,7 @@
    * ("replace" records nothing then): it stays the link that was shared.
    */
   async function show(view, how) {
+    editor.leave();
     const asked = view.answer || api("game", {game: "necnon", board: view.board, protocol: view.protocol,
                                               position: view.start, moves: view.moves});
     await catalogue;
@@ -282,7 +283,7 @@
   function renderStatus() {
     const position = shown(), node = valued(), status = $("status");
     status.replaceChildren();
-    if (editing) {
+    if (editor.open) {
       status.append(html("strong", {}, "Setting up a position"));
       return;
     }
@@ -313,7 +314,7 @@
 
   function renderBoard() {
     // The editor's position: its stones, no cell allowed or forbidden, nothing of the game's.
-    const position = editing ? {position: editorNotation(), allowed: [], over: true, smothered: [], to_move: "black"}
+    const position = editor.open ? {position: editor.notation(), allowed: [], over: true, smothered: [], to_move: "black"}
       : shown();
     const [width, height] = state.grid.extent;
     const across = 2 * MARGIN + width * CELL, down = 2 * MARGIN + height * CELL;
@@ -321,8 +322,8 @@
     boardSvg.style.width = `${100 * across / Math.max(across, down)}%`;  // a tall board narrower, not taller
     boardSvg.setAttribute("aria-label", `Board ${state.board}, ${position.position}` +
                           (cursor ? `, the cursor on ${cursor}` : "") + (chosen.length ? `, chosen ${chosen.join(" ")}` : ""));
-    const last = !editing && state.ply > 0 && state.turns[state.ply - 1] !== "pass" ? state.turns[state.ply - 1].split(",") : [];
-    const stones = stonesOf(position.position), node = editing ? null : valued(), best = node ? bestByCell() : new Map();
+    const last = !editor.open && state.ply > 0 && state.turns[state.ply - 1] !== "pass" ? state.turns[state.ply - 1].split(",") : [];
+    const stones = stonesOf(position.position), node = editor.open ? null : valued(), best = node ? bestByCell() : new Map();
     const keeps = node && node.ranking.length ? node.ranking[0].value : null;
     const bestTurn = node && node.ranking.length && !chosen.length ? node.ranking[0].turn.split(",") : [];
     const cells = element("g", {class: "cells"}), marks = element("g", {class: "marks"});
@@ -607,7 +608,7 @@
 
   boardSvg.addEventListener("click", event => {
     const cell = event.target.closest(".cell");
-    if (cell && !editing) choose(cell.dataset.cell);
+    if (cell && !editor.open) choose(cell.dataset.cell);
   });
 
   // In the editor a press and its release put a stone (or empty the cell), or drag the stone pressed to
@@ -618,17 +619,17 @@
     return under && boardSvg.contains(under) && under.closest(".cell") ? under.closest(".cell").dataset.cell : null;
   };
   boardSvg.addEventListener("pointerdown", event => {
-    if (!editing || event.button !== 0) return;
+    if (!editor.open || event.button !== 0) return;
     pressed = {cell: cellUnder(event), pointer: event.pointerId};
     boardSvg.setPointerCapture(event.pointerId);
     event.preventDefault();
   });
   boardSvg.addEventListener("pointerup", event => {
-    if (!editing || !pressed || event.pointerId !== pressed.pointer) return;
+    if (!editor.open || !pressed || event.pointerId !== pressed.pointer) return;
     const from = pressed.cell, to = cellUnder(event);
     pressed = null;
-    if (from && from !== to && editing.stones.has(from)) movePiece(from, to);
-    else if (to && to === from) put(to, chosenKind());
+    if (from && from !== to && editor.at(from)) editor.move(from, to);
+    else if (to && to === from) editor.put(to, editor.chosen());
   });
   boardSvg.addEventListener("pointercancel", () => { pressed = null; });
 
@@ -656,10 +657,10 @@
     const puts = {b: "black", g: "green", Delete: "empty", Backspace: "empty"};
     if (event.key.startsWith("Arrow")) {
       cursor = step(cursor, event.key);
-    } else if (editing && (event.key in puts || event.key === "Enter" || event.key === " ")) {
+    } else if (editor.open && (event.key in puts || event.key === "Enter" || event.key === " ")) {
       event.preventDefault();
       event.stopPropagation();
-      put(cursor, puts[event.key] || chosenKind());
+      editor.put(cursor, puts[event.key] || editor.chosen());
       return;
     } else if (event.key === "Enter" || event.key === " ") {
       choose(cursor);
@@ -675,7 +676,7 @@
   });
 
   /** Where the cursor starts: on the first allowed cell, or the first cell. */
-  const firstCursor = () => (editing ? null : shown().allowed[0]) || state.grid.cells[0].name;
+  const firstCursor = () => (editor.open ? null : shown().allowed[0]) || state.grid.cells[0].name;
 
   // The cursor shows while the board has the keyboard's focus; a click's focus redraws nothing (the click
   // would lose the cell it went down on).
@@ -685,25 +686,20 @@
     renderBoard();
   });
 
-  // -- the position editor -------------------------------------------------------------------------
+  // -- the position editor (editor.js) --------------------------------------------------------------
   //
-  // As on the Neutreeko page: the editor sets up a position on the board shown (stones put and taken off
-  // by click, drag and keys; whose turn it is, and whether the other side just passed), each change
-  // checked by the server (/api/rules: the message the command line gives for a position that cannot
-  // occur, and how many stones the turn lays; with a table /api/position too: its value, or that it
-  // cannot be reached); the URL holds it (edit=...); Explore shows it as a new view.
+  // As on the Neutreeko page, on the board and protocol shown, with whose turn it is and whether the other
+  // side just passed; checked by /api/rules (the message the command line gives for a position that
+  // cannot occur, and the stones the turn lays) and, with a table, /api/position (its value, or that it
+  // cannot be reached).
 
-  let editing = null;  // {board, protocol, stones: Map of cell -> "black" or "green"} while the editor is open
-  let checks = 0;      // the number of the latest check: an answer to an older one is dropped
-
-  const chosenKind = () => document.querySelector('input[name="put"]:checked').value;
-
-  /** The position set up, in notation: its rows top first, whose turn, and the passes just made. */
-  function editorNotation() {
+  /** The position of ``stones`` (a Map of cell -> "black" or "green"), in notation: rows top first, whose
+   * turn, the passes just made. */
+  function editorNotation(stones) {
     const rows = state.grid.rows.map(row => {
       let text = "", empty = 0;
       for (const name of row) {
-        const colour = editing.stones.get(name);
+        const colour = stones.get(name);
         if (colour) {
           text += (empty || "") + colour[0];
           empty = 0;
@@ -716,86 +712,42 @@
     return [rows.join("/"), $("editor-side").value, $("editor-passes").value].join(" ").trim();
   }
 
+  async function editorCheck(notation) {
+    const asking = {game: "necnon", board: state.board, protocol: state.protocol, position: notation};
+    const [rules, values] = await Promise.all([api("rules", asking), state.table ? api("position", asking) : null]);
+    const lays = rules.stones ? `lays ${rules.stones} stone${rules.stones === 1 ? "" : "s"}` : "passes";
+    const turn = rules.over ? `the game is over: ${rules.result}` : `${capitalise(rules.to_move)} to move, ${lays}`;
+    return `${turn}${values ? `; ${terse(values)}` : ""}`;
+  }
+
+  const editor = PositionEditor.create({
+    notation: editorNotation,
+    query: notation => "?" + queryText([["board", state.board], ["protocol", state.protocol], ["edit", notation]]),
+    check: editorCheck,
+    redraw: renderBoard,
+    explore: notation => act(() => show({board: state.board, protocol: state.protocol, start: notation, moves: "",
+                                         line: 0, ply: null}, "push")),
+    cancel: () => {
+      record("replace");
+      render();
+    },
+    hides: ".board-panel .controls, .board-panel .turn-bar",
+  });
+
   /** Open the editor on the position ``notation`` (on the board shown), recorded in the URL as ``how`` says. */
   function openEditor(notation, how) {
     cancelReply();
     const fields = notation.trim().split(/\s+/);
-    editing = {board: state.board, protocol: state.protocol, stones: new Map(
-      notation.toLowerCase() === "empty" ? [] : [...stonesOf(fields[0])])};
     $("editor-side").value = fields[1] === "g" ? "g" : "b";
     $("editor-passes").value = ["p", "pp"].includes(fields[2]) ? fields[2] : "";
     chosen = [];
-    $("editor").hidden = false;
-    for (const part of document.querySelectorAll(".board-panel .controls, .board-panel .turn-bar")) part.hidden = true;
+    editor.begin(notation.toLowerCase() === "empty" ? [] : [...stonesOf(fields[0])], how);
     renderStatus();
-    edited(how);
-  }
-
-  /** Close the editor; the board shows the view again. */
-  function leaveEditor() {
-    if (!editing) return;
-    editing = null;
-    checks += 1;
-    $("editor").hidden = true;
-    for (const part of document.querySelectorAll(".board-panel .controls, .board-panel .turn-bar")) part.hidden = false;
-  }
-
-  function put(cell, kind) {
-    if (kind === "empty" || editing.stones.get(cell) === kind) editing.stones.delete(cell);
-    else editing.stones.set(cell, kind);
-    edited("replace");
-  }
-
-  /** Move the stone on ``from`` to ``to`` (off the board if null: taken off). */
-  function movePiece(from, to) {
-    const colour = editing.stones.get(from);
-    editing.stones.delete(from);
-    if (to) editing.stones.set(to, colour);
-    edited("replace");
-  }
-
-  /** Draw the position set up, hold it in the URL (as ``how`` says), and ask the server about it. */
-  function edited(how) {
-    renderBoard();
-    const notation = editorNotation(), verdict = $("editor-verdict"), asked = ++checks;
-    const query = "?" + queryText([["board", editing.board], ["protocol", editing.protocol], ["edit", notation]]);
-    if (how === "push") history.pushState(null, "", query);
-    else if (how === "replace") history.replaceState(null, "", query);
-    $("editor-explore").disabled = true;
-    verdict.className = "editor-verdict";
-    verdict.textContent = "Checking the position ...";
-    const asking = {game: "necnon", board: editing.board, protocol: editing.protocol, position: notation};
-    Promise.all([api("rules", asking), state.table ? api("position", asking) : null]).then(([rules, values]) => {
-      if (asked !== checks) return;
-      const turn = rules.over ? `the game is over: ${rules.result}`
-        : `${capitalise(rules.to_move)} to move, ${rules.stones ? `lays ${rules.stones} stone${rules.stones === 1 ? "" : "s"}` : "passes"}`;
-      verdict.className = "editor-verdict legal";
-      verdict.textContent = `A legal position: ${turn}${values ? `; ${terse(values)}` : ""}.`;
-      $("editor-explore").disabled = false;
-    }, error => {
-      if (asked !== checks) return;
-      verdict.className = "editor-verdict illegal";
-      verdict.textContent = `Not a legal position: ${error.message}.`;
-    });
   }
 
   $("edit-button").addEventListener("click", () => act(() => openEditor(shown().position, "push")));
-  $("editor-side").addEventListener("change", () => edited("replace"));
-  $("editor-passes").addEventListener("change", () => edited("replace"));
-  $("editor-clear").addEventListener("click", () => {
-    editing.stones.clear();
-    edited("replace");
-  });
-  $("editor-cancel").addEventListener("click", () => {
-    leaveEditor();
-    record("replace");
-    render();
-  });
-  $("editor-explore").addEventListener("click", () => {
-    const {board, protocol} = editing, notation = editorNotation();
-    leaveEditor();
-    act(() => show({board, protocol, start: notation, moves: "", line: 0, ply: null}, "push"));
-  });
+  $("editor-side").addEventListener("change", () => editor.changed("replace"));
+  $("editor-passes").addEventListener("change", () => editor.changed("replace"));
 
   // -- controls ---------------------------------------------------------------------------------------
 
@@ -812,7 +764,7 @@
 
   document.addEventListener("keydown", event => {
     if (event.target.closest("input, select, textarea, dialog, #board") || event.altKey || event.ctrlKey || event.metaKey) return;
-    if (editing) return;  // no game to step through
+    if (editor.open) return;  // no game to step through
     const steps = {ArrowLeft: state.ply - 1, ArrowRight: state.ply + 1, Home: 0, End: state.turns.length};
     if (event.key in steps) {
       event.preventDefault();
@@ -903,7 +855,6 @@
 
   window.addEventListener("popstate", () => act(async () => {
     const parameters = new URLSearchParams(location.search);
-    leaveEditor();
     await showAsked(viewOf(parameters), null);
     if (parameters.get("edit")) openEditor(parameters.get("edit"), null);
   }));

@@ -190,6 +190,7 @@
    * stays the link that was shared.
    */
   async function show(view, how) {
+    editor.leave();
     const asked = gameOf(view);  // asked for before the catalogue is awaited: the two requests overlap
     await catalogue;
     const entry = games.find(game => game.board === view.board && game.rule === view.rule);
@@ -317,7 +318,7 @@
   function renderStatus() {
     const node = current(), end = ending(state.ply), status = $("status");
     status.replaceChildren();
-    if (editing) {
+    if (editor.open) {
       status.append(html("strong", {}, "Setting up a position"));
       return;
     }
@@ -351,9 +352,9 @@
   }
 
   function renderBoard() {
-    if (editing) {
+    if (editor.open) {
       BoardView.draw(boardSvg, {
-        board: editing.board, flipped, position: editorFen(), label: `Position editor, ${editorFen()}` +
+        board: state.board, flipped, position: editor.notation(), label: `Position editor, ${editor.notation()}` +
           (cursor ? `, the cursor on ${cursor}` : ""), last: null, selected: null, cursor, targets: new Map(),
         movable: () => false, target: null, winner: null, drag: drag && drag.moved ? drag : null, slide: null,
       });
@@ -576,14 +577,14 @@
   boardSvg.addEventListener("pointerdown", event => {
     if (event.button !== 0) return;
     const square = squareAt(pointOf(event));
-    if (editing) {
+    if (editor.open) {
       // A piece may be dragged (a click puts or takes off, at the pointer's release); an empty square is a click.
-      if (square && editing.pieces.has(square)) {
+      if (square && editor.at(square)) {
         drag = {square, pointer: event.pointerId, from: pointOf(event), at: pointOf(event), moved: false};
         boardSvg.setPointerCapture(event.pointerId);
         event.preventDefault();
       } else if (square) {
-        put(square, chosenKind());
+        editor.put(square, editor.chosen());
       }
       return;
     }
@@ -610,9 +611,9 @@
     if (!drag || event.pointerId !== drag.pointer) return;
     const {moved, square} = drag;
     drag = null;
-    if (editing) {
-      if (!moved) put(square, chosenKind());
-      else if (dropped) movePiece(square, squareAt(pointOf(event)));
+    if (editor.open) {
+      if (!moved) editor.put(square, editor.chosen());
+      else if (dropped) editor.move(square, squareAt(pointOf(event)));
       else renderBoard();
       return;
     }
@@ -631,25 +632,18 @@
   boardSvg.addEventListener("pointerup", event => endDrag(event, true));
   boardSvg.addEventListener("pointercancel", event => endDrag(event, false));
 
-  // -- the position editor -------------------------------------------------------------------------
+  // -- the position editor (editor.js) --------------------------------------------------------------
   //
-  // The editor sets up a position on the board shown: pieces put and taken off by click, drag and keys,
-  // the side to move chosen. Each change asks the server whether the position is legal (/api/position:
-  // its answer, or the message the command line gives for it), and the URL holds it (edit=...); Explore
-  // shows the position set up as a new view.
+  // It sets up a position on the board and rule shown, checked by /api/position: its value, or the
+  // message the command line gives for a position that is not legal.
 
-  let editing = null;  // {board, rule, pieces: Map of square -> "black" or "white"} while the editor is open
-  let checks = 0;      // the number of the latest check: an answer to an older one is dropped
-
-  const chosenKind = () => document.querySelector('input[name="put"]:checked').value;
-
-  /** The position set up, in notation. */
-  function editorFen() {
-    const [width, height] = BoardView.dimensions(editing.board), ranks = [];
+  /** The position of ``pieces`` (a Map of square -> "black" or "white") on the board shown, in notation. */
+  function editorFen(pieces) {
+    const [width, height] = BoardView.dimensions(state.board), ranks = [];
     for (let rank = height - 1; rank >= 0; rank -= 1) {
       let text = "", empty = 0;
       for (let file = 0; file < width; file += 1) {
-        const colour = editing.pieces.get(BoardView.squareName(file, rank));
+        const colour = pieces.get(BoardView.squareName(file, rank));
         if (colour) {
           text += (empty || "") + colour[0];
           empty = 0;
@@ -662,88 +656,38 @@
     return `${ranks.join("/")} ${$("editor-side").value}`;
   }
 
+  const editor = PositionEditor.create({
+    notation: editorFen,
+    query: fen => "?" + queryText([["board", state.board], ["rule", state.rule], ["edit", fen]]),
+    check: fen => api("position", {position: fen, board: state.board, rule: state.rule})
+      .then(answer => `${capitalise(answer.to_move)} to move, ${terse(answer)}`),
+    redraw: renderBoard,
+    explore: fen => act(() => show({board: state.board, rule: state.rule, start: fen, moves: [], ply: null}, "push")),
+    cancel: () => {
+      record("replace");
+      render();
+    },
+    hides: ".board-panel .controls",
+  });
+
+  const placed = fen => piecesOf(fen, state.board).map(({colour, square}) => [square, colour]);
+
   /** Open the editor on ``fen`` (on the board and rule shown), recorded in the URL as ``how`` says. */
   function openEditor(fen, how) {
     cancelReply();
-    editing = {board: state.board, rule: state.rule,
-               pieces: new Map(piecesOf(fen, state.board).map(({colour, square}) => [square, colour]))};
     $("editor-side").value = /\sw\s*$/.test(fen) ? "w" : "b";
     selected = null;
-    $("editor").hidden = false;
-    document.querySelector(".board-panel .controls").hidden = true;
-    boardSvg.classList.add("editing");
+    editor.begin(placed(fen), how);
     renderStatus();
-    edited(how);
-  }
-
-  /** Close the editor; the board shows the view again. */
-  function leaveEditor() {
-    if (!editing) return;
-    editing = null;
-    checks += 1;
-    $("editor").hidden = true;
-    document.querySelector(".board-panel .controls").hidden = false;
-    boardSvg.classList.remove("editing");
-  }
-
-  function put(square, kind) {
-    if (kind === "empty" || editing.pieces.get(square) === kind) editing.pieces.delete(square);
-    else editing.pieces.set(square, kind);
-    edited("replace");
-  }
-
-  /** Move the piece on ``from`` to ``to`` (off the board if null: taken off). */
-  function movePiece(from, to) {
-    const colour = editing.pieces.get(from);
-    editing.pieces.delete(from);
-    if (to) editing.pieces.set(to, colour);
-    edited("replace");
-  }
-
-  /** Draw the position set up, hold it in the URL (as ``how`` says), and ask the server whether it is legal. */
-  function edited(how) {
-    renderBoard();
-    const fen = editorFen(), verdict = $("editor-verdict"), asked = ++checks;
-    const query = "?" + queryText([["board", editing.board], ["rule", editing.rule], ["edit", fen]]);
-    if (how === "push") history.pushState(null, "", query);
-    else if (how === "replace") history.replaceState(null, "", query);
-    $("editor-explore").disabled = true;
-    verdict.className = "editor-verdict";
-    verdict.textContent = "Checking the position ...";
-    api("position", {position: fen, board: editing.board, rule: editing.rule}).then(answer => {
-      if (asked !== checks) return;
-      verdict.className = "editor-verdict legal";
-      verdict.textContent = `A legal position: ${capitalise(answer.to_move)} to move, ${terse(answer)}.`;
-      $("editor-explore").disabled = false;
-    }, error => {
-      if (asked !== checks) return;
-      verdict.className = "editor-verdict illegal";
-      verdict.textContent = `Not a legal position: ${error.message}.`;
-    });
   }
 
   $("edit-button").addEventListener("click", () => act(() => openEditor(current().position, "push")));
-  $("editor-side").addEventListener("change", () => edited("replace"));
-  $("editor-clear").addEventListener("click", () => {
-    editing.pieces.clear();
-    edited("replace");
-  });
+  $("editor-side").addEventListener("change", () => editor.changed("replace"));
   $("editor-start").addEventListener("click", () => act(async () => {
-    const start = await api("position", {position: "start", board: editing.board, rule: editing.rule});
-    editing.pieces = new Map(piecesOf(start.position, editing.board).map(({colour, square}) => [square, colour]));
+    const start = await api("position", {position: "start", board: state.board, rule: state.rule});
     $("editor-side").value = "b";
-    edited("replace");
+    editor.begin(placed(start.position), "replace");
   }));
-  $("editor-cancel").addEventListener("click", () => {
-    leaveEditor();
-    record("replace");
-    render();
-  });
-  $("editor-explore").addEventListener("click", () => {
-    const {board, rule} = editing, fen = editorFen();
-    leaveEditor();
-    act(() => show({board, rule, start: fen, moves: [], ply: null}, "push"));
-  });
 
   // -- controls, keys and forms ---------------------------------------------------------------------
 
@@ -760,10 +704,10 @@
     const puts = {b: "black", w: "white", Delete: "empty", Backspace: "empty"};
     if (event.key in CURSOR_STEPS) {
       cursor = shape().step(cursor, event.key);
-    } else if (editing && (event.key in puts || event.key === "Enter" || event.key === " ")) {
+    } else if (editor.open && (event.key in puts || event.key === "Enter" || event.key === " ")) {
       event.preventDefault();
       event.stopPropagation();
-      put(cursor, puts[event.key] || chosenKind());
+      editor.put(cursor, puts[event.key] || editor.chosen());
       return;
     } else if (event.key === "Enter" || event.key === " ") {
       event.preventDefault();
@@ -777,7 +721,7 @@
   });
 
   /** Where the cursor starts (on a new board or view): on a piece that can move, or A1. */
-  const firstCursor = () => (editing ? "A1"
+  const firstCursor = () => (editor.open ? "A1"
     : piecesOf(current().position, state.board).map(piece => piece.square).find(movable) || "A1");
 
   // The cursor shows while the board has the keyboard's focus.
@@ -789,7 +733,7 @@
 
   document.addEventListener("keydown", event => {
     if (event.target.closest("input, select, textarea, dialog") || event.altKey || event.ctrlKey || event.metaKey) return;
-    if (editing) return;  // no game to step through
+    if (editor.open) return;  // no game to step through
     const steps = {ArrowLeft: state.ply - 1, ArrowRight: state.ply + 1, Home: 0, End: state.moves.length,
                    ArrowUp: 0, ArrowDown: state.moves.length};
     if (event.key in steps) {
@@ -919,7 +863,6 @@
 
   window.addEventListener("popstate", () => act(async () => {
     const parameters = new URLSearchParams(location.search);
-    leaveEditor();
     await showAsked(viewOf(parameters), null);
     if (parameters.get("edit")) openEditor(parameters.get("edit"), null);
   }));
