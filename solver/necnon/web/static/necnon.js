@@ -23,6 +23,8 @@
  * (/necnon?board=3x3&protocol=nec&moves=b2+a1,c3+(b1,c1)+a2,b3&line=1&ply=2: the tree's turns, variations
  * in parentheses; the line by its place among the variations, none for the main line), so a link
  * reproduces it; a tree too long for a link keeps the main line and the line shown (tree.js: queryOf).
+ * The position editor (editor.js) sets up a position on the board shown; while it is open the URL holds
+ * that position (edit=...).
  */
 "use strict";
 

@@ -22,7 +22,8 @@
  * their parentheses open, none for the main line), so a link reproduces it. A tree whose link would be
  * too long keeps only the main line and the line shown (tree.js: queryOf). A new move, variation or
  * position adds a history entry (the browser's back button undoes it); stepping through the line
- * replaces the current one.
+ * replaces the current one. The position editor (editor.js) sets up a position on the board shown; while
+ * it is open the URL holds that position (?board=5x5&rule=connected&edit=...).
  */
 "use strict";
 
