@@ -411,6 +411,27 @@ def test_the_position_editor_refuses_an_illegal_position_and_explores_a_legal_on
     wait_until(browser, lambda: "Not a legal position" in verdict(), "a link opens the editor on its position")
 
 
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_editor_and_the_rules_meet_the_aa_contrast(browser, explorer_url, scheme):
+    """The editor open (its refusal, then its verdict on a legal position) and the rules open: every text
+    has the AA contrast, in both schemes."""
+    from selenium.webdriver.common.by import By
+
+    with media(browser, prefers_color_scheme=scheme):
+        browser.get(explorer_url + "?" + urlencode({"board": "5x5", "edit": "5/5/5/5/5 b"}))
+        wait_until(browser, lambda: "Not a legal position" in text_of(browser, "editor-verdict"), "the refusal is shown")
+        failures = contrast_failures(browser)
+        assert not failures, "with the editor's refusal:\n" + "\n".join(failures)
+        browser.find_element(By.ID, "editor-start").click()
+        wait_until(browser, lambda: "A legal position" in text_of(browser, "editor-verdict"), "the verdict is shown")
+        failures = contrast_failures(browser)
+        assert not failures, "with the editor's verdict:\n" + "\n".join(failures)
+        browser.find_element(By.ID, "rules-button").click()
+        wait_until(browser, lambda: browser.find_element(By.ID, "rules").is_displayed(), "the rules are shown")
+        failures = contrast_failures(browser)
+        assert not failures, "with the rules:\n" + "\n".join(failures)
+
+
 def test_on_a_desktop_statistics_open_beside_the_board(browser, explorer_url):
     """At 1400 x 900 the board and its step buttons stay where they were when Statistics opens (in the
     widest column, under the game), and the page does not grow below the board for it."""
