@@ -53,6 +53,18 @@ def to_csv(rows: Iterable[Any], row_type: type) -> str:
     return out.getvalue()
 
 
+def line_error(line_number: int, text: str, message: str, longest: int) -> dict[str, Any]:
+    """The object answering a line of positions that cannot be read (``query -``, ``POST /api/positions``):
+    ``{"line", "input", "error"}``, a line longer than ``longest`` given by its start and ``...``.
+
+    >>> line_error(2, "x" * 9, "bad", 4)
+    {'line': 2, 'input': 'xxxx...', 'error': 'bad'}
+    """
+    if len(text) > longest:
+        text = text[:longest] + "..."
+    return {"line": line_number, "input": text, "error": message}
+
+
 def aligned(rows: Sequence[Sequence[str]]) -> list[str]:
     """``rows`` of cells as lines, each column as wide as its widest cell, two spaces apart, no
     trailing spaces.

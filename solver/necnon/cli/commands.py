@@ -180,10 +180,7 @@ def stats(board: str | None, protocol: str, table_file: Path | None, build: bool
     table = open_or_build(game, table_file, build)
     summary = table.summary
     if as_json:
-        click.echo(json.dumps({"board": str(game.grid), "protocol": game.setting, **summary.counts(),
-                               "best_first": list(summary.best_first),
-                               "margins": {str(margin): count for margin, count in summary.margins.items()},
-                               "solve_seconds": round(table.attributes["solve_seconds"], 3)}))
+        click.echo(json.dumps(report.stats_object(game, summary, table.attributes["solve_seconds"])))
         return
     click.echo(f"necnon {game} ({game.grid.describe()}, {game.grid.cells} cells; Black {game.black.value}, "
                f"Green {game.green.value})")

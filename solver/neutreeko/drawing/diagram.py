@@ -33,8 +33,10 @@ from solver.neutreeko.playing.record import ply_label
 from solver.neutreeko.querying import report
 from solver.neutreeko.querying.probe import Evaluation, Line, RankedMove, best_moves
 
-#: Arrow and label colour of a move's value (for the player making it).
-VALUE_COLOURS = {"win": "#1a9850", "draw": "#5f7186", "loss": "#d73027"}
+#: Arrow and label colour of a move's value (for the player making it): blue and orange (Okabe and Ito's),
+#: told apart under the common colour-vision deficiencies, a neutral grey between them; each takes white
+#: letters at 4.5:1.
+VALUE_COLOURS = {"win": "#0072b2", "draw": "#6e6e6e", "loss": "#c05000"}
 LIGHT_SQUARE, DARK_SQUARE, BOARD_EDGE = "#f3ead8", "#e4d4b3", "#8c7853"
 LAST_MOVE = "#f5d547"
 WINNING_RING = "#f0b400"
