@@ -169,7 +169,7 @@ def open_table(game: Game, path: Path | None = None) -> Table:
     path = Path(path) if path is not None else table_path(game)
     container.check_present(path, f"no table for {game} at {path} (build it with: {solve_command(game, path)})")
     rebuild = f"{solve_command(game, path)} --force"
-    contents = container.open_contents(path, rebuild)
+    contents = container.open_contents(path, rebuild, "necnon convert")
     try:
         attributes = contents.attributes
         if not contents.ours:

@@ -270,7 +270,7 @@ def open_table(game: Game, path: Path | None = None) -> Table:
     path = Path(path) if path is not None else table_path(game)
     container.check_present(path, f"no table for {game} at {path} (build it with: {solve_command(game, path)})")
     rebuild = f"{solve_command(game, path)} --force"
-    contents = container.open_contents(path, rebuild)
+    contents = container.open_contents(path, rebuild, "neutreeko convert")
     try:
         folded = _checked(game, path, contents, rebuild)
         expected = folding.Classes.of(game).count if folded else game.positions
