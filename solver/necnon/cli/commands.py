@@ -364,7 +364,8 @@ def play(board: str | None, protocol: str, table_file: Path | None, build: bool,
     Type a turn as c3,d4 (two stones), c3 (one) or pass, or a command: hint, undo, line, board,
     save FILE, help, quit. Input may be piped. The end shows the score, with a table every turn that
     gave points away, and the game's record, which annotate reads and --load continues; Ctrl-C shows
-    it too, then exits 130.
+    it too, then exits 130. On the board, the stones of the last turn are in upper case (B, G) and +
+    marks the cells allowed to the side to move.
 
     \b
     Example (a first stone against the table on 3 x 3, a hint, the record kept in game.txt):

@@ -62,6 +62,9 @@ COMMANDS = {
     "help": "this list",
     "quit": "end the game",
 }
+#: What the marks of the board shown before each turn mean (``play --help`` says it too).
+MARKS = ("On the board, the stones of the last turn are in upper case (B, G) and + marks the cells allowed "
+         "to the side to move.")
 _HINT_TURNS = 10
 
 
@@ -389,7 +392,7 @@ class Match:
         width = max(len(name) for name in COMMANDS)
         return "\n".join(["Type a turn: two allowed cells (c3,d4), one when only one is allowed (or on the "
                           "first turn), or pass when none is. Commands:",
-                          *(f"  {name:<{width}}  {text}" for name, text in COMMANDS.items())])
+                          *(f"  {name:<{width}}  {text}" for name, text in COMMANDS.items()), MARKS])
 
     def _say(self, text: str) -> None:
         self._write(text + "\n")

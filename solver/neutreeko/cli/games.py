@@ -64,7 +64,8 @@ def play(board: str, rule: str, table_file: Path | None, build: bool, you: str, 
     Type a move as FROM-TO (e.g. C4-C3, any case) or a command: hint, undo, line, fen, save FILE, help,
     quit. Three in a row wins; a position occurring for the third time is a draw. The end shows every
     mistake and blunder of both sides and the game's record, which annotate reads and --load continues.
-    Input may be piped.
+    Input may be piped. On the board, the piece that moved last is in brackets ([w]) and * marks the
+    square it left.
 
     \b
     Example (White against the fair engine, replayable with the same seed):

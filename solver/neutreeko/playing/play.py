@@ -64,6 +64,8 @@ COMMANDS = {
     "help": "this list",
     "quit": "end the game",
 }
+#: What the marks of the board shown after each move mean (``play --help`` says it too).
+MARKS = "On the board, the piece that moved last is in brackets ([w]) and * marks the square it left."
 _ALIASES = {"?": "help", "exit": "quit"}
 _GLUED_MOVE = re.compile(r"[a-z][0-9]+[a-z][0-9]+")
 #: A first word longer than this is neither a move nor a command.
@@ -417,7 +419,7 @@ class Match:
     def _help(self) -> str:
         width = max(len(name) for name in COMMANDS)
         return "\n".join(["Type a move as FROM-TO, e.g. C4-C3 (a piece slides as far as it can), or a command:",
-                          *(f"  {name:<{width}}  {text}" for name, text in COMMANDS.items())])
+                          *(f"  {name:<{width}}  {text}" for name, text in COMMANDS.items()), MARKS])
 
     def _unknown(self, word: str) -> str:
         if _GLUED_MOVE.fullmatch(word):
