@@ -49,6 +49,25 @@ class Mark(enum.Enum):
 
 _SYMBOLS = {Mark.BEST: "", Mark.INACCURACY: "?!", Mark.MISTAKE: "?", Mark.BLUNDER: "??"}
 
+
+def counted(number: int, word: str, plural: str) -> str:
+    """``number`` and ``word``, or ``plural`` unless it is 1, as an annotation's summary counts marks.
+
+    >>> counted(1, "inaccuracy", "inaccuracies"), counted(0, "blunder", "blunders")
+    ('1 inaccuracy', '0 blunders')
+    """
+    return f"{number} {word if number == 1 else plural}"
+
+
+def some(names: Sequence[str], shown: int = 4) -> str:
+    """At most ``shown`` of ``names`` (the best moves of a move annotated), and how many more.
+
+    >>> some(["a1", "b2", "c3"], 2)
+    'a1 b2 (+1)'
+    """
+    more = f" (+{len(names) - shown})" if len(names) > shown else ""
+    return " ".join(names[:shown]) + more
+
 #: The colour of a move's label by its mark, in every game's pictures (the best in the text's ink).
 MARK_COLOURS = {Mark.BEST: "#222222", Mark.INACCURACY: "#b8860b", Mark.MISTAKE: "#e66100", Mark.BLUNDER: "#c00000"}
 
