@@ -72,7 +72,7 @@ def test_outcomes():
 
 
 def test_no_move_is_an_outcome():
-    """On 3 x 3 won by the diagonals only (a rule built here, as in tests/neutreeko/test_reference.py), White
+    """On 3 x 3 won by the diagonals only (a rule built here, as in tests/neutreeko/solving/test_reference.py), White
     on rank 1 under Black on rank 2 cannot move: Black wins."""
     diagonals = Rule("diagonals", "the two long diagonals", lambda board: {(0, 4, 8), (2, 4, 6)},
                      lambda board: True, "3 x 3")
