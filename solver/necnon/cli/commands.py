@@ -48,7 +48,7 @@ from solver.necnon.playing.record import GameRecord, parse_record, read_record
 from solver.necnon.querying import report
 from solver.necnon.querying.judge import EngineJudge, Judge, TableJudge
 from solver.necnon.querying.probe import RankedTurn, Tablebase
-from solver.necnon.solving.solve import Progress
+from solver.necnon.solving.solve import Progress, SolveStep
 from solver.necnon.studies.survey import SurveyRow, csv_path, run_survey, survey_games, write_report
 from solver.necnon.tables.build import UNASKED_CELLS, build_table, check_build_asked, ensure_table
 from solver.necnon.tables.table import GAME, Table, open_table, table_path
@@ -99,13 +99,13 @@ def read_position(words: tuple[str, ...], game: Game, moves: str) -> Position:
     return Position.parse(text, game).play_line(moves)
 
 
-def terminal_progress() -> Callable[[Progress], None] | None:
+def terminal_progress() -> Progress | None:
     """Progress of a solve (classes and positions solved, time so far) when standard error is a
     terminal, silence otherwise."""
     if not sys.stderr.isatty():
         return None
 
-    def progress(state: Progress) -> None:
+    def progress(state: SolveStep) -> None:
         click.echo(f"  {state.classes:>13,} classes  {state.positions:>15,} positions  {state.seconds:8.1f} s",
                    err=True)
 

@@ -43,12 +43,16 @@ _LOAD = 0.7
 
 
 @dataclass(frozen=True)
-class Progress:
+class SolveStep:
     """How far a solve is: ``classes`` solved, standing for ``positions`` positions, after ``seconds``."""
 
     classes: int
     positions: int
     seconds: float
+
+
+#: What a solve tells how far it is, now and then.
+Progress = Callable[[SolveStep], None]
 
 
 @dataclass(frozen=True)
@@ -83,7 +87,7 @@ class KernelInputs:
         return cls(grid.neighbour_table, images, byte_images(grid), game.nec)
 
 
-def solve(game: Game, progress: Callable[[Progress], None] | None = None, packed: bool | None = None) -> Solution:
+def solve(game: Game, progress: Progress | None = None, packed: bool | None = None) -> Solution:
     """Solve ``game`` from the empty board. ``progress`` is called now and then while it runs.
     ``packed`` chooses the hash table's layout (see :mod:`solver.necnon.solving._kernel`): by default packed
     (8 bytes a slot) on boards of at most :data:`PACKED_CELLS` cells, wide (16 bytes) on larger ones;
@@ -115,7 +119,7 @@ def solve(game: Game, progress: Callable[[Progress], None] | None = None, packed
             state[2] = int(len(table) * _LOAD)
         interrupts.check()  # a signal whose exception was swallowed stops the search here
         if progress:
-            progress(Progress(int(state[1]), int(state[3]), time.perf_counter() - began))
+            progress(SolveStep(int(state[1]), int(state[3]), time.perf_counter() - began))
     count = _kernel._compact(table)
     used = table[:count].copy()  # the table's slots are free now: keep only the classes
     del table

@@ -126,7 +126,7 @@ class Table:
         self.contents.check_figures({**summary.counts(), "best_first": list(summary.best_first)})
         return records, summary
 
-    def lookup(self, keys: npt.NDArray[np.uint64]) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.void]]:
+    def probe(self, keys: npt.NDArray[np.uint64]) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.void]]:
         """For each canonical key: is it in the table (a position that can be reached), and its record
         (meaningless where absent); reads only the chunks where the keys would be."""
         keys = np.asarray(keys, dtype=np.uint64)

@@ -195,7 +195,7 @@ def test_stats_json(tables):
     every = json.loads(invoke("stats", "--json", "--all").stdout)["longest_wins"][0]["positions"]
     assert len(every) == 8 == len(set(every))
     for fen in every:
-        assert table.lookup(Position.parse(fen, game=GAME).index()) == encode_result(51), fen
+        assert table.probe(Position.parse(fen, game=GAME).index()) == encode_result(51), fen
 
 
 def _images(fen: str, game: Game) -> set[str]:

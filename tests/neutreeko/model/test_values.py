@@ -11,7 +11,7 @@ from solver.neutreeko.model.board import Board
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.model.outcome import Outcome, Termination, ending, game_over
 from solver.neutreeko.model.position import Position
-from solver.neutreeko.model.rules import Rule, get_rule
+from solver.neutreeko.model.rules import Rule
 from solver.neutreeko.model.values import DRAW, ILLEGAL, VALUES, Evaluation, value_codes
 from tests.helpers import invoke
 
@@ -82,7 +82,7 @@ def test_no_move_is_an_outcome():
 
 
 def test_reprs_are_readable():
-    assert repr(get_rule("connected")) == "Rule('connected')"
+    assert repr(Rule.of("connected")) == "Rule('connected')"
     assert repr(Game.of("5x5", "centre")) == "Game('5x5', 'centre')"
     assert repr(Position.parse("start")) == "Position('1w1w1/2b2/5/2w2/1b1b1 b')"
     assert "lambda" not in repr(Game.of("4x4"))
