@@ -8,8 +8,8 @@
 
 The syntax of tags, comments and lines is every game's (:mod:`solver.core.answers.record`).
 :func:`parse_record` reads a record into a :class:`GameRecord` (its main line
-:attr:`GameRecord.turns`, what ``Result`` describes, and its variations) and :meth:`GameRecord.text`
-writes one. Turns are written as everywhere (``c3,d4``, ``c3``, ``pass``; see
+:attr:`GameRecord.turns`, what ``Result`` describes, and its variations) and
+:meth:`~solver.core.answers.record.GameLine.text` writes one. Turns are written as everywhere (``c3,d4``, ``c3``, ``pass``; see
 :mod:`solver.necnon.model.position`), each checked against the rules; every turn has its own number,
 optional, but a number given must be the number of the turn it stands before. :func:`read_variations`
 reads turns with variations in parentheses, :func:`numbered` writes the numbers. A record that cannot
@@ -82,10 +82,11 @@ def turn_groups(start: Position, turns: Sequence[Turn], variations: Sequence[Var
 @dataclass(frozen=True, repr=False)
 class GameRecord(GameLine[Position, Turn]):
     """A game (see :class:`~solver.core.answers.record.GameLine`): where it started, its turns (each
-    legal, none after the end: the main line), its tags other than those of :data:`GAME_TAGS` and
+    legal, none after the end: the main line), its tags other than those of ``GAME_TAGS`` and
     ``Result``, which come from the game itself (the players' names, ``Black`` and ``Green``, and any
     others, in order), and the variations of its turns, in the order of their plies. What reads a game
-    (annotation, play) reads its main line; :meth:`text` writes the variations too."""
+    (annotation, play) reads its main line; :meth:`~solver.core.answers.record.GameLine.text` writes
+    the variations too."""
 
     start: Position
     turns: tuple[Turn, ...] = ()

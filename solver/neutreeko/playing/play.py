@@ -146,11 +146,12 @@ class Match(Session[Ply, PlayedGame]):
     """A game from ``start`` between persons and engines (see :class:`~solver.core.answers.session.Session`).
 
     ``engines`` maps ``"black"`` and/or ``"white"`` to an :data:`Engine`; a colour without one is played
-    by a person through the lines given to :meth:`run`. ``write`` receives all output, prompts without a
-    line end; with ``echo_input`` each line read is written after its prompt (for piped input, so that
-    the transcript reads like a terminal session). With ``coach``, each move a person makes gets a
-    one-line verdict. With ``record_path``, the record is written there after every ply and at the
-    end; ``tags`` are tags of the record besides the players' (kept from a record the game continues).
+    by a person through the lines given to :meth:`~solver.core.answers.session.Session.run`. ``write``
+    receives all output, prompts without a line end; with ``echo_input`` each line read is written after
+    its prompt (for piped input, so that the transcript reads like a terminal session). With ``coach``,
+    each move a person makes gets a one-line verdict. With ``record_path``, the record is written there
+    after every ply and at the end; ``tags`` are tags of the record besides the players' (kept from a
+    record the game continues).
     """
 
     program = "neutreeko"

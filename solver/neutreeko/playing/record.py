@@ -10,10 +10,11 @@ A record is tag lines, then the moves, numbered as in chess (Black moves first):
 
 The syntax of tags, comments and lines is every game's (:mod:`solver.core.answers.record`).
 :func:`parse_record` and :func:`read_record` read a record into a :class:`GameRecord` (its main line
-:attr:`GameRecord.moves`, what ``Result`` describes, and its variations), :meth:`GameRecord.text` and
-:func:`write_record` write one. :func:`read_moves` reads move text (what ``--moves`` takes everywhere:
-moves ``FROM-TO``, optionally numbered), :func:`read_variations` move text with variations in
-parentheses, :func:`numbered` writes the numbers; each move is checked by
+:attr:`GameRecord.moves`, what ``Result`` describes, and its variations),
+:meth:`~solver.core.answers.record.GameLine.text` and :func:`~solver.core.answers.record.write_record`
+write one. :func:`read_moves` reads move text (what ``--moves`` takes everywhere: moves ``FROM-TO``,
+optionally numbered), :func:`read_variations` move text with variations in parentheses,
+:func:`numbered` writes the numbers; each move is checked by
 :meth:`Position.parse_move <solver.neutreeko.model.position.Position.parse_move>`. A record that cannot be
 read raises :class:`~solver.core.answers.record.RecordError`, one line naming the line and the problem;
 move text raises it for a wrong move number, and what ``parse_move`` raises for a bad move.
@@ -264,8 +265,8 @@ class GameRecord(GameLine[Position, Move]):
     legal, none after the game ended: the main line), its tags other than those of :data:`GAME_TAGS`
     and ``Result``, which come from the game itself (the players' names, ``Black`` and ``White``, and
     any others, in order), and the variations of its moves, in the order of their plies. Everything
-    that reads a game (annotation, play, training) reads its main line; :meth:`text` writes the
-    variations too."""
+    that reads a game (annotation, play, training) reads its main line;
+    :meth:`~solver.core.answers.record.GameLine.text` writes the variations too."""
 
     start: Position
     moves: tuple[Move, ...] = ()
