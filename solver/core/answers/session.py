@@ -12,9 +12,10 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any, Callable, ClassVar, Generic, Protocol, TypeVar
+from typing import Any, Callable, ClassVar, Generic, TypeVar
 
 from solver.core.answers.console import read_line, save_text, until_interrupted
+from solver.core.answers.record import GameLine
 
 Write = Callable[[str], None]
 Ply = TypeVar("Ply")
@@ -22,12 +23,6 @@ Played = TypeVar("Played")
 
 #: How a game stopped before its end: the commands and events that stop it.
 QUIT, END_OF_INPUT, INTERRUPTED = "quit", "end of input", "interrupted"
-
-
-class Written(Protocol):
-    """A game record: its text, as a file holds it."""
-
-    def text(self) -> str: ...
 
 
 class Session(ABC, Generic[Ply, Played]):
@@ -57,7 +52,7 @@ class Session(ABC, Generic[Ply, Played]):
         """The position now (it has ``side_to_move``)."""
 
     @abstractmethod
-    def record(self) -> Written:
+    def record(self) -> GameLine[Any, Any]:
         """The game so far as a record."""
 
     @abstractmethod
