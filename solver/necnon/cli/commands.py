@@ -26,10 +26,12 @@ from solver.cli.common import (
     out_option,
     picture_options,
     pictures_asked,
+    play_record_options,
     reader_gone,
     rebuild_option,
     record_argument,
     seed_option,
+    side_option,
     standard_input,
     svg_on_standard_output,
     table_option,
@@ -338,8 +340,7 @@ def show(position: tuple[str, ...], board: str | None, protocol: str, table_file
 @protocol_option
 @table_option
 @build_option
-@click.option("--as", "you", type=click.Choice(list(SIDES), case_sensitive=False), default="black",
-              show_default=True, help="The side you play; none lets the engine play itself.")
+@side_option(SIDES)
 @click.option("--opponent", type=click.Choice(list(ENGINES), case_sensitive=False), default=None,
               help="perfect (the table; built if missing, with --build on a board of more than "
                    f"{UNASKED_CELLS} cells), mcts (the search engine), random. Default: "
@@ -352,10 +353,7 @@ def show(position: tuple[str, ...], board: str | None, protocol: str, table_file
               help="Seconds the mcts engine thinks per turn.")
 @click.option("--iterations", type=click.IntRange(min=1), default=None,
               help="Playouts of the mcts engine per turn instead of --time (reproducible with --seed).")
-@click.option("--load", "load_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
-              help="Continue the game of a record (as save and --record write it), on its board and protocol.")
-@click.option("--record", "record_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
-              help="Write the game's record to FILE after every turn.")
+@play_record_options("turn", ", on its board and protocol")
 def play(board: str | None, protocol: str, table_file: Path | None, build: bool, you: str, opponent: str | None,
          start: str, seed: int | None, seconds: float, iterations: int | None, load_file: Path | None,
          record_file: Path | None) -> None:

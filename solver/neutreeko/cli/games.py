@@ -11,8 +11,10 @@ from solver.cli.common import (
     input_lines,
     picture_options,
     pictures_asked,
+    play_record_options,
     record_argument,
     seed_option,
+    side_option,
     standard_input,
     table_option,
     write_pictures,
@@ -40,8 +42,7 @@ from solver.neutreeko.studies.starts import DEPTH, TOP, fair_starts, starts_obje
 @rule_option
 @table_option
 @build_option
-@click.option("--as", "you", type=click.Choice(list(SIDES), case_sensitive=False), default="black",
-              show_default=True, help="The side you play; none lets the engine play itself.")
+@side_option(SIDES)
 @click.option("--opponent", type=click.Choice(list(ENGINES), case_sensitive=False), default="strong",
               show_default=True, help="The engine: perfect, strong (as good, varied), fair (slips now and "
                                       "then), random.")
@@ -50,10 +51,7 @@ from solver.neutreeko.studies.starts import DEPTH, TOP, fair_starts, starts_obje
 @click.option("--start", "start", default="standard", show_default=True, metavar="standard|fair|fair:K",
               help="Start from the standard start, a random one of the best fair starts (seeded by --seed), "
                    "or the K-th fair start (see neutreeko starts).")
-@click.option("--load", "load_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
-              help="Continue the game of a record (as save and --record write it).")
-@click.option("--record", "record_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
-              help="Write the game's record to FILE after every move.")
+@play_record_options("move")
 @click.option("--coach", is_flag=True, help="Judge each of your moves at once, in one line.")
 @seed_option("Seed of the engine's choices: the same seed, the same game", None)
 def play(board: str, rule: str, table_file: Path | None, build: bool, you: str, opponent: str,
