@@ -153,10 +153,6 @@ def test_variations_nested_deeper_than_python_recurses_are_read_and_written():
 
 
 BAD_VARIATIONS = [  # each after [Board "3x3"] on line 1
-    ("1. b2 (1. a1\n2. a2,b3", ["line 3", "not closed", "opened on line 2"]),
-    ("1. b2 ) 2. a1,c3", ["line 2", ") closes no variation"]),
-    ("(1. b2) 1. a1", ["line 2", "( must follow the turn"]),
-    ("1. b2 () 2. a1,c3", ["line 2", "() has no turns"]),
     ("1. b2 2. a1,c3\n(2. b2,c1)", ["line 3", "b2 is occupied", "in the variation at turn 2"]),
     ("1. b2 (1. a1 (1. c3 2. q9)) 2. a1,c3", ["line 2", "q9", "in the variation at turn 1"]),
     ("1. b2 (2. a1) 2. a1,c3", ["line 2", "turn number 2. where 1. was expected", "in the variation at turn 1"]),

@@ -220,10 +220,6 @@ def test_repetitions_are_counted_along_each_variation_alone():
 
 
 BAD_VARIATIONS = [
-    ("1. C4-C3 (1. B1-C1 B5-A5\n2. C1-A3", ["line 2", "not closed", "opened on line 1"]),
-    ("1. C4-C3 D5-D2 ) 2. D1-E1", ["line 1", ") closes no variation"]),
-    ("(1. C4-C3) 1. B1-C1", ["line 1", "( must follow the move"]),
-    ("1. C4-C3 () D5-D2", ["line 1", "() has no moves"]),
     ("1. C4-C3 D5-D2\n(1... B5-B2 2. B1-B2)", ["line 2", "B1-B2", "not legal", "in the variation at 1..."]),
     ("1. C4-C3 (1. B1-C1 (1. D1-C1 1... Q9-Q8)) D5-D2", ["line 1", "Q9", "in the variation at 1."]),
     ("1. C4-C3 (2. B1-C1) D5-D2", ["line 1", "2. where 1. was expected", "in the variation at 1."]),
