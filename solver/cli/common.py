@@ -13,7 +13,7 @@ import errno
 import io
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn, Protocol, TextIO, TypeVar, cast
@@ -64,6 +64,22 @@ table_option = click.option("--table", "table_file", type=click.Path(path_type=P
 out_option = click.option("--out", type=Output(), default=None,
                           help="Where to write the table (default: the tables directory).")
 rebuild_option = click.option("--force", is_flag=True, help="Rebuild even if a valid table exists.")
+
+
+def side_option(sides: Iterable[str]) -> Callable[[Command], Command]:
+    """``play``'s ``--as``: the side a person plays, one of ``sides`` (parameter ``you``)."""
+    return click.option("--as", "you", type=click.Choice(list(sides), case_sensitive=False), default="black",
+                        show_default=True, help="The side you play; none lets the engine play itself.")
+
+
+def play_record_options(unit: str, load_from: str = "") -> Callable[[Command], Command]:
+    """``play``'s ``--load`` (a record continued, ``load_from`` saying from what more) and ``--record``
+    (the record written after every ``unit``), parameters ``load_file`` and ``record_file``."""
+    load = click.option("--load", "load_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
+                        help=f"Continue the game of a record (as save and --record write it){load_from}.")
+    record = click.option("--record", "record_file", type=Output(), default=None, metavar="FILE",
+                          help=f"Write the game's record to FILE after every {unit}.")
+    return lambda command: load(record(command))
 
 
 def seed_option(help: str, default: int | None) -> Callable[[Command], Command]:

@@ -7,6 +7,7 @@ published (its ``release_entry``, see :class:`~solver.core.games.GameEntry`)."""
 
 from __future__ import annotations
 
+import functools
 import sys
 import time
 from collections.abc import Callable
@@ -60,25 +61,26 @@ def publish_command(program: str) -> click.Command:
     \b
     Example (sha256sum -c SHA256SUMS in release/ then checks it; served, it is a mirror):
       {program} publish release/
-    """)(_with_publish_options(_publish))
+    """)(_with_publish_options(functools.partial(_publish, program)))
 
 
-def _publish(directory: Path, tables: tuple[Path, ...], force: bool) -> None:
+def _publish(program: str, directory: Path, tables: tuple[Path, ...], force: bool) -> None:
     paths = list(tables) or sorted(container.tables_dir().glob("*.h5"))
     if not paths:
         raise click.ClickException(f"no tables to publish in {container.tables_dir()}")
-    for entry in release.publish(directory, paths, _described, force):
+    for entry in release.publish(directory, paths, functools.partial(_described, f"{program} convert"), force):
         click.echo(f"{entry.file}: {_label(entry.table)}, {size_text(entry.size)}, sha256 {entry.sha256}")
     click.echo(f"published {counted(len(paths), 'table')} -> {directory} "
                f"({release.MANIFEST}, {release.SUMS})")
 
 
-def _described(path: Path) -> tuple[str, Attributes]:
+def _described(convert: str, path: Path) -> tuple[str, Attributes]:
     """The name in a release and the description of the table at ``path``, of whichever game it is,
     once every byte of the file is checked, its data read and, for a Neutreeko table with a committed
-    digest, its result digest found to be that one."""
+    digest, its result digest found to be that one; a table of the first container format is refused
+    naming ``convert``, the command that rewrites it."""
     container.check_present(path, f"no table at {path}")
-    container.check_file(path)
+    container.check_file(path, convert=convert)
     contents = container.open_contents(path)
     attributes = dict(contents.attributes)
     contents.close()

@@ -40,7 +40,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
-from solver import __version__
+from solver import __version__, registry
 from solver.core.answers.notation import quote
 from solver.core.answers.record import decode_record
 from solver.core.errors import InputError, MissingTableError, TableError
@@ -182,7 +182,7 @@ class ExplorerServer(ThreadingHTTPServer):
 
 
 def _log_fault(what: str) -> None:
-    print(f"neutreeko serve: {what}:\n{traceback.format_exc()}", file=sys.stderr, flush=True)
+    print(f"{registry.default().program} serve: {what}:\n{traceback.format_exc()}", file=sys.stderr, flush=True)
 
 
 def _bracketed(name: str) -> str:
@@ -280,7 +280,7 @@ class _Handler(BaseHTTPRequestHandler):
         super().handle_one_request()
 
     def version_string(self) -> str:
-        return f"neutreeko-explorer/{__version__}"
+        return f"{registry.default().program}-explorer/{__version__}"
 
     def do_GET(self) -> None:
         if self._post_only():

@@ -26,10 +26,12 @@ from solver.cli.common import (
     out_option,
     picture_options,
     pictures_asked,
+    play_record_options,
     reader_gone,
     rebuild_option,
     record_to_annotate,
     seed_option,
+    side_option,
     standard_input,
     table_option,
     write_pictures,
@@ -48,7 +50,7 @@ from solver.necnon.playing.record import GameRecord, parse_record, read_record
 from solver.necnon.querying import report
 from solver.necnon.querying.judge import EngineJudge, Judge, TableJudge
 from solver.necnon.querying.probe import RankedTurn, Tablebase
-from solver.necnon.solving.solve import Progress
+from solver.necnon.solving.solve import Progress, SolveStep
 from solver.necnon.studies.survey import SurveyRow, csv_path, run_survey, survey_games, write_report
 from solver.necnon.tables.build import UNASKED_CELLS, build_table, check_build_asked, ensure_table
 from solver.necnon.tables.table import GAME, Table, open_table, table_path
@@ -99,13 +101,13 @@ def read_position(words: tuple[str, ...], game: Game, moves: str) -> Position:
     return Position.parse(text, game).play_line(moves)
 
 
-def terminal_progress() -> Callable[[Progress], None] | None:
+def terminal_progress() -> Progress | None:
     """Progress of a solve (classes and positions solved, time so far) when standard error is a
     terminal, silence otherwise."""
     if not sys.stderr.isatty():
         return None
 
-    def progress(state: Progress) -> None:
+    def progress(state: SolveStep) -> None:
         click.echo(f"  {state.classes:>13,} classes  {state.positions:>15,} positions  {state.seconds:8.1f} s",
                    err=True)
 
@@ -333,8 +335,7 @@ def show(position: tuple[str, ...], board: str | None, protocol: str, table_file
 @protocol_option
 @table_option
 @build_option
-@click.option("--as", "you", type=click.Choice(list(SIDES), case_sensitive=False), default="black",
-              show_default=True, help="The side you play; none lets the engine play itself.")
+@side_option(SIDES)
 @click.option("--opponent", type=click.Choice(list(ENGINES), case_sensitive=False), default=None,
               help="perfect (the table; built if missing, with --build on a board of more than "
                    f"{UNASKED_CELLS} cells), mcts (the search engine), random. Default: "
@@ -347,10 +348,7 @@ def show(position: tuple[str, ...], board: str | None, protocol: str, table_file
               help="Seconds the mcts engine thinks per turn.")
 @click.option("--iterations", type=click.IntRange(min=1), default=None,
               help="Playouts of the mcts engine per turn instead of --time (reproducible with --seed).")
-@click.option("--load", "load_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
-              help="Continue the game of a record (as save and --record write it), on its board and protocol.")
-@click.option("--record", "record_file", type=Output(), default=None, metavar="FILE",
-              help="Write the game's record to FILE after every turn.")
+@play_record_options("turn", ", on its board and protocol")
 def play(board: str | None, protocol: str, table_file: Path | None, build: bool, you: str, opponent: str | None,
          start: str, seed: int | None, seconds: float, iterations: int | None, load_file: Path | None,
          record_file: Path | None) -> None:
@@ -359,7 +357,8 @@ def play(board: str | None, protocol: str, table_file: Path | None, build: bool,
     Type a turn as c3,d4 (two stones), c3 (one) or pass, or a command: hint, undo, line, board,
     save FILE, help, quit. Input may be piped. The end shows the score, with a table every turn that
     gave points away, and the game's record, which annotate reads and --load continues; Ctrl-C shows
-    it too, then exits 130.
+    it too, then exits 130. On the board, the stones of the last turn are in upper case (B, G) and +
+    marks the cells allowed to the side to move.
 
     \b
     Example (a first stone against the table on 3 x 3, a hint, the record kept in game.txt):

@@ -179,7 +179,7 @@ class Tablebase(OpenedTables[Game, Table]):
         if not positions:
             return []
         table = self.table(game)
-        present, found = table.lookup(canonical_keys(game.grid, [key(position) for position in positions]))
+        present, found = table.probe(canonical_keys(game.grid, [key(position) for position in positions]))
         for position, there in zip(positions, present):
             if not there:
                 raise IllegalPositionError(f"{position.notation()} cannot be reached from the empty board "

@@ -14,8 +14,10 @@ from solver.cli.common import (
     make_directory,
     picture_options,
     pictures_asked,
+    play_record_options,
     record_to_annotate,
     seed_option,
+    side_option,
     standard_input,
     table_option,
     write_pictures,
@@ -44,8 +46,7 @@ from solver.neutreeko.studies.starts import DEPTH, TOP, fair_starts, starts_obje
 @rule_option
 @table_option
 @build_option
-@click.option("--as", "you", type=click.Choice(list(SIDES), case_sensitive=False), default="black",
-              show_default=True, help="The side you play; none lets the engine play itself.")
+@side_option(SIDES)
 @click.option("--opponent", type=click.Choice(list(ENGINES), case_sensitive=False), default="strong",
               show_default=True, help="The engine: perfect, strong (as good, varied), fair (slips now and "
                                       "then), random.")
@@ -54,10 +55,7 @@ from solver.neutreeko.studies.starts import DEPTH, TOP, fair_starts, starts_obje
 @click.option("--start", "start", default="standard", show_default=True, metavar="standard|fair|fair:K",
               help="Start from the standard start, a random one of the best fair starts (seeded by --seed), "
                    "or the K-th fair start (see neutreeko starts).")
-@click.option("--load", "load_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
-              help="Continue the game of a record (as save and --record write it).")
-@click.option("--record", "record_file", type=Output(), default=None, metavar="FILE",
-              help="Write the game's record to FILE after every move.")
+@play_record_options("move")
 @click.option("--coach", is_flag=True, help="Judge each of your moves at once, in one line.")
 @seed_option("Seed of the engine's choices: the same seed, the same game", None)
 def play(board: str, rule: str, table_file: Path | None, build: bool, you: str, opponent: str,
@@ -68,7 +66,8 @@ def play(board: str, rule: str, table_file: Path | None, build: bool, you: str, 
     Type a move as FROM-TO (e.g. C4-C3, any case) or a command: hint, undo, line, fen, save FILE, help,
     quit. Three in a row wins; a position occurring for the third time is a draw. The end shows every
     mistake and blunder of both sides and the game's record, which annotate reads and --load continues.
-    Input may be piped.
+    Input may be piped. On the board, the piece that moved last is in brackets ([w]) and * marks the
+    square it left.
 
     \b
     Example (White against the fair engine, replayable with the same seed):

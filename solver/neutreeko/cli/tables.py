@@ -18,7 +18,7 @@ from solver.neutreeko.model.values import plies_text
 SURVEY_REPORT = Path("docs/survey.md")
 from solver.core import files
 from solver.core.answers.report import csv_path
-from solver.neutreeko.checking.check import CheckProgress, CheckReport, Progress, check_consistency, check_folded
+from solver.neutreeko.checking.check import CheckReport, CheckStep, Progress, check_consistency, check_folded
 from solver.neutreeko.checking.verify import verify
 from solver.neutreeko.cli.group import (
     board_option,
@@ -219,7 +219,7 @@ def check_progress(always: bool = False) -> Progress | None:
     if not (always or sys.stderr.isatty()):
         return None
 
-    def progress(step: CheckProgress) -> None:
+    def progress(step: CheckStep) -> None:
         left = step.seconds_left
         click.echo(f"  checked {100 * step.done / max(step.total, 1):5.1f} % of the {step.unit} {step.seconds:9.1f} s"
                    + ("" if left is None else f", about {left:,.0f} s left"), err=True)

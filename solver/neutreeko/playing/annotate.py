@@ -19,7 +19,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from solver.core.answers.marks import Mark
+from solver.core.answers.marks import Mark, some
 from solver.core.answers.report import aligned, counted
 from solver.core.errors import IllegalMoveError
 from solver.neutreeko.model.outcome import Outcome, ending
@@ -210,12 +210,6 @@ def ply_object(ply: AnnotatedPly) -> JSONObject:
             "mark": ply.mark.value, "best": list(ply.best), "keeping": ply.keeping, "legal": ply.legal}
 
 
-def _some(names: Sequence[str], shown: int = 4) -> str:
-    """At most ``shown`` names, and how many more."""
-    more = f" (+{len(names) - shown})" if len(names) > shown else ""
-    return " ".join(names[:shown]) + more
-
-
 def annotation_text(annotation: Annotation, players: dict[Colour, str] | None = None) -> str:
     """A table of the plies (move, value before, the move's value, mark, best moves, moves keeping the
     value of the legal ones), a summary per side, the first decisive error and the result."""
@@ -225,7 +219,7 @@ def annotation_text(annotation: Annotation, players: dict[Colour, str] | None = 
              + "".join(f"; {side.capitalize()}: {players[side]}" for side in (BLACK, WHITE) if players.get(side))]
     rows = [("", "move", "before", "move's value", "mark", "keep/legal", "best")]
     rows += [(ply.number, ply.move + ply.mark.symbol, ply.before.terse(), ply.after.move_text(),
-              "" if ply.mark is Mark.BEST else ply.mark.value, f"{ply.keeping}/{ply.legal}", _some(ply.best))
+              "" if ply.mark is Mark.BEST else ply.mark.value, f"{ply.keeping}/{ply.legal}", some(ply.best))
              for ply in annotation.plies]
     lines += aligned(rows)
     lines.append("values are for the player moving; a move's plies count from the position before it")

@@ -139,7 +139,7 @@ def _sample(tablebase: Tablebase, game: Game, rng: np.random.Generator, kinds: t
             mover, other = index.decode(current, game.board.size)
             moves = children(game, mover, other)
             after = np.where(moves.legal, moves.after, 0)
-            after_bytes = np.asarray(table.lookup(after.reshape(-1)), dtype=np.uint8).reshape(after.shape)
+            after_bytes = np.asarray(table.probe(after.reshape(-1)), dtype=np.uint8).reshape(after.shape)
             after_bytes = np.where(moves.legal, after_bytes, np.uint8(ILLEGAL))
             scores = _move_scores(after_bytes, moves.legal)
             best = scores.max(axis=1)

@@ -223,11 +223,11 @@ class Tablebase(OpenedTables[Game, Table]):
         return Line(start, evaluation, tuple(steps), outcome)
 
     def _evaluate(self, game: Game, indices: list[int]) -> list[Evaluation]:
-        """Evaluations of positions of ``game`` by index, read through :meth:`Table.lookup`."""
+        """Evaluations of positions of ``game`` by index, read through :meth:`Table.probe`."""
         table = self.table(game)
         if not indices:
             return []
-        results = table.lookup(np.asarray(indices, dtype=np.int64))
+        results = table.probe(np.asarray(indices, dtype=np.int64))
         if np.any(results == ILLEGAL):
             raise damaged(table.path, "it marks a legal position as illegal",
                           f"{solve_command(game, table.path)} --force")

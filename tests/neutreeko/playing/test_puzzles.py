@@ -178,5 +178,5 @@ def test_the_readme_s_example_diagram_is_the_command_s(tables_env, tmp_path):
     """docs/puzzle-example.svg, shown in the user guide, is what `neutreeko puzzles --count 3 --seed 4 --svg`
     draws for puzzle 1."""
     assert invoke("puzzles", "--count", "3", "--seed", "4", "--svg", str(tmp_path)).exit_code == 0
-    committed = Path(__file__).resolve().parents[2] / "docs" / "puzzle-example.svg"
+    committed = Path(__file__).resolve().parents[3] / "docs" / "puzzle-example.svg"
     assert (tmp_path / "puzzle-001.svg").read_bytes() == committed.read_bytes()
