@@ -10,15 +10,17 @@ import os
 import select
 import shlex
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable, Iterable
 
 import click
 import h5py
 import numpy as np
+import pytest
 from click.testing import CliRunner, Result
 
 import solver.neutreeko.model.position
 from solver.cli import cli
+from solver.core.answers.record import GameLine, RecordError, write_record
 from solver.core.storage.chunks import MAP_ENTRY
 from solver.core.storage.container import stamp
 from solver.neutreeko.model.board import Board
@@ -82,6 +84,33 @@ def help_examples(help_text: str, program: str = "neutreeko") -> list[tuple[list
         assert words[0] == program, line
         examples.append((words[1:], shlex.split(feed)[1].encode().decode("unicode_escape") if feed else None))
     return examples
+
+
+def assert_record_refused(parse: Callable[[str], object], text: str, words: Iterable[str]) -> None:
+    """``parse(text)`` raises a :class:`RecordError` of one line naming every one of ``words``."""
+    with pytest.raises(RecordError) as raised:
+        parse(text)
+    for word in words:
+        assert word in str(raised.value), (word, str(raised.value))
+    assert "\n" not in str(raised.value)
+
+
+def assert_round_trip(record: GameLine[Any, Any], parse: Callable[[str], GameLine[Any, Any]], path: Path,
+                      read: Callable[[Path], GameLine[Any, Any]]) -> GameLine[Any, Any]:
+    """``record``'s text reads back (``parse``) equal and is written again the same; written to ``path``
+    (:func:`write_record`), it reads back (``read``) equal, with lines of at most 78 columns; its main
+    line replayed from its start ends at its end. Returns the record read from ``path``."""
+    text = record.text()
+    assert parse(text) == record and parse(text).text() == text
+    write_record(path, record)
+    again = read(path)
+    assert again == record and again.text() == text
+    assert max(len(line) for line in text.splitlines()) <= 78
+    replayed = again.start
+    for step in again.line:
+        replayed = replayed.play(step)
+    assert replayed == record.end
+    return again
 
 
 def assert_one_line_error(result: Result, *words: str, code: int | None = None,

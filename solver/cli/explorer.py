@@ -130,7 +130,8 @@ def site(directory: Path, tables: str | None) -> None:
         source = container.tables_dir() if tables is None else Path(tables)
         if not source.is_dir():
             fail(f"--tables {str(tables)[:60]!r} is neither an http(s) URL nor a directory", 2)
-        publish_into(directory / "tables", sorted(source.glob("*.h5")), source)
+        publish_into(click.get_current_context().find_root().info_name or "neutreeko", directory / "tables",
+                     sorted(source.glob("*.h5")), source)
         where = "tables/"
     try:
         written = write_site(directory, where)

@@ -7,7 +7,7 @@ checking the header, the chunk map and every byte that lies in no chunk, and
 :meth:`Contents.check_attributes` checks the attributes a game names (:class:`Kind`); a chunk is checked
 against its digest when it is read (:mod:`solver.core.storage.chunks`). A damaged or forged file raises
 one :class:`~solver.core.errors.TableError` naming the table ("table X is damaged: ...; rebuild it
-with ..."), a file of the first container format one naming ``neutreeko convert``
+with ..."), a file of the first container format one naming the command that converts it
 (:mod:`solver.core.storage.legacy`). :func:`check_file` digests the whole file at once. What the
 attributes mean is each game's business (:mod:`solver.neutreeko.tables.table`,
 :mod:`solver.necnon.tables.table`).
@@ -116,10 +116,18 @@ def digest(data: npt.NDArray[Any]) -> str:
     return "sha256:" + hashlib.sha256(np.ascontiguousarray(data).data).hexdigest()
 
 
+def _make_tables_dir(path: Path) -> None:
+    """Make the tables directory (:func:`tables_dir`, the program's own) if ``path`` goes in it and it is
+    missing; a table anywhere else needs its directory to exist already."""
+    if os.path.abspath(path.parent) == os.path.abspath(tables_dir()):
+        path.parent.mkdir(parents=True, exist_ok=True)
+
+
 def check_writable(path: Path) -> None:
-    """Raise :class:`~solver.core.errors.TableError` unless a table can be written at ``path``, so that a long solve does
-    not end in a failed write."""
+    """Raise :class:`~solver.core.errors.TableError` unless a table can be written at ``path`` (making the
+    tables directory if it goes there), so that a long solve does not end in a failed write."""
     try:
+        _make_tables_dir(path)
         files.check_writable(path)
     except OSError as error:
         raise TableError(f"cannot write {path}: {error.strerror or error}") from None
@@ -185,6 +193,7 @@ def write(path: Path, dataset: str, data: npt.NDArray[Any], attributes: Attribut
         described = {"format": FORMAT, **attributes, "digest": digest(data), **_provenance(),
                      **({"sorted_by": sorted_by} if sorted_by else {})}
         header_bytes = _power_of_two(len(json.dumps(described)) + 2048)
+        _make_tables_dir(path)
         with files.replacing(path, replace) as temporary:
             with _hdf5(Path(temporary), "w", track_order=True, userblock_size=header_bytes) as (file, sink):
                 stored = file.create_dataset(dataset, shape=data.shape, dtype=data.dtype, chunks=(chunk_items,),
@@ -436,18 +445,19 @@ def damaged(path: Path, why: str, rebuild: str = "") -> TableError:
     return TableError(f"table {path} is damaged: {why}; " + (f"rebuild it with {rebuild}" if rebuild else "rebuild it"))
 
 
-def open_contents(path: Path, rebuild: str = "") -> Contents:
+def open_contents(path: Path, rebuild: str = "", convert: str = "") -> Contents:
     """``path`` opened read-only as :class:`Contents`, once its header and chunk map have been verified
     (see the module docstring). A file that cannot be read, is not a table or is damaged raises
     :class:`~solver.core.errors.TableError` saying why; messages about a damaged file name ``rebuild``, the command that
-    rebuilds it."""
+    rebuilds it, and about a file of the first container format ``convert``, the command that rewrites
+    it (``neutreeko convert``)."""
     try:
         descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # a FIFO must not block
     except OSError as error:
         raise TableError(f"cannot read {path}: {error.strerror or error}") from None
     file = OpenFile(descriptor)
     try:
-        header = _verified_header(descriptor, path, rebuild)
+        header = _verified_header(descriptor, path, rebuild, convert)
         entries = _verified_map(descriptor, header, path, rebuild)
     except OSError as error:
         file.close()
@@ -458,25 +468,25 @@ def open_contents(path: Path, rebuild: str = "") -> Contents:
     return Contents(path, file, header, entries, rebuild)
 
 
-def check_file(path: Path, rebuild: str = "") -> int:
+def check_file(path: Path, rebuild: str = "", convert: str = "") -> int:
     """Digest the whole file at ``path`` (the header, padding included, and every byte after it) and
     return its size; raise :class:`~solver.core.errors.TableError` as :func:`open_contents` does if any byte is not as written."""
-    contents = open_contents(path, rebuild)
+    contents = open_contents(path, rebuild, convert)
     try:
         return contents.check_file()
     finally:
         contents.close()
 
 
-def _verified_header(descriptor: int, path: Path, rebuild: str) -> dict[str, Any]:
+def _verified_header(descriptor: int, path: Path, rebuild: str, convert: str) -> dict[str, Any]:
     """The header of the file open as ``descriptor``, checked (see the module docstring)."""
     status = os.fstat(descriptor)
     if not stat.S_ISREG(status.st_mode):
         raise TableError(f"cannot use {path}: it is not a regular file")
     start = os.pread(descriptor, HEADER_BYTES, 0)
     if start.startswith(_LEGACY_MAGIC):
-        raise TableError(f"{path} is a table in the first container format; rewrite it with "
-                         f"neutreeko convert {path} (it is not solved again)")
+        remedy = f"; rewrite it with {convert} {path} (it is not solved again)" if convert else ""
+        raise TableError(f"{path} is a table in the first container format{remedy}")
     if not start.startswith(_MAGIC):
         kind = "an HDF5 file without the table header: another program's file, or a table written by an " \
                "older version" if start.startswith(_HDF5_SIGNATURE) else ""

@@ -28,7 +28,7 @@ from solver.core.storage.tablebase import OpenedTables
 from solver.necnon.model.keys import canonical_keys, key
 from solver.necnon.model.position import Position, Turn
 from solver.necnon.model.rules import Game
-from solver.necnon.model.values import Evaluation
+from solver.necnon.model.values import Evaluation, turns_text
 from solver.necnon.tables.table import Table, open_table, table_path
 
 __all__ = ["Evaluation", "Line", "LineStep", "RankedTurn", "RankedTurns", "Tablebase", "best_turns"]
@@ -95,7 +95,7 @@ class Line:
         return Evaluation(self.end.margin(), 0).result()
 
     def __repr__(self) -> str:
-        return f"Line(from {self.position.notation()!r}: {len(self.steps)} turns, {self.result})"
+        return f"Line(from {self.position.notation()!r}: {turns_text(len(self.steps))}, {self.result})"
 
     def _repr_html_(self) -> str:
         """Its summary and its sheet of small boards (:func:`solver.necnon.drawing.diagram.line_sheet`) as inline
@@ -179,7 +179,7 @@ class Tablebase(OpenedTables[Game, Table]):
         if not positions:
             return []
         table = self.table(game)
-        present, found = table.lookup(canonical_keys(game.grid, [key(position) for position in positions]))
+        present, found = table.probe(canonical_keys(game.grid, [key(position) for position in positions]))
         for position, there in zip(positions, present):
             if not there:
                 raise IllegalPositionError(f"{position.notation()} cannot be reached from the empty board "

@@ -15,8 +15,6 @@ from solver.necnon.solving.solve import Progress, solve
 from solver.necnon.tables.stats import Summary
 from solver.necnon.tables.table import Table, open_table, solve_command, table_path, write_table
 
-Report = Callable[[Progress], None]
-
 #: Boards of up to this many cells (4x4) have their missing tables built unasked, in a moment; larger
 #: ones, whose solve takes long and much memory, only when asked (``build_large``, the command line's
 #: ``--build``).
@@ -28,7 +26,7 @@ class LargeTableError(MissingTableError):
 
 
 def build_table(game: Game, path: Path | None = None, force: bool = False,
-                progress: Report | None = None) -> tuple[Path, Summary, float]:
+                progress: Progress | None = None) -> tuple[Path, Summary, float]:
     """Solve ``game`` and write its table (to ``path`` or the default place).
 
     Returns (path, summary, solve seconds). Unless ``force``, refuses with
@@ -43,7 +41,7 @@ def build_table(game: Game, path: Path | None = None, force: bool = False,
     return path, summary, solution.seconds
 
 
-def ensure_table(game: Game, path: Path | None = None, progress: Report | None = None,
+def ensure_table(game: Game, path: Path | None = None, progress: Progress | None = None,
                  on_build: Callable[[Path], None] | None = None, build_large: bool = False) -> Table:
     """Open ``game``'s table, building it first if there is none (``on_build`` is told where).
 

@@ -126,7 +126,7 @@ class Table:
         self.contents.check_figures({**summary.counts(), "best_first": list(summary.best_first)})
         return records, summary
 
-    def lookup(self, keys: npt.NDArray[np.uint64]) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.void]]:
+    def probe(self, keys: npt.NDArray[np.uint64]) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.void]]:
         """For each canonical key: is it in the table (a position that can be reached), and its record
         (meaningless where absent); reads only the chunks where the keys would be."""
         keys = np.asarray(keys, dtype=np.uint64)
@@ -169,7 +169,7 @@ def open_table(game: Game, path: Path | None = None) -> Table:
     path = Path(path) if path is not None else table_path(game)
     container.check_present(path, f"no table for {game} at {path} (build it with: {solve_command(game, path)})")
     rebuild = f"{solve_command(game, path)} --force"
-    contents = container.open_contents(path, rebuild)
+    contents = container.open_contents(path, rebuild, "necnon convert")
     try:
         attributes = contents.attributes
         if not contents.ours:

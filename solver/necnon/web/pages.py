@@ -10,6 +10,7 @@ PAGES = {
     "/necnon": ("necnon.html", "text/html; charset=utf-8"),
     "/necnon.js": ("necnon.js", "text/javascript; charset=utf-8"),
     "/necnon.css": ("necnon.css", "text/css; charset=utf-8"),
+    "/necnon-rules.md": ("rules.md", "text/markdown; charset=utf-8"),
 }
 
 

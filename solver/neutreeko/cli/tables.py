@@ -10,13 +10,15 @@ from pathlib import Path
 import click
 
 from solver.cli import releases
-from solver.cli.common import fail, out_option, rebuild_option, table_option, writing
+from solver.cli.common import Output, fail, out_option, rebuild_option, table_option, writing
+from solver.core.answers.report import counted
+from solver.neutreeko.model.values import plies_text
 
 #: Where ``neutreeko survey`` writes its report unless told otherwise.
 SURVEY_REPORT = Path("docs/survey.md")
 from solver.core import files
 from solver.core.answers.report import csv_path
-from solver.neutreeko.checking.check import CheckProgress, CheckReport, Progress, check_consistency, check_folded
+from solver.neutreeko.checking.check import CheckReport, CheckStep, Progress, check_consistency, check_folded
 from solver.neutreeko.checking.verify import verify
 from solver.neutreeko.cli.group import (
     board_option,
@@ -146,7 +148,7 @@ def check_command(board: str, rule: str, table_file: Path | None, build: bool, p
               help="A larger board to add, under RULES (comma-separated) or else those of --rules; repeatable.")
 @click.option("--check", "check_tables", is_flag=True,
               help="Confirm every table with the forward check (neutreeko check) and say so in each row.")
-@click.option("--out", type=click.Path(path_type=Path), default=SURVEY_REPORT, show_default=True,
+@click.option("--out", type=Output(), default=SURVEY_REPORT, show_default=True,
               help="Markdown report; the CSV goes beside it with the suffix .csv, the start diagrams in "
                    "a folder named after it (survey-starts/).")
 @click.option("--force", is_flag=True, help="Overwrite an existing report.")
@@ -198,7 +200,7 @@ def survey_command(max_board: str, rules: str, also: tuple[str, ...], check_tabl
                         *(["--force"] if force else []), *(["--keep"] if keep else [])])  # as run; the report names it
     with writing(out):
         table = write_report(rows, out, command, list(kept.values()))
-    click.echo(f"surveyed {len(rows)} boards and rules -> {out}, {table}, {starts_dir(out)}/"
+    click.echo(f"surveyed {counted(len(rows), 'board and rule', 'boards and rules')} -> {out}, {table}, {starts_dir(out)}/"
                + (f" ({len(kept)} kept from the report before)" if keep else ""))
     if failed:
         fail(f"the forward check failed: {'; '.join(failed)}", 1)
@@ -217,7 +219,7 @@ def check_progress(always: bool = False) -> Progress | None:
     if not (always or sys.stderr.isatty()):
         return None
 
-    def progress(step: CheckProgress) -> None:
+    def progress(step: CheckStep) -> None:
         left = step.seconds_left
         click.echo(f"  checked {100 * step.done / max(step.total, 1):5.1f} % of the {step.unit} {step.seconds:9.1f} s"
                    + ("" if left is None else f", about {left:,.0f} s left"), err=True)
@@ -261,7 +263,7 @@ def verify_command(board: str, rule: str, build: bool) -> None:
     if not checks:
         summary = table.summary
         click.echo(f"no published figures for {game}; its table gives {summary.legal:,} legal positions, "
-                   f"{summary.draws:,} draws, longest win {summary.longest_win} plies")
+                   f"{summary.draws:,} draws, longest win {plies_text(summary.longest_win)}")
         return
     width = max(len(check.name) for check in checks)
     click.echo(f"{'check':<{width}}  {'expected':>12}  {'table':>12}  result")
@@ -317,7 +319,7 @@ def stats(board: str, rule: str, table_file: Path | None, build: bool, as_json: 
                f"{'every position, by class' if every else 'one position of each class, --all for every one'}):")
     width = max((len(fen) for fen, _ in classes), default=0)
     for fen, members in classes:
-        click.echo(f"  {fen:<{width}}  {len(members)} position{'s' if len(members) > 1 else ''}")
+        click.echo(f"  {fen:<{width}}  {counted(len(members), 'position')}")
         if every:
             click.echo("\n".join(f"    {member}" for member in members))
 

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from solver.cli.common import input_lines, seed_option, standard_input, table_option
+from solver.core.answers.report import counted
 from solver.neutreeko.cli.group import board_option, build_option, cli, rule_option, tablebase_for
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.playing.play import new_seed
@@ -61,7 +62,7 @@ def train(board: str, rule: str, table_file: Path | None, build: bool, count: in
         seed = new_seed() if seed is None else seed
         found = find_puzzles(tablebase, Game.of(board, rule), count or COUNT, kind.lower(), seed=seed)
         exercises = from_puzzles(tablebase, found)
-        click.echo(f"{len(exercises)} puzzles on {found.game} (seed {seed}): find the only move that keeps the "
+        click.echo(f"{counted(len(exercises), 'puzzle')} on {found.game} (seed {seed}): find the only move that keeps the "
                    "value. Type a move such as C4-C3, or quit.")
     stdin = standard_input()
     drill = Drill(tablebase, exercises, write=lambda text: click.echo(text, nl=False), echo_input=not stdin.isatty())

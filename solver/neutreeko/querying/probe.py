@@ -33,7 +33,7 @@ from solver.core.storage.tablebase import OpenedTables
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.model.outcome import LINE_RESULTS, Outcome, Termination, ending
 from solver.neutreeko.model.position import Move, Position
-from solver.neutreeko.model.values import ILLEGAL, Evaluation, Value
+from solver.neutreeko.model.values import ILLEGAL, Evaluation, Value, plies_text
 from solver.neutreeko.tables.table import Table, open_table, solve_command, table_path
 
 __all__ = ["LINE_RESULTS", "Evaluation", "Line", "LineStep", "RankedMove", "RankedMoves", "Tablebase",
@@ -115,7 +115,7 @@ class Line:
         return self.steps[-1].position if self.steps else self.position
 
     def __repr__(self) -> str:
-        return f"Line(from {self.position.fen()!r}: {len(self.steps)} plies, {self.result})"
+        return f"Line(from {self.position.fen()!r}: {plies_text(len(self.steps))}, {self.result})"
 
     def _repr_html_(self) -> str:
         """Its summary and its sheet of small boards (:func:`solver.neutreeko.drawing.diagram.line_sheet`) as inline
@@ -223,11 +223,11 @@ class Tablebase(OpenedTables[Game, Table]):
         return Line(start, evaluation, tuple(steps), outcome)
 
     def _evaluate(self, game: Game, indices: list[int]) -> list[Evaluation]:
-        """Evaluations of positions of ``game`` by index, read through :meth:`Table.lookup`."""
+        """Evaluations of positions of ``game`` by index, read through :meth:`Table.probe`."""
         table = self.table(game)
         if not indices:
             return []
-        results = table.lookup(np.asarray(indices, dtype=np.int64))
+        results = table.probe(np.asarray(indices, dtype=np.int64))
         if np.any(results == ILLEGAL):
             raise damaged(table.path, "it marks a legal position as illegal",
                           f"{solve_command(game, table.path)} --force")

@@ -6,7 +6,7 @@ encoded as :mod:`solver.neutreeko.model.values` says: either ``result``, one byt
 :attr:`Table.result` hands to statistics and checks at no cost), or ``class_result``, one byte per legal
 symmetry class in the order of :mod:`solver.neutreeko.tables.folding` (a *folded* table, written by
 ``neutreeko solve --fold``: smaller, for shipping and probing, unfolded for statistics and checks).
-Both answer every probe identically through :meth:`Table.lookup`, a folded one through the position's
+Both answer every probe identically through :meth:`Table.probe`, a folded one through the position's
 canonical twin; its attributes (:data:`ATTRIBUTES`, :data:`FOLDED_ATTRIBUTES`, the format version
 :data:`FORMAT_VERSION`) make it self-describing.
 
@@ -144,7 +144,7 @@ class Table:
     def attributes(self) -> Attributes:
         return self.contents.attributes
 
-    def lookup(self, indices: Any) -> Any:
+    def probe(self, indices: Any) -> Any:
         """Result bytes (see :mod:`solver.neutreeko.model.values`) of an index or an array of indices, reading
         only the chunks that hold them; a folded table answers through each position's canonical twin,
         and :data:`~solver.neutreeko.model.values.ILLEGAL` where not legal."""
@@ -156,7 +156,7 @@ class Table:
     @property
     def result(self) -> npt.NDArray[np.uint8]:
         """``result[index]``: the byte of every index of ``game``, the whole table read (a folded table is
-        then unfolded, which takes time; prefer :meth:`lookup` for probes).
+        then unfolded, which takes time; prefer :meth:`probe` for probes).
 
         Raises :class:`~solver.core.errors.TableError` unless the data matches its digest, holds 255 exactly where the index
         has no legal position, and gives the counts the attributes state."""
@@ -270,7 +270,7 @@ def open_table(game: Game, path: Path | None = None) -> Table:
     path = Path(path) if path is not None else table_path(game)
     container.check_present(path, f"no table for {game} at {path} (build it with: {solve_command(game, path)})")
     rebuild = f"{solve_command(game, path)} --force"
-    contents = container.open_contents(path, rebuild)
+    contents = container.open_contents(path, rebuild, "neutreeko convert")
     try:
         folded = _checked(game, path, contents, rebuild)
         expected = folding.Classes.of(game).count if folded else game.positions

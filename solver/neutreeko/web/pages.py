@@ -12,6 +12,7 @@ PAGES = {
     "/explorer.js": ("explorer.js", "text/javascript; charset=utf-8"),
     "/stats.js": ("stats.js", "text/javascript; charset=utf-8"),
     "/board.js": ("board.js", "text/javascript; charset=utf-8"),
+    "/rules.md": ("rules.md", "text/markdown; charset=utf-8"),
     "/train": ("train.html", "text/html; charset=utf-8"),
     "/train.js": ("train.js", "text/javascript; charset=utf-8"),
     "/train.css": ("train.css", "text/css; charset=utf-8"),

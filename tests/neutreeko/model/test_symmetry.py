@@ -192,9 +192,9 @@ def test_folded_and_full_tables_agree_on_every_position(game, tmp_path):
     assert bool(folded.attributes["folded"]) and folded.attributes["classes"] == Classes.of(game).count
     assert folded.attributes["symmetries"] == symmetry_count(game.board)
     every = np.arange(game.positions)
-    assert (folded.lookup(every) == full.lookup(every)).all()
-    assert all(folded.lookup(int(i)) == full.lookup(int(i)) for i in every[::97])
-    assert (folded.lookup(every.reshape(-1, 2)) == result.reshape(-1, 2)).all()
+    assert (folded.probe(every) == full.probe(every)).all()
+    assert all(folded.probe(int(i)) == full.probe(int(i)) for i in every[::97])
+    assert (folded.probe(every.reshape(-1, 2)) == result.reshape(-1, 2)).all()
     assert (folded.result == result).all()
     assert folded.attributes["legal"] == full.attributes["legal"]
 
@@ -257,9 +257,9 @@ def test_folded_and_full_tables_agree_on_random_5x5_positions(rule, solved_5x5, 
     write_table(game, result, path, 1.0, fold=True)
     folded = open_table(game, path)
     indices = _random_indices(game, 20_000, seed=len(rule))
-    assert (folded.lookup(indices) == result[indices]).all()
+    assert (folded.probe(indices) == result[indices]).all()
     start = Position.start(game)
-    assert folded.lookup(start.index()) == result[start.index()]
+    assert folded.probe(start.index()) == result[start.index()]
     if rule == "connected":
         assert path.stat().st_size < 1_000_000
 
