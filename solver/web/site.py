@@ -7,7 +7,7 @@ Run as ``python -m solver.web.site DIR [PORT]``, the module serves DIR on 127.0.
 Python's own ``http.server`` lacks before 3.12), to look at a site before it is published
 (:func:`static_server`).
 
-The scripts are written without their comment lines (:func:`without_comments`), which keeps the site's
+The scripts are written without their comments and indentation (:func:`compact`), which keeps the site's
 JavaScript small.
 
 A page's addresses are made relative (``/page.js`` -> ``page.js``, the page ``/train`` -> ``train.html``),
@@ -44,7 +44,7 @@ _NEEDS_PYTHON = """<!DOCTYPE html>
 and run <code>neutreeko serve</code>. <a href="./">Back to the explorer</a>, which reads the tables here.</p>
 </body></html>
 """
-_ADDRESS = re.compile(r'(href|src|value)="/([^"]*)"')
+_ADDRESS = re.compile(r'(href|src|value|data-source)="/([^"]*)"')
 _RANGE = re.compile(r"bytes=([0-9]{1,15})-([0-9]{0,15})")
 
 
@@ -55,20 +55,19 @@ def _file_name(path: str, media_type: str) -> str:
     return f"{name}.html" if media_type.startswith("text/html") and not name.endswith(".html") else name
 
 
-def without_comments(script: str) -> str:
-    """``script`` without its comment lines (a line that is a ``//`` comment, or a ``/* ... */`` block
-    from the start of a line to the end of one): what the browser runs, without what people read."""
+def compact(script: str) -> str:
+    """``script`` as the browser needs it: without its comment lines (a line that is a ``//`` comment, or
+    a ``/* ... */`` block from the start of a line to the end of one), its blank lines and each line's
+    indentation (the scripts hold no string that runs over lines, where it would count)."""
     kept, inside = [], False
-    for line in script.splitlines(keepends=True):
+    for line in script.splitlines():
         text = line.strip()
         if inside:
             inside = not text.endswith("*/")
-        elif text.startswith("//"):
-            pass
         elif text.startswith("/*") and ("*/" not in text or text.endswith("*/")):
             inside = not text.endswith("*/") or text == "/*"
-        else:
-            kept.append(line)
+        elif text and not text.startswith("//"):
+            kept.append(text + "\n")
     return "".join(kept)
 
 
@@ -106,7 +105,7 @@ def write_site(directory: Path, tables: str) -> list[str]:
     contents.update(reader_files())
     for name in contents:
         if name.endswith(".js"):
-            contents[name] = without_comments(contents[name].decode()).encode()
+            contents[name] = compact(contents[name].decode()).encode()
     contents[SITE_FILE] = (json.dumps({"tables": tables}, indent=1) + "\n").encode()
     for name, content in contents.items():
         target = directory / name

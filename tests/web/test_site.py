@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import re
 
-from solver.web.site import without_comments
+from solver.web.site import compact
 from tests.helpers import assert_one_line_error, invoke
 
 
@@ -17,7 +17,7 @@ def test_a_site_reading_a_release_elsewhere(tmp_path):
     site = tmp_path / "site"
     assert json.loads((site / "site.json").read_text()) == {"tables": "https://tables.example.org/r1"}
     page = (site / "index.html").read_text()
-    assert "<html data-site" in page and 'src="page.js"' in page and not re.search(r'(href|src|value)="/', page)
+    assert "<html data-site" in page and 'src="page.js"' in page and not re.search(r'(href|src|value|data-source)="/', page)
     assert {"reader/api.js", "reader/table.js", "reader/neutreeko.js", "train.html"} <= {
         str(path.relative_to(site)) for path in site.rglob("*")}
     assert "needs Python" in (site / "train.html").read_text() and not (site / "train.js").exists()
@@ -31,8 +31,8 @@ def test_tables_neither_a_url_nor_a_directory_are_refused(tmp_path):
     assert not (tmp_path / "site").exists()
 
 
-def test_the_site_s_scripts_leave_out_comment_lines_only():
-    script = ('/* A module.\n * More.\n */\n"use strict";\n// why\nconst a = 1;  // kept\n'
-              '/* inline */ const b = 2;\n  /** one line */\nconst url = "http://x/*";\n')
-    assert without_comments(script) == ('"use strict";\nconst a = 1;  // kept\n/* inline */ const b = 2;\n'
-                                        'const url = "http://x/*";\n')
+def test_the_site_s_scripts_leave_out_comment_lines_blank_lines_and_indentation_only():
+    script = ('/* A module.\n * More.\n */\n"use strict";\n\n// why\nconst a = 1;  // kept\n'
+              '/* inline */ const b = 2;\n  /** one line */\nif (a) {\n  const url = "http://x/*";\n}\n')
+    assert compact(script) == ('"use strict";\nconst a = 1;  // kept\n/* inline */ const b = 2;\nif (a) {\n'
+                               'const url = "http://x/*";\n}\n')
