@@ -114,11 +114,11 @@ def site(directory: Path, tables: str | None) -> None:
     What needs Python (building a missing table, NECNON's search engine)
     says so on the page.
     The pages need a secure context (https, or http on 127.0.0.1); a
-    release on another host must allow them by CORS.
+    release on another host must allow them by CORS. To try a site on this
+    machine: python -m solver.web.site DIRECTORY 8080 (a server with Range).
 
     \b
-    Example (then serve site/ with any web server that answers Range requests,
-    e.g. python -m solver.web.site site/ 8080, and open http://127.0.0.1:8080/):
+    Example (then serve site/ with a web server that answers Range requests):
       neutreeko site site/
     """
     from solver.cli.releases import publish_into  # the release machinery only for this command
@@ -130,6 +130,10 @@ def site(directory: Path, tables: str | None) -> None:
         source = container.tables_dir() if tables is None else Path(tables)
         if not source.is_dir():
             fail(f"--tables {str(tables)[:60]!r} is neither an http(s) URL nor a directory", 2)
+        try:
+            (directory / "tables").mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            fail(f"cannot write {directory}: {error.strerror or error}", 1)
         publish_into(click.get_current_context().find_root().info_name or "neutreeko", directory / "tables",
                      sorted(source.glob("*.h5")), source)
         where = "tables/"

@@ -36,3 +36,13 @@ def test_the_site_s_scripts_leave_out_comment_lines_blank_lines_and_indentation_
               '/* inline */ const b = 2;\n  /** one line */\nif (a) {\n  const url = "http://x/*";\n}\n')
     assert compact(script) == ('"use strict";\nconst a = 1;  // kept\n/* inline */ const b = 2;\nif (a) {\n'
                                'const url = "http://x/*";\n}\n')
+
+
+def test_a_site_with_its_own_copy_of_the_tables(tables_4x4, tmp_path):
+    done = invoke("site", str(tmp_path / "new" / "site"), "--tables", str(tables_4x4))
+    assert done.exit_code == 0, done.stderr
+    site = tmp_path / "new" / "site"
+    assert json.loads((site / "site.json").read_text()) == {"tables": "tables/"}
+    manifest = json.loads((site / "tables" / "manifest.json").read_text())
+    assert [entry["file"] for entry in manifest["tables"]] == ["neutreeko-4x4.h5"]
+    assert (site / "tables" / "neutreeko-4x4.h5").read_bytes() == (tables_4x4 / "neutreeko-4x4.h5").read_bytes()
