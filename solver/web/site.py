@@ -40,8 +40,8 @@ SITE_FILE = "site.json"
 STATIC_PAGES = frozenset({"/", "/necnon"})
 _NEEDS_PYTHON = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>Needs the installed explorer</title></head>
-<body><p>This page ({page}) needs Python: install neutreeko-solver (<code>pip install neutreeko-solver</code>)
-and run <code>neutreeko serve</code>. <a href="./">Back to the explorer</a>, which reads the tables here.</p>
+<body><p>This page ({page}) needs Python: install neutreeko-solver (its Getting started says how) and run
+<code>neutreeko serve</code>. <a href="./">Back to the explorer</a>, which reads the tables here.</p>
 </body></html>
 """
 _ADDRESS = re.compile(r'(href|src|value|data-source)="/([^"]*)"')
@@ -115,7 +115,7 @@ def write_site(directory: Path, tables: str) -> list[str]:
 
 
 class RangeHandler(SimpleHTTPRequestHandler):
-    """The files of a directory, as :class:`SimpleHTTPRequestHandler` serves them, a request for one
+    """The files of a directory, as ``http.server.SimpleHTTPRequestHandler`` serves them, a request for one
     range of bytes (``Range: bytes=A-B``) answered 206 with them, and nothing logged."""
 
     def log_message(self, format: str, *args: object) -> None:

@@ -10,7 +10,7 @@ import * as N from "./neutreeko.js";
 import * as C from "./necnon.js";
 
 const MAX_LINE_PLIES = 1000;
-const NEEDS_PYTHON = "needs the installed explorer (pip install neutreeko-solver, then neutreeko serve)";
+const NEEDS_PYTHON = "needs the installed explorer (install neutreeko-solver, then run neutreeko serve)";
 
 let release = null;  // promise of {base: URL of the release, entries: the manifest's tables}
 

@@ -406,7 +406,7 @@ async function resultByte(table, m, o) {
 /** {value, plies} of a result byte, for the side to move. */
 export function evaluation(byte, url) {
   if (byte === 0) return {value: "draw", plies: null};
-  if (byte === 255) throw new InputError(`table ${url} is damaged: it calls a legal position illegal`);
+  if (byte === 255) throw new InputError(`table ${url} is damaged: it marks a legal position as illegal`);
   return {value: (byte - 1) % 2 ? "win" : "loss", plies: byte - 1};
 }
 
