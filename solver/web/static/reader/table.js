@@ -90,7 +90,8 @@ export async function openTable(url) {
   const {shape, chunk_items: items, map_offset: mapOffset, header_bytes: headerBytes} = header;
   const itemBytes = itemSize(header.dtype);
   if (shape.length !== 1 || !Number.isSafeInteger(shape[0]) || shape[0] < 0 || !(items >= 1) || !itemBytes
-      || headerBytes & (headerBytes - 1) || headerBytes < first + length + 1 || mapOffset < headerBytes) {
+      || headerBytes & (headerBytes - 1) || headerBytes < first + length + 1 || headerBytes > 4 * MAX_JSON
+      || mapOffset < headerBytes) {
     throw damaged("its header is not as written");
   }
   const count = Math.ceil(shape[0] / items);
