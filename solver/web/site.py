@@ -4,7 +4,7 @@ Any static web server that answers ``Range`` requests serves them; the pages the
 themselves (docs/guide/static-site.md).
 
 Run as ``python -m solver.web.site DIR [PORT]``, the module serves DIR on 127.0.0.1 with ``Range`` (which
-Python's own ``http.server`` lacks before 3.12), to look at a site before it is published
+the ``http.server`` of Python 3.11 does not answer), to look at a site before it is published
 (:func:`static_server`).
 
 The scripts are written without their comments and indentation (:func:`compact`), which keeps the site's
