@@ -62,7 +62,7 @@ def publish_command(program: str) -> click.Command:
 
 
 def _publish(directory: Path, tables: tuple[Path, ...], force: bool) -> None:
-    paths = list(tables) or sorted(container.tables_dir().glob("*.h5"))
+    paths = list(tables) or sorted(container.local(container.tables_dir()).glob("*.h5"))
     if not paths:
         raise click.ClickException(f"no tables to publish in {container.tables_dir()}")
     for entry in release.publish(directory, paths, _described, force):

@@ -33,6 +33,7 @@ from typing import Callable, Iterable, Iterator, Mapping, NamedTuple
 
 from solver.core.answers.console import read_line, save_text, until_interrupted
 from solver.core.errors import IllegalMoveError, MissingTableError, NotationError
+from solver.core.storage.remote import Location
 from solver.necnon.model.position import BLACK, GREEN, Colour, Position, Turn
 from solver.necnon.model.rules import Game
 from solver.necnon.model.values import Evaluation, turns_text
@@ -65,7 +66,7 @@ COMMANDS = {
 _HINT_TURNS = 10
 
 
-def table_exists(game: Game, table_file: Path | None = None) -> bool:
+def table_exists(game: Game, table_file: Location | None = None) -> bool:
     """Is there a table of ``game`` (at ``table_file``, or in the default place)? A table that is
     there but cannot be used raises :class:`~solver.core.errors.TableError`."""
     try:

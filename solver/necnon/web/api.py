@@ -28,6 +28,7 @@ from pathlib import Path
 
 from solver.core.answers.record import Variation
 from solver.core.errors import InputError, MissingTableError
+from solver.core.storage.remote import Location
 from solver.necnon.model.grid import MAX_BASE, MAX_SIDE, MIN_BASE, MIN_SIDE, Grid
 from solver.necnon.model.keys import check_solvable
 from solver.necnon.model.position import Position, Turn, notation_grid
@@ -40,7 +41,7 @@ from solver.necnon.tables.build import UNASKED_CELLS, build_table
 from solver.necnon.tables.table import Table, open_table, solve_command, table_path
 from solver.web.game_api import ApiError, JSONObject, check_tree, variation_objects
 from solver.web.searches import OneSearch
-from solver.web.tables import Builds, BusyError, LiveTables, listing, run_child
+from solver.web.tables import Builds, BusyError, LiveTables, is_present, listing, run_child
 
 #: The board and protocol setting of a request that names neither (and of the empty board).
 DEFAULT_GAME = Game.of()
@@ -70,7 +71,7 @@ class NecnonApi:
     endpoints = ENDPOINTS
     posted = ("/api/game",)
 
-    def __init__(self, directory: Path | None = None, builds: Builds | None = None,
+    def __init__(self, directory: Location | None = None, builds: Builds | None = None,
                  search_wait: float = MAX_SEARCH_SECONDS) -> None:
         self._directory = directory
         self._tables: LiveTables[Table] = LiveTables(builds or Builds())
@@ -180,7 +181,7 @@ class NecnonApi:
         return {"default": {"board": str(DEFAULT_GAME.grid), "protocol": DEFAULT_GAME.setting}}
 
     def _table_state(self, game: Game) -> str:
-        if self._path(game).is_file():
+        if is_present(self._path(game)):
             return "ready"
         if game.grid.cells <= UNASKED_CELLS:
             return "on demand"
@@ -190,7 +191,7 @@ class NecnonApi:
             return "too large"
         return "missing"
 
-    def _path(self, game: Game) -> Path:
+    def _path(self, game: Game) -> Location:
         return table_path(game) if self._directory is None else self._directory / table_path(game).name
 
     def _tablebase(self, game: Game) -> Tablebase:
