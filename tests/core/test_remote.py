@@ -160,6 +160,8 @@ class Liar(range_server.RangeHandler):
 
     lie = ""
     release = threading.Event()
+    #: Where "elsewhere" redirects to (an address of the same scheme).
+    elsewhere = ""
 
     def reply(self, status: int, headers: dict[str, str], body: bytes) -> None:
         if self.lie == "silence":
@@ -182,6 +184,8 @@ class Liar(range_server.RangeHandler):
         elif self.lie == "long body":
             body += b"\0" * 16
             headers["Content-Length"] = str(len(body))
+        elif self.lie == "elsewhere":
+            status, headers, body = 307, {"Location": self.elsewhere + self.path.lstrip("/"), "Content-Length": "0"}, b""
         elif self.lie == "other scheme":
             status, headers, body = 302, {"Location": "ftp://127.0.0.1/table.h5", "Content-Length": "0"}, b""
         super().reply(status, headers, body)
@@ -196,6 +200,23 @@ def test_a_server_that_lies_is_refused_in_one_line(release, serve, lie):
     server = serve(release, type("Lying", (Liar,), {"lie": lie}))
     url = server.url + _name(FOUR)
     assert_one_line_error(invoke("query", "start", "--board", "4x4", "--table", url), url, LIES[lie], code=1)
+
+
+def test_a_redirect_within_its_scheme_is_followed(release, serve, monkeypatch):
+    honest = serve(release).url
+    url = serve(release, type("Moved", (Liar,), {"lie": "elsewhere", "elsewhere": honest})).url + _name(FOUR)
+    monkeypatch.setenv("NEUTREEKO_TABLES", str(release))
+    here, there = invoke("query", "start", "--board", "4x4"), invoke("query", "start", "--board", "4x4", "--table", url)
+    assert here.exit_code == there.exit_code == 0 and there.stdout == here.stdout, there.stderr
+
+
+def test_a_table_a_release_lacks_is_missing(release, serve, monkeypatch):
+    url = serve(release).url
+    with Tablebase(Url(url)) as tablebase:
+        assert tablebase.get("start", default="no table") == "no table"  # 5 x 5: not in the release
+    monkeypatch.setenv("NEUTREEKO_TABLES", url)
+    assert_one_line_error(invoke("query", "start", "--board", "3x3"), f"no table at {url}neutreeko-3x3.h5 (HTTP 404)",
+                          code=1)
 
 
 def _changed_copy(release: Path, target: Path, change) -> Path:

@@ -151,14 +151,17 @@ def check_present(path: Location, missing: str) -> None:
         raise MissingTableError(missing)
 
 
-def ensure(path: Location, open_existing: Callable[[Location], Opened], check_asked: Callable[[Location], None],
-           build: Callable[[Location], object], on_build: Callable[[Location], None] | None = None) -> Opened:
+def ensure(path: Location, open_existing: Callable[[Location], Opened], check_asked: Callable[[Path], None],
+           build: Callable[[Path], object], on_build: Callable[[Path], None] | None = None) -> Opened:
     """The table at ``path`` as ``open_existing`` opens it; if there is none
     (:class:`~solver.core.errors.MissingTableError`), ``check_asked(path)`` (which raises if it may not be built), then
-    ``on_build(path)`` (to say what comes), ``build(path)`` and the table it built."""
+    ``on_build(path)`` (to say what comes), ``build(path)`` and the table it built. None is built at an
+    address: its :class:`~solver.core.errors.MissingTableError` is raised."""
     try:
         return open_existing(path)
     except MissingTableError:
+        if isinstance(path, Url):
+            raise
         check_asked(path)
         if on_build:
             on_build(path)

@@ -10,7 +10,8 @@ the metadata and checks them; a probe reads its chunk and checks its SHA-256. No
 disk. Connections are kept open between requests (one per thread reading at a time); each read of a
 response waits at most :data:`TIMEOUT` seconds, and a request ends within :data:`DEADLINE` seconds.
 
-The host must answer ``Range`` requests (HTTP 206 with the ``Content-Range`` asked for). Anything else
+The host must answer ``Range`` requests (HTTP 206 with the ``Content-Range`` asked for). A file it does
+not have (HTTP 404 or 410) raises :class:`~solver.core.errors.MissingTableError`; anything else
 raises :class:`~solver.core.errors.TableError` in one line naming the address: no answer in time, a
 refused connection, an HTTP error, the whole file (HTTP 200) instead of the range, a ``Content-Range``
 other than the one asked for, a body shorter or longer than the range, a file whose size changes
@@ -31,7 +32,7 @@ from pathlib import Path
 
 from solver import __version__
 from solver.core.answers.notation import quote, shortened
-from solver.core.errors import TableError
+from solver.core.errors import MissingTableError, TableError
 from solver.core.storage import download
 
 #: Seconds a connection or one read of a response may wait for the server.
@@ -161,6 +162,8 @@ class RemoteFile:
         if response.status == 200:
             raise self._failed("it answered a Range request with the whole file (HTTP 200); its host must "
                                "answer Range requests")
+        if response.status in (404, 410):
+            raise MissingTableError(f"no table at {self.url} (HTTP {response.status})")
         if response.status != 206:
             raise self._failed(f"HTTP {response.status} {shortened(str(response.reason))}")
         text = response.getheader("Content-Range") or ""
