@@ -6,14 +6,12 @@ the address, exit 1, never with an answer. The servers are the test's own, on th
 from __future__ import annotations
 
 import faulthandler
-import importlib.util
 import re
 import shutil
 import socket
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-from types import ModuleType
 
 import numpy as np
 import pytest
@@ -32,25 +30,16 @@ from solver.neutreeko.querying.probe import Tablebase
 from solver.neutreeko.solving.solve import solve
 from solver.neutreeko.tables.table import open_table, table_path, write_table
 from solver.web.api import Explorer
-from tests.helpers import assert_one_line_error, invoke
+from tests.helpers import assert_one_line_error, invoke, script
 
 FOUR = Game.of("4x4")
 FOLDED = Game.of("5x4")
 NECNON = NecnonGame.of("3x3", "nec")
-ROOT = Path(__file__).resolve().parents[2]
 #: No test of this module may take longer: a hang ends the run with the threads' tracebacks.
 BOUND_SECONDS = 60
 
 
-def _range_server() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("range_server", ROOT / "scripts" / "range_server.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-range_server = _range_server()
+range_server = script("range_server")
 
 
 @pytest.fixture(autouse=True)
