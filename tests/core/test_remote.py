@@ -260,6 +260,15 @@ def test_a_refused_connection_and_a_silent_server_are_refused_in_one_line(releas
         Liar.release.set()
 
 
+@pytest.mark.parametrize("address", ["http://a b/t.h5", "http://[::1/t.h5", "http://127.0.0.1:99999/t.h5",
+                                     "http://127.0.0.1/t\r\nRange: bytes=0-1", "https://", "http://" + "a" * 300 + "/t.h5",
+                                     "http://\u00e9.org/t.h5"])
+def test_a_text_that_is_no_address_is_refused_in_one_line(address, monkeypatch):
+    assert_one_line_error(invoke("query", "start", "--board", "4x4", "--table", address), "is not an address", code=2)
+    monkeypatch.setenv("NEUTREEKO_TABLES", address)
+    assert_one_line_error(invoke("query", "start", "--board", "4x4"), "is not an address", code=2)
+
+
 def test_an_address_is_never_written_to(monkeypatch, tmp_path):
     monkeypatch.chdir(tmp_path)  # where a path made of the address would be written
     monkeypatch.setenv("NEUTREEKO_TABLES", "http://127.0.0.1:9/release/")

@@ -32,7 +32,7 @@ from pathlib import Path
 
 from solver import __version__
 from solver.core.answers.notation import quote, shortened
-from solver.core.errors import MissingTableError, TableError
+from solver.core.errors import InputError, MissingTableError, TableError
 from solver.core.storage import download
 
 #: Seconds a connection or one read of a response may wait for the server.
@@ -41,8 +41,12 @@ TIMEOUT = 30.0
 DEADLINE = 120.0
 _REDIRECTS = 5
 _HEADERS = {"User-Agent": f"neutreeko-solver/{__version__}", "Accept-Encoding": "identity"}
-_ADDRESS = re.compile(r"https?://[^/]", re.IGNORECASE)
+_ADDRESS = re.compile(r"https?://", re.IGNORECASE)
 _CONTENT_RANGE = re.compile(r"bytes ([0-9]{1,18})-([0-9]{1,18})/([0-9]{1,18})")
+
+
+class AddressError(InputError, ValueError):
+    """A text that starts as an address but is not one this reader can ask (exit 2 on the command line)."""
 
 
 class Url(str):
@@ -51,9 +55,18 @@ class Url(str):
     Formatted into a message (``f"{url}"``) it is cut to
     :data:`~solver.core.answers.notation.QUOTED` characters; ``str(url)`` is whole.
 
+    :class:`AddressError` for a text that is not an ``http://`` or ``https://`` address of a host, in
+    printable ASCII, with a port from 0 to 65535 if it names one.
+
     >>> Url("http://127.0.0.1:8000/release") / "neutreeko-5x5.h5"
     'http://127.0.0.1:8000/release/neutreeko-5x5.h5'
     """
+
+    def __new__(cls, text: str) -> Url:
+        why = _fault(text)
+        if why:
+            raise AddressError(f"{quote(text)} is not an address to read tables from: {why}")
+        return super().__new__(cls, text)
 
     @property
     def name(self) -> str:
@@ -70,6 +83,26 @@ class Url(str):
 
     def __format__(self, spec: str) -> str:
         return format(shortened(str(self)), spec)
+
+
+def _fault(text: str) -> str:
+    """What makes ``text`` no address :class:`Url` takes, in a few words, or ``""``."""
+    if not text.isascii() or not text.isprintable() or " " in text:
+        return "it holds spaces, control characters or non-ASCII (percent-encode them)"
+    try:
+        parts = urllib.parse.urlsplit(text)
+        parts.port  # a port that is not a number from 0 to 65535 raises
+    except ValueError as error:
+        return shortened(str(error))
+    if parts.scheme.lower() not in ("http", "https"):
+        return "it is not an http:// or https:// address"
+    if not parts.hostname:
+        return "it names no host"
+    try:
+        parts.hostname.encode("idna")
+    except UnicodeError:
+        return "its host name has an empty part or one over 63 characters"
+    return ""
 
 
 #: Where a table is: a local path or an address.
@@ -96,16 +129,12 @@ class RemoteFile:
     """The file served at ``url``, read by ``Range`` requests (see the module docstring); its
     :meth:`size` is known from the first read on."""
 
-    def __init__(self, url: Url, timeout: float | None = None, deadline: float | None = None) -> None:
+    def __init__(self, url: Url) -> None:
         self.url = url
-        self._timeout = TIMEOUT if timeout is None else timeout
-        self._deadline = DEADLINE if deadline is None else deadline
         self._target = urllib.parse.urlsplit(url)
         self._size: int | None = None
         self._idle: list[http.client.HTTPConnection] = []
         self._lock = threading.Lock()
-        #: Bytes of response bodies received.
-        self.received = 0
 
     def size(self) -> int:
         """The file's size in bytes, as the server gave it in answer to the first read."""
@@ -150,7 +179,7 @@ class RemoteFile:
     def _request(self, connection: http.client.HTTPConnection, first: int, last: int) -> http.client.HTTPResponse:
         """The response's head to a GET of bytes ``first`` to ``last``."""
         connection.response_class = functools.partial(  # type: ignore[assignment]
-            download.TimedResponse, wait=self._timeout, deadline=time.monotonic() + self._deadline)
+            download.TimedResponse, wait=TIMEOUT, deadline=time.monotonic() + DEADLINE)
         target = self._target.path or "/"
         connection.request("GET", target + (f"?{self._target.query}" if self._target.query else ""),
                            headers={**_HEADERS, "Range": f"bytes={first}-{last}"})
@@ -182,7 +211,6 @@ class RemoteFile:
         if stated is not None and stated.strip(" \t") != str(wanted):
             raise self._failed(f"it sent a Content-Length of {quote(stated)} for a range of {wanted:,} bytes")
         body = response.read(wanted + 1)
-        self.received += len(body)
         if len(body) != wanted:
             raise self._failed(f"it sent {len(body):,} bytes for a range of {wanted:,}")
         self._size = total
@@ -190,8 +218,11 @@ class RemoteFile:
 
     def _redirect(self, location: str) -> None:
         """Follow a redirect to ``location`` (relative to the address asked), within one scheme."""
-        target = urllib.parse.urlsplit(urllib.parse.urljoin(self._target.geturl(), location))
-        if target.scheme != self._target.scheme or not target.hostname:
+        try:
+            target = urllib.parse.urlsplit(Url(urllib.parse.urljoin(self._target.geturl(), location)))
+        except AddressError:
+            target = None
+        if target is None or target.scheme != self._target.scheme:
             raise self._failed(f"it redirects to {quote(location)}, not an {self._target.scheme}:// address")
         self._target = target
 
@@ -204,17 +235,10 @@ class RemoteFile:
                     return connection
                 connection.close()
         kind = http.client.HTTPSConnection if self._target.scheme == "https" else http.client.HTTPConnection
-        try:
-            return kind(self._target.hostname or "", self._port(), timeout=self._timeout)
-        except ValueError as error:  # a port that is not a number
-            raise self._failed(str(error)) from None
+        return kind(self._target.hostname or "", self._port(), timeout=TIMEOUT)
 
     def _port(self) -> int:
-        try:
-            port = self._target.port
-        except ValueError:
-            raise self._failed("its port is not a number from 0 to 65535") from None
-        return port or (443 if self._target.scheme == "https" else 80)
+        return self._target.port or (443 if self._target.scheme == "https" else 80)
 
     def _release(self, connection: http.client.HTTPConnection, response: http.client.HTTPResponse) -> None:
         """Keep ``connection`` for the next request, unless the server closes it."""
