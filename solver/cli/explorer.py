@@ -57,7 +57,9 @@ def serve(host: str, port: int, open_browser: bool, quiet: bool, cache_mb: int) 
     Every board and rule whose table exists is served; a missing table of
     a board up to 5 x 5 is built on first use. A probe reads only the
     chunks of a table it needs; at most --cache-mb of them stay in memory,
-    whatever the tables' sizes. Ctrl-C stops it (exit 0).
+    whatever the tables' sizes. $NEUTREEKO_TABLES may be a release's
+    https:// address: its tables are read there, none is built. Ctrl-C
+    stops it (exit 0).
 
     \b
     Example (open the explorer in the browser, then ask the API):

@@ -41,7 +41,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Generic, NoReturn, TypeVar
+from typing import Generic, NoReturn, TypeGuard, TypeVar
 
 from solver.core import files
 from solver.core.errors import MissingTableError, TableError
@@ -131,7 +131,7 @@ class LiveTables(Generic[Table]):
         try:
             return open_table(path), signature
         except MissingTableError:
-            if build is None or isinstance(path, Url):  # a table at an address is never built
+            if build is None or not buildable(path):
                 raise
         self._builds.build(key, path, build)
         signature = _signature(path)
@@ -148,6 +148,11 @@ def listing(directory: Location) -> frozenset[str] | None:
         return frozenset(os.listdir(directory))
     except OSError:
         return None
+
+
+def buildable(path: Location) -> TypeGuard[Path]:
+    """May a missing table at ``path`` be built? Not at an address: tables are read there."""
+    return not isinstance(path, Url)
 
 
 def is_present(path: Location) -> bool:

@@ -127,9 +127,9 @@ def test_the_explorer_answers_from_a_release_address(release, serve):
     there = Explorer(Url(url)).answer("/api/position", parameters)
     assert there == here
     games = Explorer(Url(url)).answer("/api/games", {})
-    ready = {(item["board"], item.get("rule", item.get("protocol"))) for item in games["games"]
-             if item["table"] == "ready"}
-    assert {("4x4", "connected"), ("5x4", "connected"), ("3x3", "nec")} <= ready
+    states = {(item["board"], item.get("rule", item.get("protocol"))): item["table"] for item in games["games"]}
+    assert {states[key] for key in (("4x4", "connected"), ("5x4", "connected"), ("3x3", "nec"))} == {"ready"}
+    assert states["3x3", "connected"] == states["2x2", "nec"] == "missing"  # never built at an address
 
 
 def test_opening_reads_the_header_map_and_metadata_and_a_probe_one_chunk(release, serve):

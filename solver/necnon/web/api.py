@@ -41,7 +41,7 @@ from solver.necnon.tables.build import UNASKED_CELLS, build_table
 from solver.necnon.tables.table import Table, open_table, solve_command, table_path
 from solver.web.game_api import ApiError, JSONObject, check_tree, variation_objects
 from solver.web.searches import OneSearch
-from solver.web.tables import Builds, BusyError, LiveTables, is_present, listing, run_child
+from solver.web.tables import Builds, BusyError, LiveTables, buildable, is_present, listing, run_child
 
 #: The board and protocol setting of a request that names neither (and of the empty board).
 DEFAULT_GAME = Game.of()
@@ -181,9 +181,10 @@ class NecnonApi:
         return {"default": {"board": str(DEFAULT_GAME.grid), "protocol": DEFAULT_GAME.setting}}
 
     def _table_state(self, game: Game) -> str:
-        if is_present(self._path(game)):
+        path = self._path(game)
+        if is_present(path):
             return "ready"
-        if game.grid.cells <= UNASKED_CELLS:
+        if game.grid.cells <= UNASKED_CELLS and buildable(path):
             return "on demand"
         try:
             check_solvable(game.grid)

@@ -52,7 +52,7 @@ from solver.neutreeko.tables.table import Table, open_table, solve_command, tabl
 from solver.neutreeko.web import training
 from solver.neutreeko.web.summaries import Summaries
 from solver.web.game_api import ApiError, JSONObject, check_tree, variation_objects
-from solver.web.tables import Builds, LiveTables, is_present, listing, run_child
+from solver.web.tables import Builds, LiveTables, buildable, is_present, listing, run_child
 
 #: The most plies ``/api/line`` answers with: its lines stop there ("stopped").
 MAX_LINE_PLIES = 1000
@@ -214,9 +214,10 @@ class NeutreekoApi:
         return games
 
     def _table_state(self, game: Game) -> str:
-        if is_present(self._path(game)):
+        path = self._path(game)
+        if is_present(path):
             return "ready"
-        return "missing" if is_large(game) else "on demand"
+        return "missing" if is_large(game) or not buildable(path) else "on demand"
 
     def _path(self, game: Game) -> Location:
         return table_path(game) if self._directory is None else self._directory / table_path(game).name
