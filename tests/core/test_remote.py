@@ -6,6 +6,8 @@ the address, exit 1, never with an answer. The servers are the test's own, on th
 from __future__ import annotations
 
 import faulthandler
+import functools
+import http.server
 import re
 import shutil
 import socket
@@ -103,15 +105,18 @@ def test_a_release_address_is_a_tables_directory_for_every_reader(release, serve
     with NecnonTablebase(release) as local_necnon, NecnonTablebase(Url(url)) as distant_necnon:
         table = distant_necnon.table(NECNON)
         assert np.array_equal(table.records, local_necnon.table(NECNON).records)
-    for arguments in (["query", "start", "--board", "4x4"], ["query", "start", "--board", "5x4"],
-                      ["line", "start", "--board", "5x4"]):
+    record = "1. C1-A3"
+    for arguments, feed in ((["query", "start", "--board", "4x4"], None), (["query", "start", "--board", "5x4"], None),
+                            (["line", "start", "--board", "5x4"], None), (["show", "start", "--board", "5x4"], None),
+                            (["annotate", "-", "--json"], f'[Board "4x4"]\n\n{record}\n')):
         monkeypatch.setenv("NEUTREEKO_TABLES", str(release))
-        here = invoke(*arguments)
+        here = invoke(*arguments, input=feed)
         monkeypatch.setenv("NEUTREEKO_TABLES", url)
-        there = invoke(*arguments)
-        assert here.exit_code == there.exit_code == 0, there.stderr
+        there = invoke(*arguments, input=feed)
+        assert here.exit_code == there.exit_code == 0, (here.stderr, there.stderr)
         assert there.stdout == here.stdout
-        there = invoke(*arguments, "--table", url + _name(Game.of(arguments[3])))
+        board = Game.of(arguments[3]) if "--board" in arguments else FOUR
+        there = invoke(*arguments, "--table", url + _name(board), input=feed)
         assert there.exit_code == 0 and there.stdout == here.stdout, there.stderr
     monkeypatch.setenv("NEUTREEKO_TABLES", str(release))
     here = invoke("query", "empty", "--board", "3x3", program=group("necnon"))
@@ -206,6 +211,19 @@ def test_a_table_a_release_lacks_is_missing(release, serve, monkeypatch):
     monkeypatch.setenv("NEUTREEKO_TABLES", url)
     assert_one_line_error(invoke("query", "start", "--board", "3x3"), f"no table at {url}neutreeko-3x3.h5 (HTTP 404)",
                           code=1)
+
+
+def test_python_s_own_server_answers_no_range_and_is_refused(release):
+    quiet = type("Quiet", (http.server.SimpleHTTPRequestHandler,), {"log_message": lambda *arguments: None})
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(quiet, directory=str(release)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}/{_name(FOUR)}"
+        assert_one_line_error(invoke("query", "start", "--board", "4x4", "--table", url), url,
+                              "its host must answer Range requests", code=1)
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 def _changed_copy(release: Path, target: Path, change) -> Path:
