@@ -95,6 +95,13 @@ def test_a_table_at_an_address_answers_every_index_as_the_local_file(release, se
     assert distant.attributes == local.attributes
 
 
+def test_the_5x5_table_at_an_address_answers_every_index_as_the_local_file(tables_5x5, serve):
+    game = Game.of("5x5")
+    local, distant = open_table(game, tables_5x5 / _name(game)), open_table(game, Url(serve(tables_5x5).url + _name(game)))
+    indices = np.arange(game.positions)
+    assert np.array_equal(distant.lookup(indices), local.lookup(indices))
+
+
 def test_a_release_address_is_a_tables_directory_for_every_reader(release, serve, monkeypatch):
     url = serve(release).url
     positions = [*random_positions(FOUR, 40, 1), *random_positions(FOLDED, 40, 2)]
