@@ -37,6 +37,7 @@ from tests.helpers import assert_one_line_error, invoke, script
 FOUR = Game.of("4x4")
 FOLDED = Game.of("5x4")
 NECNON = NecnonGame.of("3x3", "nec")
+HEX = NecnonGame.of("hex2", "nec")
 #: No test of this module may take longer: a hang ends the run with the threads' tracebacks.
 BOUND_SECONDS = 60
 
@@ -53,10 +54,11 @@ def _bounded() -> Iterator[None]:
 
 @pytest.fixture(scope="module")
 def release(tables_4x4, necnon_tables, tmp_path_factory) -> Path:
-    """A release (``publish``) of 4 x 4 (full), 5 x 4 (folded) and NECNON 3 x 3: never change it."""
+    """A release (``publish``) of 4 x 4 (full), 5 x 4 (folded), NECNON 3 x 3 and hex2: never change it."""
     source = tmp_path_factory.mktemp("remote-source")
     shutil.copy(tables_4x4 / table_path(FOUR).name, source)
-    shutil.copy(necnon_tables / necnon_table_path(NECNON).name, source)
+    for game in (NECNON, HEX):
+        shutil.copy(necnon_tables / necnon_table_path(game).name, source)
     solved = solve(FOLDED)
     write_table(FOLDED, solved.result, source / table_path(FOLDED).name, solved.seconds, fold=True)
     directory = tmp_path_factory.mktemp("remote-release") / "release"
@@ -110,8 +112,8 @@ def test_a_release_address_is_a_tables_directory_for_every_reader(release, serve
             assert distant.probe(position) == local.probe(position)
             assert distant.moves(position) == local.moves(position)
     with NecnonTablebase(release) as local_necnon, NecnonTablebase(Url(url)) as distant_necnon:
-        table = distant_necnon.table(NECNON)
-        assert np.array_equal(table.records, local_necnon.table(NECNON).records)
+        for game in (NECNON, HEX):
+            assert np.array_equal(distant_necnon.table(game).records, local_necnon.table(game).records)
     record = "1. C1-A3"
     for arguments, feed in ((["query", "start", "--board", "4x4"], None), (["query", "start", "--board", "5x4"], None),
                             (["line", "start", "--board", "5x4"], None), (["show", "start", "--board", "5x4"], None),
