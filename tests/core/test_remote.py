@@ -250,8 +250,9 @@ def test_a_file_longer_than_its_header_says_is_refused(release, serve, tmp_path)
     served = _changed_copy(release, tmp_path / "longer", lambda data, contents: bytes(data) + b"\0" * 100)
     url = serve(served).url + _name(FOUR)
     size = (release / _name(FOUR)).stat().st_size
-    assert_one_line_error(invoke("query", "start", "--board", "4x4", "--table", url), url, "damaged",
-                          f"{size + 100:,} bytes, not {size:,}", code=1)
+    line = assert_one_line_error(invoke("query", "start", "--board", "4x4", "--table", url), url, "damaged",
+                                 f"{size + 100:,} bytes, not {size:,}", code=1)
+    assert "--out" not in line and line.endswith("publish it there again")
 
 
 def test_a_chunk_that_fails_its_digest_is_refused_without_an_answer(release, serve, tmp_path):
@@ -268,7 +269,7 @@ def test_a_chunk_that_fails_its_digest_is_refused_without_an_answer(release, ser
     assert result.exit_code == 1
     assert not any(word in result.stdout for word in ("wins", "loses", "draw"))
     (line,) = result.stderr.splitlines()
-    assert "does not match its digest" in line and url in line
+    assert "does not match its digest" in line and url in line and line.endswith("publish it there again")
 
 
 def test_a_refused_connection_and_a_silent_server_are_refused_in_one_line(release, serve, monkeypatch):

@@ -458,7 +458,11 @@ class Contents:
 
 
 def damaged(path: Location, why: str, rebuild: str = "") -> TableError:
-    """``table <path> is damaged: <why>; rebuild it with <rebuild>``."""
+    """``table <path> is damaged: <why>; rebuild it with <rebuild>``; at an address, ``...; the copy
+    served there is not the table published: publish it there again``."""
+    if isinstance(path, Url):
+        return TableError(f"table {path} is damaged: {why}; the copy served there is not the table published: "
+                          "publish it there again")
     return TableError(f"table {path} is damaged: {why}; " + (f"rebuild it with {rebuild}" if rebuild else "rebuild it"))
 
 

@@ -33,7 +33,7 @@ from solver.core.errors import TableError, TableMismatchError
 from solver.core.storage import container
 from solver.core.storage.chunks import Chunks
 from solver.core.storage.container import COUNT, INTEGER, SECONDS, TEXT, TEXTS, Attributes, Contents, tables_dir
-from solver.core.storage.remote import Location, location
+from solver.core.storage.remote import Location, Url, location
 from solver.necnon.model.keys import KEY_LAYOUT, find
 from solver.necnon.model.rules import Game
 from solver.necnon.solving.solve import RECORD
@@ -57,8 +57,10 @@ def table_path(game: Game) -> Location:
 
 
 def solve_command(game: Game, path: Location | None = None) -> str:
-    """The command that builds ``game``'s table at ``path`` (default: where :func:`table_path` says)."""
-    out = "" if path is None or location(path) == table_path(game) else f" --out {path}"
+    """The command that builds ``game``'s table at ``path`` (default, or an address: where
+    :func:`table_path` says)."""
+    out = "" if path is None or isinstance(location(path), Url) or location(path) == table_path(game) \
+        else f" --out {path}"
     return f"necnon solve --board {game.grid} --protocol {game.setting}{out}"
 
 

@@ -37,7 +37,7 @@ from solver.core.errors import TableError, TableMismatchError
 from solver.core.storage import container
 from solver.core.storage.chunks import Chunks
 from solver.core.storage.container import COUNT, FLAG, SECONDS, TEXT, Attributes, Contents, check_writable, tables_dir
-from solver.core.storage.remote import Location, location
+from solver.core.storage.remote import Location, Url, location
 from solver.neutreeko.model import index
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.model.rules import DEFAULT_RULE
@@ -253,9 +253,11 @@ def _legal_checked(game: Game, parts: Iterable[tuple[int, npt.NDArray[np.uint8]]
 
 
 def solve_command(game: Game, path: Location | None = None) -> str:
-    """The command that builds ``game``'s table at ``path`` (default: where :func:`table_path` says):
-    over symmetry classes (``--fold``) if the solve over positions does not fit this machine's memory."""
-    out = "" if path is None or location(path) == table_path(game) else f" --out {path}"
+    """The command that builds ``game``'s table at ``path`` (default, or an address: where
+    :func:`table_path` says): over symmetry classes (``--fold``) if the solve over positions does not fit
+    this machine's memory."""
+    out = "" if path is None or isinstance(location(path), Url) or location(path) == table_path(game) \
+        else f" --out {path}"
     fold = "" if fits_over_positions(game) else " --fold"
     return f"neutreeko solve --board {game.board} --rule {game.rule.name}{out}{fold}"
 
