@@ -4,12 +4,15 @@ ways to damage a table (the fixtures are in conftest.py)."""
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import inspect
 import json
 import os
 import select
 import shlex
+import sys
 from pathlib import Path
+from types import ModuleType
 from typing import Any, Callable, Iterable
 
 import click
@@ -28,6 +31,7 @@ from solver.neutreeko.model.game import Game
 from solver.neutreeko.model.position import Position
 from solver.neutreeko.model.rules import RuleError
 
+SCRIPTS = Path(__file__).resolve().parents[1] / "scripts"
 GAME = Game.of("5x5")
 START = "1w1w1/2b2/5/2w2/1b1b1 b"
 LONGEST = "w4/5/1b3/2w2/bw1b1 b"
@@ -53,6 +57,21 @@ def colour_twin(position: Position) -> Position:
     black = tuple(sorted(last - square for square in position.white))
     white = tuple(sorted(last - square for square in position.black))
     return Position(position.game, black, white, not position.black_to_move)
+
+
+def script(name: str) -> ModuleType:
+    """The script ``scripts/<name>.py`` as a module (loaded once), its folder on the path as when it runs
+    (the scripts import their helpers, ``benchjson`` and ``range_server``, from there)."""
+    if name in sys.modules:
+        return sys.modules[name]
+    if str(SCRIPTS) not in sys.path:
+        sys.path.insert(0, str(SCRIPTS))
+    spec = importlib.util.spec_from_file_location(name, SCRIPTS / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
 
 
 # -- the command line -------------------------------------------------------------------------------

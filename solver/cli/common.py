@@ -27,6 +27,7 @@ from solver.core.answers.record import read_file, read_stream
 from solver.core.drawing import png
 from solver.core.drawing.pictures import check_format
 from solver.core.errors import InputError, TableError, TableMismatchError
+from solver.core.storage.remote import Location, location
 
 Game = TypeVar("Game")
 Table = TypeVar("Table")
@@ -58,9 +59,9 @@ class Output(click.Path):
         return path
 
 
-#: The options of commands that read a table, and of those that write one.
-table_option = click.option("--table", "table_file", type=click.Path(path_type=Path), default=None,
-                            help="Table file to read instead of the default one.")
+#: The options of commands that read a table (a file or an address), and of those that write one.
+table_option = click.option("--table", "table_file", type=location, default=None, metavar="FILE|URL",
+                            help="Table file, or its http(s):// address, to read instead of the default one.")
 out_option = click.option("--out", type=Output(), default=None,
                           help="Where to write the table (default: the tables directory).")
 rebuild_option = click.option("--force", is_flag=True, help="Rebuild even if a valid table exists.")
@@ -332,7 +333,7 @@ def write_pictures(asked: list[tuple[Path, str]], draw: Callable[[str], bytes]) 
             files.write_atomically(path, draw(kind))
 
 
-def open_or_build(game: Game, table_file: Path | None, open_table: Callable[[Game, Path], Table],
+def open_or_build(game: Game, table_file: Location | None, open_table: Callable[[Game, Location], Table],
                   ensure_table: Callable[..., Table], progress: object, label: str, cost: str = "") -> Table:
     """The table of ``game``: ``open_table(game, table_file)`` if a file is given, else the default
     one, which ``ensure_table(game, progress=..., on_build=...)`` builds if it is missing, saying so
@@ -341,7 +342,7 @@ def open_or_build(game: Game, table_file: Path | None, open_table: Callable[[Gam
     if table_file is not None:
         return open_table(game, table_file)
 
-    def announce(path: Path) -> None:
+    def announce(path: Location) -> None:
         click.echo(f"building the {label} table at {path}{f' ({cost})' if cost else ''} ...", err=True)
 
     return ensure_table(game, progress=progress, on_build=announce)

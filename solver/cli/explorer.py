@@ -3,7 +3,6 @@ written as static files."""
 
 from __future__ import annotations
 
-import re
 import socket
 import threading
 import time
@@ -16,7 +15,7 @@ import click
 
 from solver import registry
 from solver.cli.common import fail
-from solver.core.storage import chunks, container
+from solver.core.storage import chunks, container, remote
 
 
 def _say(program: str, message: str) -> None:
@@ -60,7 +59,9 @@ def serve(host: str, port: int, open_browser: bool, quiet: bool, cache_mb: int) 
     Every board and rule whose table exists is served; a missing table of
     a board up to 5 x 5 is built on first use. A probe reads only the
     chunks of a table it needs; at most --cache-mb of them stay in memory,
-    whatever the tables' sizes. Ctrl-C stops it (exit 0).
+    whatever the tables' sizes. $NEUTREEKO_TABLES may be a release's
+    https:// address: its tables are read there, none is built. Ctrl-C
+    stops it (exit 0).
 
     \b
     Example (open the explorer in the browser, then ask the API):
@@ -124,17 +125,17 @@ def site(directory: Path, tables: str | None) -> None:
     from solver.cli.releases import publish_into  # the release machinery only for this command
     from solver.web.site import write_site
 
-    if tables is not None and re.match(r"https?://", tables):
-        where = tables
+    source = container.tables_dir() if tables is None else remote.location(tables)
+    if isinstance(source, remote.Url):
+        where = str(source)
     else:
-        source = container.tables_dir() if tables is None else Path(tables)
         if not source.is_dir():
             fail(f"--tables {str(tables)[:60]!r} is neither an http(s) URL nor a directory", 2)
         try:
             (directory / "tables").mkdir(parents=True, exist_ok=True)
         except OSError as error:
             fail(f"cannot write {directory}: {error.strerror or error}", 1)
-        publish_into(click.get_current_context().find_root().info_name or "neutreeko", directory / "tables",
+        publish_into(registry.default().program, directory / "tables",
                      sorted(source.glob("*.h5")), source)
         where = "tables/"
     try:

@@ -65,8 +65,8 @@ def publish_command(program: str) -> click.Command:
 
 
 def _publish(program: str, directory: Path, tables: tuple[Path, ...], force: bool) -> None:
-    publish_into(program, directory, list(tables) or sorted(container.tables_dir().glob("*.h5")),
-                 container.tables_dir(), force)
+    source = container.local(container.tables_dir())
+    publish_into(program, directory, list(tables) or sorted(source.glob("*.h5")), source, force)
 
 
 def publish_into(program: str, directory: Path, paths: list[Path], source: Path, force: bool = True) -> None:

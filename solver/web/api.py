@@ -23,11 +23,11 @@ several threads at once.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from pathlib import Path
 
 from solver import registry
 from solver.core.answers.notation import quote
 from solver.core.games import load
+from solver.core.storage.remote import Location
 from solver.web.game_api import ApiError, GameApi, JSONObject, check_parameters
 from solver.web.tables import BuildLimits, Builds
 
@@ -36,7 +36,7 @@ __all__ = ["ApiError", "Explorer", "makers"]
 #: The endpoint every explorer answers itself, whatever its games.
 GAMES_ENDPOINT = "/api/games"
 #: What makes a game's API: called with the tables directory and the builds every game's tables share.
-ApiMaker = Callable[[Path | None, Builds], GameApi]
+ApiMaker = Callable[[Location | None, Builds], GameApi]
 
 
 def makers() -> dict[str, ApiMaker]:
@@ -51,7 +51,7 @@ class Explorer:
     :mod:`solver.web.tables`). :meth:`close` stops a build under way. ``apis`` makes each game's API
     (default: :func:`makers`); the default game's must be among them."""
 
-    def __init__(self, directory: Path | None = None, announce: Callable[[str], None] = lambda message: None,
+    def __init__(self, directory: Location | None = None, announce: Callable[[str], None] = lambda message: None,
                  limits: BuildLimits = BuildLimits(), apis: Mapping[str, ApiMaker] | None = None) -> None:
         self._builds = Builds(announce, limits)
         self._apis = {name: make(directory, self._builds) for name, make in (apis or makers()).items()}

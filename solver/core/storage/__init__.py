@@ -1,11 +1,12 @@
-"""Storage: the digest-checked table container, reading it a chunk at a time, tables of the first format, releases and downloading them, and tablebases that keep tables open.
+"""Storage: the digest-checked table container, reading it a chunk at a time (from a file or over HTTP), tables of the first format, releases and downloading them, and tablebases that keep tables open.
 
 * :mod:`~solver.core.storage.container`: the table container every game stores its results in;
 * :mod:`~solver.core.storage.chunks`: a table's dataset read a chunk at a time, with a bounded cache;
+* :mod:`~solver.core.storage.remote`: tables read over HTTP or HTTPS, at a table's or a release's address;
 * :mod:`~solver.core.storage.legacy`: reading tables of the first container format;
 * :mod:`~solver.core.storage.release`: releases of tables: publishing and fetching them;
 * :mod:`~solver.core.storage.download`: downloading over HTTP or HTTPS;
 * :mod:`~solver.core.storage.tablebase`: tables opened on first use and kept, by game.
 """
 
-__all__ = ["container", "chunks", "legacy", "release", "download", "tablebase"]
+__all__ = ["container", "chunks", "remote", "legacy", "release", "download", "tablebase"]

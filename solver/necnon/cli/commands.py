@@ -40,6 +40,8 @@ from solver.cli.common import (
 from solver.core import files
 from solver.core.answers.report import counted
 from solver.core.drawing.pictures import encode
+from solver.core.storage import container
+from solver.core.storage.remote import Location
 from solver.necnon.drawing import chart, diagram
 from solver.necnon.model.position import Position, notation_grid
 from solver.necnon.model.rules import SETTINGS, Game
@@ -114,14 +116,14 @@ def terminal_progress() -> Progress | None:
     return progress
 
 
-def open_or_build(game: Game, table_file: Path | None, build: bool) -> Table:
+def open_or_build(game: Game, table_file: Location | None, build: bool) -> Table:
     """The table of ``game`` at ``table_file``, or the default one, built (with progress) if it is
     missing (a board of more than :data:`~solver.necnon.tables.build.UNASKED_CELLS` cells only if ``build``)."""
     return common.open_or_build(game, table_file, open_table, partial(ensure_table, build_large=build),
                                 terminal_progress(), f"necnon {game}")
 
 
-def tablebase_for(table_file: Path | None, build: bool) -> Tablebase:
+def tablebase_for(table_file: Location | None, build: bool) -> Tablebase:
     """A tablebase opening tables as :func:`open_or_build` does."""
     return Tablebase(opener=lambda game: open_or_build(game, table_file, build))
 
@@ -161,7 +163,8 @@ def fetch(board: str, protocol: str, mirror: str | None, force: bool, quiet: boo
       necnon fetch 4x4 --protocol nec --mirror https://example.org/neutreeko-tables/
     """
     game = Game.of(board, protocol)
-    releases.fetch_table({"game": GAME, "board": str(game.grid), "protocol": game.setting}, table_path(game), None,
+    releases.fetch_table({"game": GAME, "board": str(game.grid), "protocol": game.setting},
+                         container.local(table_path(game)), None,
                          partial(open_table, game), mirror, force, quiet)
 
 
@@ -171,7 +174,7 @@ def fetch(board: str, protocol: str, mirror: str | None, force: bool, quiet: boo
 @table_option
 @build_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def stats(board: str | None, protocol: str, table_file: Path | None, build: bool, as_json: bool) -> None:
+def stats(board: str | None, protocol: str, table_file: Location | None, build: bool, as_json: bool) -> None:
     """The figures of a solved board: positions by value, the empty board's value and best first stones.
 
     \b
@@ -244,7 +247,7 @@ def survey_command(max_cells: int, games: int, seed: int, out: Path, force: bool
 @cli.command()
 @position_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def query(position: tuple[str, ...], board: str | None, protocol: str, table_file: Path | None, build: bool,
+def query(position: tuple[str, ...], board: str | None, protocol: str, table_file: Location | None, build: bool,
           moves: str, as_json: bool) -> None:
     """The value of POSITION (default: empty, the empty board) and of every turn, best first.
 
@@ -269,7 +272,7 @@ def query(position: tuple[str, ...], board: str | None, protocol: str, table_fil
 @position_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @picture_options("Also draw the line as a sheet of small boards, one per turn,")
-def line(position: tuple[str, ...], board: str | None, protocol: str, table_file: Path | None, build: bool,
+def line(position: tuple[str, ...], board: str | None, protocol: str, table_file: Location | None, build: bool,
          moves: str, as_json: bool, svg_file: Path | None, png_file: Path | None) -> None:
     """The line of perfect play from POSITION (default: the empty board) to the end, with the score.
 
@@ -293,7 +296,7 @@ def line(position: tuple[str, ...], board: str | None, protocol: str, table_file
 @position_options
 @picture_options("Draw the diagram")
 @click.option("--no-values", is_flag=True, help="Draw the position only, without reading a table.")
-def show(position: tuple[str, ...], board: str | None, protocol: str, table_file: Path | None, build: bool,
+def show(position: tuple[str, ...], board: str | None, protocol: str, table_file: Location | None, build: bool,
          moves: str, svg_file: Path | None, png_file: Path | None, no_values: bool) -> None:
     """A diagram of POSITION (default: the empty board): stones, and on each cell the side to move may
     play the best value of a turn there.
@@ -349,7 +352,7 @@ def show(position: tuple[str, ...], board: str | None, protocol: str, table_file
 @click.option("--iterations", type=click.IntRange(min=1), default=None,
               help="Playouts of the mcts engine per turn instead of --time (reproducible with --seed).")
 @play_record_options("turn", ", on its board and protocol")
-def play(board: str | None, protocol: str, table_file: Path | None, build: bool, you: str, opponent: str | None,
+def play(board: str | None, protocol: str, table_file: Location | None, build: bool, you: str, opponent: str | None,
          start: str, seed: int | None, seconds: float, iterations: int | None, load_file: Path | None,
          record_file: Path | None) -> None:
     """Play NECNON against the table or the search engine, with hints and take-backs.
@@ -405,7 +408,7 @@ def protocol_given() -> bool:
 @seed_option("Without a table: seed of the search engine", 1)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (its schema is in the user guide).")
 @picture_options("Also draw the value-history chart")
-def annotate_command(game: str, table_file: Path | None, build: bool, seconds: float, iterations: int | None,
+def annotate_command(game: str, table_file: Location | None, build: bool, seconds: float, iterations: int | None,
                      seed: int, as_json: bool, svg_file: Path | None, png_file: Path | None) -> None:
     """Judge every turn of a game record against the table (or, on a board without one, by the
     search engine).

@@ -33,6 +33,7 @@ from typing import Callable, Iterable, Mapping, NamedTuple
 
 from solver.core.answers.session import Session, Write
 from solver.core.errors import IllegalMoveError, MissingTableError, NotationError
+from solver.core.storage.remote import Location
 from solver.necnon.model.position import BLACK, GREEN, Colour, Position, Turn
 from solver.necnon.model.rules import Game
 from solver.necnon.model.values import Evaluation, turns_text
@@ -67,7 +68,7 @@ MARKS = ("On the board, the stones of the last turn are in upper case (B, G) and
 _HINT_TURNS = 10
 
 
-def table_exists(game: Game, table_file: Path | None = None) -> bool:
+def table_exists(game: Game, table_file: Location | None = None) -> bool:
     """Is there a table of ``game`` (at ``table_file``, or in the default place)? A table that is
     there but cannot be used raises :class:`~solver.core.errors.TableError`."""
     try:

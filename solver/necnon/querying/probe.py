@@ -20,10 +20,10 @@ fewest); ties by the turn's cells in board order (``a1,b1`` before ``a1,c1`` bef
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Callable, TypeVar
 
 from solver.core.errors import IllegalPositionError, MissingTableError
+from solver.core.storage.remote import Location, location
 from solver.core.storage.tablebase import OpenedTables
 from solver.necnon.model.keys import canonical_keys, key
 from solver.necnon.model.position import Position, Turn
@@ -130,10 +130,10 @@ class Tablebase(OpenedTables[Game, Table]):
     'no table'
     """
 
-    def __init__(self, directory: Path | str | None = None, opener: Callable[[Game], Table] | None = None) -> None:
+    def __init__(self, directory: Location | str | None = None, opener: Callable[[Game], Table] | None = None) -> None:
         if opener is None:
             def opener(game: Game) -> Table:
-                return open_table(game, None if directory is None else Path(directory) / table_path(game).name)
+                return open_table(game, None if directory is None else location(directory) / table_path(game).name)
         super().__init__(opener)
 
     def probe(self, position: Position) -> Evaluation:

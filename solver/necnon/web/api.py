@@ -29,6 +29,7 @@ from pathlib import Path
 from solver.core.answers.record import Variation
 from solver.core.answers.report import line_error
 from solver.core.errors import InputError, MissingTableError
+from solver.core.storage.remote import Location
 from solver.necnon.model.grid import MAX_BASE, MAX_SIDE, MIN_BASE, MIN_SIDE, Grid
 from solver.necnon.model.keys import check_solvable
 from solver.necnon.model.position import MAX_POSITION_LENGTH, Position, Turn, notation_grid
@@ -41,7 +42,7 @@ from solver.necnon.tables.build import UNASKED_CELLS, build_table
 from solver.necnon.tables.table import Table, open_table, solve_command, table_path
 from solver.web.game_api import ApiError, JSONObject, check_tree, position_lines, variation_objects
 from solver.web.searches import OneSearch
-from solver.web.tables import Builds, BusyError, LiveTables, listing, run_child
+from solver.web.tables import Builds, BusyError, LiveTables, buildable, is_present, listing, run_child
 
 #: The board and protocol setting of a request that names neither (and of the empty board).
 DEFAULT_GAME = Game.of()
@@ -75,7 +76,7 @@ class NecnonApi:
     endpoints = ENDPOINTS
     posted = POSTED
 
-    def __init__(self, directory: Path | None = None, builds: Builds | None = None,
+    def __init__(self, directory: Location | None = None, builds: Builds | None = None,
                  search_wait: float = MAX_SEARCH_SECONDS) -> None:
         self._directory = directory
         self._tables: LiveTables[Table] = LiveTables(builds or Builds())
@@ -214,9 +215,10 @@ class NecnonApi:
         return {"default": {"board": str(DEFAULT_GAME.grid), "protocol": DEFAULT_GAME.setting}}
 
     def _table_state(self, game: Game) -> str:
-        if self._path(game).is_file():
+        path = self._path(game)
+        if is_present(path):
             return "ready"
-        if game.grid.cells <= UNASKED_CELLS:
+        if game.grid.cells <= UNASKED_CELLS and buildable(path):
             return "on demand"
         try:
             check_solvable(game.grid)
@@ -224,7 +226,7 @@ class NecnonApi:
             return "too large"
         return "missing"
 
-    def _path(self, game: Game) -> Path:
+    def _path(self, game: Game) -> Location:
         return table_path(game) if self._directory is None else self._directory / table_path(game).name
 
     def _tablebase(self, game: Game) -> Tablebase:

@@ -24,6 +24,7 @@ from solver.cli.common import (
     writing,
 )
 from solver.core import files
+from solver.core.storage.remote import Location
 from solver.neutreeko.cli.group import (
     board_option,
     build_option,
@@ -58,7 +59,7 @@ from solver.neutreeko.studies.starts import DEPTH, TOP, fair_starts, starts_obje
 @play_record_options("move")
 @click.option("--coach", is_flag=True, help="Judge each of your moves at once, in one line.")
 @seed_option("Seed of the engine's choices: the same seed, the same game", None)
-def play(board: str, rule: str, table_file: Path | None, build: bool, you: str, opponent: str,
+def play(board: str, rule: str, table_file: Location | None, build: bool, you: str, opponent: str,
          position: str | None, start: str, load_file: Path | None, record_file: Path | None, coach: bool,
          seed: int | None) -> None:
     """Play against the tables, with hints and take-backs.
@@ -102,7 +103,7 @@ def play(board: str, rule: str, table_file: Path | None, build: bool, you: str, 
 @build_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (its schema is in the user guide).")
 @picture_options("Also draw the value-history chart")
-def annotate_command(game: str, table_file: Path | None, build: bool, as_json: bool, svg_file: Path | None,
+def annotate_command(game: str, table_file: Location | None, build: bool, as_json: bool, svg_file: Path | None,
                      png_file: Path | None) -> None:
     """Judge every move of a game record against the tables.
 
@@ -137,7 +138,7 @@ def annotate_command(game: str, table_file: Path | None, build: bool, as_json: b
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (its schema is in the user guide).")
 @click.option("--svg", "svg_dir", type=Output(file_okay=False), default=None, metavar="DIR",
               help="Also draw each listed start, with its first moves, as DIR/start-01.svg, ...")
-def starts_command(board: str, rule: str, table_file: Path | None, build: bool, count: int, depth: int,
+def starts_command(board: str, rule: str, table_file: Location | None, build: bool, count: int, depth: int,
                    as_json: bool, svg_dir: Path | None) -> None:
     """Fair starts: drawn setups where neither side is favoured by shape, ranked by freedom.
 

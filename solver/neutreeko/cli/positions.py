@@ -18,6 +18,7 @@ from solver.cli.common import (
     write_pictures,
 )
 from solver.core.answers.report import counted
+from solver.core.storage.remote import Location
 from solver.neutreeko.cli.group import (
     cli,
     position_options,
@@ -40,7 +41,7 @@ from solver.neutreeko.querying.probe import Tablebase, keeping_moves
               help=f"With -: answer at most N lines waiting on standard input together (default {BATCH_LINES:,}, "
                    f"or {LINES_PER_CHUNK} a chunk of a table larger than the chunk cache). Such a table is read "
                    f"once a batch, so larger batches answer random positions faster, in more memory.")
-def query(position: tuple[str, ...], board: str, rule: str, table_file: Path | None, build: bool, moves: str,
+def query(position: tuple[str, ...], board: str, rule: str, table_file: Location | None, build: bool, moves: str,
           as_json: bool, with_moves: bool, batch_lines: int | None) -> None:
     """The value of POSITION and of every legal move, best first.
 
@@ -97,7 +98,7 @@ def _query_stdin(game: Game, tablebase: Tablebase, with_moves: bool, batch_lines
 @picture_options("Also draw the line as a sheet of small boards, one per ply,")
 @click.option("--html", "html_file", type=Output(), default=None, metavar="FILE",
               help="Also draw the line as an HTML page of small boards, one per ply.")
-def line(position: tuple[str, ...], board: str, rule: str, table_file: Path | None, build: bool, moves: str,
+def line(position: tuple[str, ...], board: str, rule: str, table_file: Location | None, build: bool, moves: str,
          max_plies: int | None, as_json: bool, svg_file: Path | None, png_file: Path | None,
          html_file: Path | None) -> None:
     """The line of perfect play from POSITION.
@@ -130,7 +131,7 @@ def line(position: tuple[str, ...], board: str, rule: str, table_file: Path | No
 @picture_options("Draw the diagram")
 @click.option("--html", "html_file", type=Output(), default=None, metavar="FILE",
               help="Write the diagram and the table of its moves to an HTML page.")
-def show(position: tuple[str, ...], board: str, rule: str, table_file: Path | None, build: bool, moves: str,
+def show(position: tuple[str, ...], board: str, rule: str, table_file: Location | None, build: bool, moves: str,
          best: int | None, keeping: bool, svg_file: Path | None, png_file: Path | None,
          html_file: Path | None) -> None:
     """A diagram of POSITION, with every legal move as an arrow.

@@ -9,6 +9,7 @@ import click
 
 from solver.cli.common import Output, make_directory, seed_option, table_option, write_pictures, writing
 from solver.core import files
+from solver.core.storage.remote import Location
 from solver.neutreeko.cli.group import board_option, build_option, cli, rule_option, tablebase_for
 from solver.neutreeko.drawing import pictures
 from solver.neutreeko.model.game import Game
@@ -36,7 +37,7 @@ from solver.neutreeko.playing.puzzles import KINDS, ORIGINS, find_puzzles, puzzl
               help="Also draw each puzzle's position as DIR/puzzle-001.svg, ...")
 @click.option("--out", "out_file", type=Output(dir_okay=False), default=None, metavar="FILE",
               help="Write the text (or JSON) to FILE, atomically, instead of standard output.")
-def puzzles_command(board: str, rule: str, table_file: Path | None, build: bool, count: int, kind: str,
+def puzzles_command(board: str, rule: str, table_file: Location | None, build: bool, count: int, kind: str,
                     min_plies: int, max_plies: int | None, seed: int, origin: str, as_json: bool, svg_dir: Path | None,
                     out_file: Path | None) -> None:
     """Puzzles from exact values: find the only move that keeps the win (or the draw).

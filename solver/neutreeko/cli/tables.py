@@ -18,6 +18,8 @@ from solver.neutreeko.model.values import plies_text
 SURVEY_REPORT = Path("docs/survey.md")
 from solver.core import files
 from solver.core.answers.report import csv_path
+from solver.core.storage import container
+from solver.core.storage.remote import Location
 from solver.neutreeko.checking.check import CheckReport, CheckStep, Progress, check_consistency, check_folded
 from solver.neutreeko.checking.verify import verify
 from solver.neutreeko.cli.group import (
@@ -82,7 +84,7 @@ def solve(board: str, rule: str, out: Path | None, force: bool, fold: bool, prog
     try:
         path, summary, seconds = build_table(game, out, force, shown, fold, resume, save_every)
     except KeyboardInterrupt:
-        saved = state_path(out if out is not None else table_path(game))
+        saved = state_path(out if out is not None else container.local(table_path(game)))
         if saved.exists():
             click.echo(f"the solve's state at the start of a level is saved in {saved}; the same command with "
                        f"--resume continues from it", err=True)
@@ -107,7 +109,8 @@ def fetch(board: str, rule: str, mirror: str | None, force: bool, quiet: bool) -
       neutreeko fetch 8x8 --mirror https://example.org/neutreeko-tables/
     """
     game = Game.of(board, rule)
-    releases.fetch_table({"game": "neutreeko", "board": str(game.board), "rule": game.rule.name}, table_path(game),
+    releases.fetch_table({"game": "neutreeko", "board": str(game.board), "rule": game.rule.name},
+                         container.local(table_path(game)),
                          committed_digest(game), partial(open_table, game), mirror, force, quiet)
 
 
@@ -118,7 +121,7 @@ def fetch(board: str, rule: str, mirror: str | None, force: bool, quiet: bool) -
 @build_option
 @click.option("--progress", is_flag=True,
               help="Show how far the check is even when standard error is not a terminal.")
-def check_command(board: str, rule: str, table_file: Path | None, build: bool, progress: bool) -> None:
+def check_command(board: str, rule: str, table_file: Location | None, build: bool, progress: bool) -> None:
     """Confirm every value of a table from its children's values, by a forward pass of its own; list
     the inconsistencies (the first 1,000, in index order; all are counted) and exit 1 if there is any.
     A folded table is checked class by class, without unfolding it.
@@ -173,7 +176,7 @@ def survey_command(max_board: str, rules: str, also: tuple[str, ...], check_tabl
             raise click.ClickException(f"not overwriting {path} without --force")
     before = {(row.board, row.rule): row for row in read_csv(csv_path(out))} if keep else {}
     kept = {key: before[key] for game in games
-            if (key := (str(game.board), game.rule.name)) in before and not table_path(game).exists()}
+            if (key := (str(game.board), game.rule.name)) in before and not container.local(table_path(game)).exists()}
     read = [game for game in games if (str(game.board), game.rule.name) not in kept]
     check_build_asked(read, build)
 
@@ -227,7 +230,7 @@ def check_progress(always: bool = False) -> Progress | None:
     return progress
 
 
-def _checked(report: CheckReport, path: Path) -> str:
+def _checked(report: CheckReport, path: Location) -> str:
     """The summary line of a forward check."""
     counted = (f"{report.indices:,} classes of legal positions" if report.unit == "classes"
                else f"{report.indices:,} indices, {report.legal:,} legal positions")
@@ -284,7 +287,7 @@ def verify_command(board: str, rule: str, build: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--all", "every", is_flag=True,
               help="List every position of the longest wins, not only one of each symmetry class.")
-def stats(board: str, rule: str, table_file: Path | None, build: bool, as_json: bool, every: bool) -> None:
+def stats(board: str, rule: str, table_file: Location | None, build: bool, as_json: bool, every: bool) -> None:
     """Counts by value and distance, and the longest wins.
 
     The longest wins are grouped by symmetry class (the positions that a rotation or mirror of the board

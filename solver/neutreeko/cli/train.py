@@ -8,6 +8,7 @@ import click
 
 from solver.cli.common import input_lines, seed_option, standard_input, table_option
 from solver.core.answers.report import counted
+from solver.core.storage.remote import Location
 from solver.neutreeko.cli.group import board_option, build_option, cli, rule_option, tablebase_for
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.playing.play import new_seed
@@ -32,7 +33,7 @@ COUNT = 10
 @click.option("--from-game", "record_file", type=click.Path(path_type=Path, dir_okay=False), default=None,
               metavar="RECORD", help="Replay your mistakes: a puzzle from the position before every mistake "
                                      "and blunder of this game record (its own board and rule).")
-def train(board: str, rule: str, table_file: Path | None, build: bool, count: int | None, kind: str,
+def train(board: str, rule: str, table_file: Location | None, build: bool, count: int | None, kind: str,
           seed: int | None, record_file: Path | None) -> None:
     """Solve puzzles one after another, each answer judged against the table.
 

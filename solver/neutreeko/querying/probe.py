@@ -22,13 +22,13 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Callable, TypeVar
 
 import numpy as np
 
 from solver.core.errors import MissingTableError
 from solver.core.storage.container import damaged
+from solver.core.storage.remote import Location, location
 from solver.core.storage.tablebase import OpenedTables
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.model.outcome import LINE_RESULTS, Outcome, Termination, ending
@@ -142,7 +142,8 @@ def keeping_moves(evaluation: Evaluation, ranked: list[RankedMove]) -> list[Rank
 class Tablebase(OpenedTables[Game, Table]):
     """Values of positions, read from the tables of their games (opened on first use, then kept).
 
-    ``directory``: where the tables are (default: :func:`solver.neutreeko.tables.table.tables_dir`); or ``opener``, a
+    ``directory``: where the tables are, a directory or a release's address (default:
+    :func:`solver.neutreeko.tables.table.tables_dir`); or ``opener``, a
     function returning the :class:`~solver.neutreeko.tables.table.Table` of a :class:`~solver.neutreeko.model.game.Game` (the command
     line passes one that builds a missing table). Positions may be given as :class:`~solver.neutreeko.model.position.Position` or as
     notation (read as standard Neutreeko; pass a ``Position`` for another rule).
@@ -165,11 +166,11 @@ class Tablebase(OpenedTables[Game, Table]):
     'no table'
     """
 
-    def __init__(self, directory: Path | str | None = None,
+    def __init__(self, directory: Location | str | None = None,
                  opener: Callable[[Game], Table] | None = None) -> None:
         if opener is None:
             def opener(game: Game) -> Table:
-                return open_table(game, None if directory is None else Path(directory) / table_path(game).name)
+                return open_table(game, None if directory is None else location(directory) / table_path(game).name)
         super().__init__(opener, key=lambda game: (str(game.board), game.rule.name))
 
     def probe(self, position: Position | str) -> Evaluation:
@@ -234,7 +235,7 @@ class Tablebase(OpenedTables[Game, Table]):
         return [Evaluation.of_byte(int(byte)) for byte in results]
 
 
-def open_tablebase(directory: Path | str | None = None) -> Tablebase:
+def open_tablebase(directory: Location | str | None = None) -> Tablebase:
     """A :class:`Tablebase` reading the tables in ``directory`` (default: the tables directory)."""
     return Tablebase(directory)
 

@@ -137,7 +137,7 @@ def survey_row(table: Table, verified: str = "") -> SurveyRow:
         board=str(table.game.board), rule=table.game.rule.name, **counts,
         draws_percent=round(100 * counts["draws"] / counts["legal"], 2),
         start_value=start.value, start_plies=start.plies,
-        table_bytes=table.path.stat().st_size,
+        table_bytes=table.contents.size,
         solve_seconds=round(table.attributes["solve_seconds"], 2), verified=verified,
     )
 

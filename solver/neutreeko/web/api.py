@@ -31,6 +31,7 @@ from pathlib import Path
 
 from solver.core.answers.record import Variation
 from solver.core.errors import MissingTableError
+from solver.core.storage.remote import Location
 from solver.neutreeko.model.board import MAX_SIDE, MIN_SIDE
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.model.position import Move, Position
@@ -53,7 +54,7 @@ from solver.neutreeko.tables.table import Table, open_table, solve_command, tabl
 from solver.neutreeko.web import training
 from solver.neutreeko.web.summaries import Summaries
 from solver.web.game_api import ApiError, JSONObject, check_tree, position_lines, variation_objects
-from solver.web.tables import Builds, LiveTables, listing, run_child
+from solver.web.tables import Builds, LiveTables, buildable, is_present, listing, run_child
 
 #: The most plies ``/api/line`` answers with: its lines stop there ("stopped").
 MAX_LINE_PLIES = 1000
@@ -85,7 +86,7 @@ class NeutreekoApi:
     endpoints = ENDPOINTS
     posted = POSTED
 
-    def __init__(self, directory: Path | None = None, builds: Builds | None = None,
+    def __init__(self, directory: Location | None = None, builds: Builds | None = None,
                  summaries: Summaries | None = None) -> None:
         self._directory = directory
         self._tables: LiveTables[Table] = LiveTables(builds or Builds())
@@ -223,11 +224,12 @@ class NeutreekoApi:
         return games
 
     def _table_state(self, game: Game) -> str:
-        if self._path(game).is_file():
+        path = self._path(game)
+        if is_present(path):
             return "ready"
-        return "missing" if is_large(game) else "on demand"
+        return "missing" if is_large(game) or not buildable(path) else "on demand"
 
-    def _path(self, game: Game) -> Path:
+    def _path(self, game: Game) -> Location:
         return table_path(game) if self._directory is None else self._directory / table_path(game).name
 
     def _tablebase(self, game: Game) -> Tablebase:
