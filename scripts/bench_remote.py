@@ -1,5 +1,5 @@
 """Benchmark of tables read over HTTP: a cold ``neutreeko query start --board B --table URL``, the table
-served on the loopback interface by ``scripts/range_server.py``, against the same query on the local
+served on the loopback interface by ``solver.web.static_host``, against the same query on the local
 file: wall time of whole processes (interpreter start, imports, opening the table, the answer), medians
 of ``--runs`` runs taken in turns, and the bytes the server sent for each run (what one position costs
 a cold reader: the header, the chunk map, the metadata and the chunks the answer needs).
@@ -19,11 +19,11 @@ import time
 from pathlib import Path
 
 import benchjson
-from range_server import RangeServer
 
 from solver.core.storage.container import local, tables_dir
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.tables.table import table_path
+from solver.web.static_host import RangeServer
 
 
 def run(command: list[str]) -> float:

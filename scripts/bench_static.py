@@ -1,6 +1,6 @@
 """Benchmark of the static explorer (``neutreeko site``): a position's value and every move answered by
 the in-browser reader, timed by the browser itself (``performance.now()``), in headless Chromium, the
-site served on loopback with ``Range`` (``solver.web.site.static_server``).
+site served on loopback with ``Range`` (``solver.web.static_host.static_server``).
 
 For each of ``--positions`` random legal positions of ``--board``: **cold**, the chunk cache emptied
 first, so that the answer reads (and checks and inflates) every chunk it needs; then **warm**, the same
@@ -30,7 +30,8 @@ from solver.core.storage.container import tables_dir
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.model.position import random_positions
 from solver.neutreeko.tables.table import open_table, table_path
-from solver.web.site import SITE_FILE, static_server
+from solver.web.site import SITE_FILE
+from solver.web.static_host import static_server
 
 # Times one answer of the page's reader for each position: [cold ms, warm ms, bytes read cold] each; the
 # first answer opens the table, and is timed apart (open ms).

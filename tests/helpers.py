@@ -61,7 +61,7 @@ def colour_twin(position: Position) -> Position:
 
 def script(name: str) -> ModuleType:
     """The script ``scripts/<name>.py`` as a module (loaded once), its folder on the path as when it runs
-    (the scripts import their helpers, ``benchjson`` and ``range_server``, from there)."""
+    (the scripts import their helpers, ``benchjson``, from there)."""
     if name in sys.modules:
         return sys.modules[name]
     if str(SCRIPTS) not in sys.path:

@@ -15,7 +15,8 @@ TIME = re.compile(r"\b\d[\d,.]*\s?(?:ms|us|µs|ns|s|seconds?|minutes?|min|hours?
 SETTINGS = {
     "reference/records.md": {"2 s"},  # an engine player's tag as play writes it
     "reference/json-api.md": {"10 s", "30 s", "0.1 s", "40 ms"},  # the server's limits; TCP's delayed acknowledgement
-    "guide/tables.md": {"30 s"},  # fetch's wait for each read
+    "guide/tables.md": {"30 s", "120 s"},  # fetch's wait for each read, and for a whole request
+    "reference/bad-input.md": {"30 s"},  # the wait for each read of a table over HTTP
     "guide/necnon.md": {"1 s"},  # annotate's default --time
     "guide/explorer.md": {"10 s", "60 s", "5 s"},  # the wait for a table being built, the retry after a failed build, the engine's longest time
 }

@@ -116,7 +116,8 @@ def site(directory: Path, tables: str | None) -> None:
     says so on the page.
     The pages need a secure context (https, or http on 127.0.0.1); a
     release on another host must allow them by CORS. To try a site on this
-    machine: python -m solver.web.site DIRECTORY 8080 (a server with Range).
+    machine: python -m solver.web.static_host DIRECTORY --port 8080 (a server
+    with Range).
 
     \b
     Example (then serve site/ with a web server that answers Range requests):

@@ -3,9 +3,8 @@ in-browser reader (``static/reader/``) and ``site.json``, which says where the r
 Any static web server that answers ``Range`` requests serves them; the pages then read the tables
 themselves (docs/guide/static-site.md).
 
-Run as ``python -m solver.web.site DIR [PORT]``, the module serves DIR on 127.0.0.1 with ``Range`` (which
-the ``http.server`` of Python 3.11 does not answer), to look at a site before it is published
-(:func:`static_server`).
+To look at a site before it is published, serve it with ``python -m solver.web.static_host DIR`` (on
+127.0.0.1, with ``Range``, which the ``http.server`` of Python 3.11 does not answer).
 
 The scripts are written without their comments and indentation (:func:`compact`), which keeps the site's
 JavaScript small.
@@ -18,26 +17,19 @@ so that the site works under any path, and its ``<html>`` element is marked ``da
 from __future__ import annotations
 
 import json
-import os
 import re
-import sys
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
-from functools import partial
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from pathlib import Path
 
+from solver import registry
 from solver.core import files
+from solver.core.games import load
 from solver.web.assets import assets
 
 #: The folder of the reader's modules, under ``static/`` and in a site.
 READER = "reader"
 #: The file of a site that names its release.
 SITE_FILE = "site.json"
-#: The pages the in-browser reader answers for: the others need a server (``neutreeko serve``).
-STATIC_PAGES = frozenset({"/", "/necnon"})
 _NEEDS_PYTHON = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>Needs the installed explorer</title></head>
 <body><p>This page ({page}) needs Python: install neutreeko-solver (its Getting started says how) and run
@@ -45,7 +37,6 @@ _NEEDS_PYTHON = """<!DOCTYPE html>
 </body></html>
 """
 _ADDRESS = re.compile(r'(href|src|value|data-source)="/([^"]*)"')
-_RANGE = re.compile(r"bytes=([0-9]{1,15})-([0-9]{0,15})")
 
 
 def _file_name(path: str, media_type: str) -> str:
@@ -71,6 +62,13 @@ def compact(script: str) -> str:
     return "".join(kept)
 
 
+def static_pages() -> frozenset[str]:
+    """The pages the in-browser reader answers for, as each game's pages module lists them
+    (``STATIC_PAGES``); every other page needs a server (``serve``)."""
+    return frozenset(path for entry in registry.games() if entry.pages
+                     for path in getattr(load(entry.pages), "STATIC_PAGES", ()))
+
+
 def reader_files() -> dict[str, bytes]:
     """The reader's modules by their name in a site (``reader/api.js``, ...)."""
     folder = resources.files(__package__ or "solver.web") / "static" / READER
@@ -80,7 +78,7 @@ def reader_files() -> dict[str, bytes]:
 def write_site(directory: Path, tables: str) -> list[str]:
     """Write the explorer's static files into ``directory`` (made if missing; each file written
     atomically), its pages reading the release at ``tables`` (a URL, or a path relative to the site);
-    return the names written. The pages of :data:`STATIC_PAGES` are written with the files they load;
+    return the names written. The pages of :func:`static_pages` are written with the files they load;
     every other page is a note that it needs the installed explorer. Raises :class:`OSError` if a file
     cannot be written."""
     served = assets()
@@ -91,10 +89,11 @@ def write_site(directory: Path, tables: str) -> list[str]:
         return f'{match.group(1)}="{names.get(target, match.group(2)) if target != "/" else "./"}"'
 
     contents: dict[str, bytes] = {}
+    static = static_pages()
     for path, asset in served.items():
         if not asset.media_type.startswith("text/html"):
             continue
-        if path not in STATIC_PAGES:
+        if path not in static:
             contents[names[path]] = _NEEDS_PYTHON.format(page=path).encode()
             continue
         page = asset.content.decode()
@@ -112,67 +111,3 @@ def write_site(directory: Path, tables: str) -> list[str]:
         target.parent.mkdir(parents=True, exist_ok=True)
         files.write_atomically(target, content)
     return sorted(contents)
-
-
-class RangeHandler(SimpleHTTPRequestHandler):
-    """The files of a directory, as ``http.server.SimpleHTTPRequestHandler`` serves them, a request for one
-    range of bytes (``Range: bytes=A-B``) answered 206 with them, and nothing logged."""
-
-    def log_message(self, format: str, *args: object) -> None:
-        pass
-
-    def do_GET(self) -> None:
-        asked = _RANGE.fullmatch(self.headers.get("Range", ""))
-        path = Path(self.translate_path(self.path))
-        if not asked or not path.is_file():
-            super().do_GET()
-            return
-        size = path.stat().st_size
-        first, last = int(asked.group(1)), min(int(asked.group(2) or size - 1), size - 1)
-        if first >= size or last < first:
-            self.send_error(416)
-            return
-        with open(path, "rb") as file:
-            file.seek(first)
-            body = file.read(last - first + 1)
-        self.send_response(206)
-        self.send_header("Content-Type", self.guess_type(str(path)))
-        self.send_header("Content-Range", f"bytes {first}-{first + len(body) - 1}/{size}")
-        self.send_header("Content-Length", str(len(body)))
-        self.send_header("Cache-Control", "no-store")
-        self.end_headers()
-        self.wfile.write(body)
-
-
-@contextmanager
-def static_server(directory: Path, port: int = 0,
-                  handler: type[SimpleHTTPRequestHandler] = RangeHandler) -> Iterator[str]:
-    """The address (``http://127.0.0.1:PORT/``) of a server of ``directory`` (by ``handler``) on ``port``
-    (0: any free one), in a thread, stopped when the block ends. Raises :class:`OSError` if it cannot
-    listen."""
-    server = ThreadingHTTPServer(("127.0.0.1", port), partial(handler, directory=os.fspath(directory)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
-
-
-def _serve(arguments: list[str]) -> None:
-    """Serve ``DIR [PORT]`` until interrupted (see the module docstring)."""
-    if not 1 <= len(arguments) <= 2 or not Path(arguments[0]).is_dir() \
-            or not arguments[-1].isdigit() and len(arguments) == 2:
-        sys.exit("usage: python -m solver.web.site DIR [PORT] (DIR a directory, PORT a number; default 8080)")
-    with static_server(Path(arguments[0]), int(arguments[1]) if len(arguments) == 2 else 8080) as url:
-        print(f"serving {arguments[0][:60]} at {url} (Ctrl-C to stop)")
-        try:
-            threading.Event().wait()
-        except KeyboardInterrupt:
-            pass
-
-
-if __name__ == "__main__":
-    _serve(sys.argv[1:])

@@ -1,6 +1,6 @@
 """Tables that travel: ``publish`` writes a release directory, ``fetch`` (both games) downloads one of its
 tables from a mirror, resuming, and moves it into the tables directory only once it matches the
-manifest and the committed digests. The mirror is ``scripts/range_server.py`` on the loopback interface
+manifest and the committed digests. The mirror is :mod:`solver.web.static_host` on the loopback interface
 (byte ranges, which Python's own server lacks), serving a published directory, with a log of the
 requests and ways to misbehave: ignore ranges, cut a transfer short, forge headers, send slowly."""
 
@@ -33,10 +33,10 @@ from solver.neutreeko.model.game import Game
 from solver.neutreeko.solving.solve import solve
 from solver.neutreeko.tables.digests import committed_digest
 from solver.neutreeko.tables.table import open_table, table_path, write_table
-from tests.helpers import assert_one_line_error, invoke, script
+from solver.web.static_host import RangeHandler, RangeServer
+from tests.helpers import assert_one_line_error, invoke
 
 necnon_cli = group("necnon")
-range_server = script("range_server")
 
 FOUR = Game.of("4x4")
 THREE = Game.of("3x3")
@@ -100,8 +100,8 @@ class Mirror:
         return [entry for entry in self.log if entry[0] == f"/{name}"]
 
 
-class _Handler(range_server.RangeHandler):
-    """The loopback server of ``scripts/range_server.py``, with a log and the misbehaviours of
+class _Handler(RangeHandler):
+    """The loopback server of :mod:`solver.web.static_host`, with a log and the misbehaviours of
     :class:`Mirror`."""
 
     mirror: Mirror
@@ -159,7 +159,7 @@ def serve() -> Iterator:
 
     def start(directory: Path) -> Mirror:
         mirror = Mirror("")
-        server = range_server.RangeServer(directory, handler=type("Handler", (_Handler,), {"mirror": mirror}))
+        server = RangeServer(directory, handler=type("Handler", (_Handler,), {"mirror": mirror}))
         mirror.url = server.start().url
         running.append(server)
         return mirror

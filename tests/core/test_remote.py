@@ -1,7 +1,7 @@
 """Tables read over HTTP: every reader answers from a table's address (``--table URL``) or a release's
 (``NEUTREEKO_TABLES=URL``) as from the local file, and a server that lies is refused in one line naming
 the address, exit 1, never with an answer. The servers are the test's own, on the loopback interface:
-``scripts/range_server.py`` (Python's own server answers no ``Range``), and a liar built on it."""
+:mod:`solver.web.static_host` (Python's own server answers no ``Range``), and a liar built on it."""
 
 from __future__ import annotations
 
@@ -32,7 +32,8 @@ from solver.neutreeko.querying.probe import Tablebase
 from solver.neutreeko.solving.solve import solve
 from solver.neutreeko.tables.table import open_table, table_path, write_table
 from solver.web.api import Explorer
-from tests.helpers import assert_one_line_error, invoke, script
+from solver.web.static_host import RangeHandler, RangeServer
+from tests.helpers import assert_one_line_error, invoke
 
 FOUR = Game.of("4x4")
 FOLDED = Game.of("5x4")
@@ -42,7 +43,6 @@ HEX = NecnonGame.of("hex2", "nec")
 BOUND_SECONDS = 60
 
 
-range_server = script("range_server")
 
 
 @pytest.fixture(autouse=True)
@@ -73,8 +73,8 @@ def serve() -> Iterator:
     server; every server stops at the test's end."""
     running = []
 
-    def start(directory: Path, handler: type = range_server.RangeHandler):
-        server = range_server.RangeServer(directory, handler=handler).start()
+    def start(directory: Path, handler: type = RangeHandler):
+        server = RangeServer(directory, handler=handler).start()
         running.append(server)
         return server
 
@@ -93,7 +93,7 @@ def test_a_table_at_an_address_answers_every_index_as_the_local_file(release, se
     local, distant = open_table(game, release / _name(game)), open_table(game, Url(url + _name(game)))
     assert distant.folded == local.folded == (game == FOLDED)
     indices = np.arange(game.positions)
-    assert np.array_equal(distant.lookup(indices), local.lookup(indices))
+    assert np.array_equal(distant.probe(indices), local.probe(indices))
     assert distant.attributes == local.attributes
 
 
@@ -101,7 +101,7 @@ def test_the_5x5_table_at_an_address_answers_every_index_as_the_local_file(table
     game = Game.of("5x5")
     local, distant = open_table(game, tables_5x5 / _name(game)), open_table(game, Url(serve(tables_5x5).url + _name(game)))
     indices = np.arange(game.positions)
-    assert np.array_equal(distant.lookup(indices), local.lookup(indices))
+    assert np.array_equal(distant.probe(indices), local.probe(indices))
 
 
 def test_a_release_address_is_a_tables_directory_for_every_reader(release, serve, monkeypatch):
@@ -158,7 +158,7 @@ def test_opening_reads_the_header_map_and_metadata_and_a_probe_one_chunk(release
     contents.close()
 
 
-class Liar(range_server.RangeHandler):
+class Liar(RangeHandler):
     """The honest server, but for the lie :attr:`lie` names."""
 
     lie = ""

@@ -27,7 +27,7 @@ from solver.neutreeko.solving.solve import solve
 from solver.neutreeko.tables.folding import Classes
 from solver.neutreeko.tables.table import open_table, table_path, write_table
 from solver.web.api import Explorer
-from solver.web.site import RangeHandler, static_server
+from solver.web.static_host import RangeHandler, static_server
 from tests.helpers import invoke
 from tests.web import test_browser
 from tests.web.test_browser import text_of, wait_until

@@ -13,6 +13,9 @@ PAGES = {
     "/necnon-rules.md": ("rules.md", "text/markdown; charset=utf-8"),
 }
 
+#: The pages the in-browser reader answers for on a static site (``neutreeko site``).
+STATIC_PAGES = frozenset({"/necnon"})
+
 
 def palette() -> dict[str, str]:
     """The diagrams' colours (:mod:`solver.necnon.drawing.diagram`), by CSS custom property name."""

@@ -18,6 +18,9 @@ PAGES = {
     "/train.css": ("train.css", "text/css; charset=utf-8"),
 }
 
+#: The pages the in-browser reader answers for on a static site (``neutreeko site``); training needs
+#: a server.
+STATIC_PAGES = frozenset({"/"})
 
 def palette() -> dict[str, str]:
     """The diagrams' colours (:mod:`solver.neutreeko.drawing.diagram`), by CSS custom property name."""

@@ -1,9 +1,10 @@
-"""A static file server that answers HTTP ``Range`` requests, as a host of tables must (Python's
-``python -m http.server`` does not): to try tables read over HTTP on this machine, and for the
-benchmark and the tests of reading them.
+"""A static file server that answers HTTP ``Range`` requests, as a host of tables or of the static
+explorer must (Python's ``python -m http.server`` does not): to try a release or a site on this machine,
+and for the benchmarks and the tests of reading them.
 
-Usage: ``python scripts/range_server.py DIRECTORY [--port 8000]`` serves DIRECTORY on 127.0.0.1; then
-``NEUTREEKO_TABLES=http://127.0.0.1:8000/ neutreeko query start --board 5x5``. Ctrl-C stops it.
+Usage: ``python -m solver.web.static_host DIRECTORY [--port 8000]`` serves DIRECTORY on 127.0.0.1; then
+``NEUTREEKO_TABLES=http://127.0.0.1:8000/ neutreeko query start --board 5x5``, or open the address of a
+site (``neutreeko site``). Ctrl-C stops it.
 
 It answers one range a request (``bytes=A-B``, ``bytes=A-``, ``bytes=-N``) with 206 and its
 ``Content-Range``, 416 for a range beyond the file, keeps connections open (HTTP/1.1), sends
@@ -19,6 +20,8 @@ import os
 import re
 import sys
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +42,8 @@ class RangeHandler(http.server.SimpleHTTPRequestHandler):
     def answer(self) -> tuple[int, dict[str, str], bytes]:
         """The status, headers and body that answer the request."""
         path = Path(self.translate_path(self.path))
+        if path.is_dir():  # a site's address: its page
+            path = path / "index.html"
         if not path.is_file():
             return 404, {"Content-Length": "0"}, b""
         size = path.stat().st_size
@@ -66,7 +71,8 @@ class RangeHandler(http.server.SimpleHTTPRequestHandler):
         for name, value in headers.items():
             self.send_header(name, value)
         self.end_headers()
-        self.server.sent += len(body)  # type: ignore[attr-defined]  (before: the client may have it at once)
+        if isinstance(self.server, RangeServer):  # counted before the write: the client may have it at once
+            self.server.sent += len(body)
         self.wfile.write(body)
 
     def log_message(self, format: str, *args: Any) -> None:
@@ -80,7 +86,7 @@ class RangeServer(http.server.ThreadingHTTPServer):
     daemon_threads = True
 
     def __init__(self, directory: Path, host: str = "127.0.0.1", port: int = 0,
-                 handler: type[RangeHandler] = RangeHandler) -> None:
+                 handler: type[http.server.SimpleHTTPRequestHandler] = RangeHandler) -> None:
         super().__init__((host, port), functools.partial(handler, directory=str(directory)))
         self.sent = 0
 
@@ -92,7 +98,7 @@ class RangeServer(http.server.ThreadingHTTPServer):
     @property
     def url(self) -> str:
         host, port = self.server_address[:2]
-        return f"http://{host}:{port}/"
+        return f"http://{host!s}:{port}/"
 
     def start(self) -> RangeServer:
         """Serve in a thread of its own (stopped by :meth:`stop`)."""
@@ -102,6 +108,17 @@ class RangeServer(http.server.ThreadingHTTPServer):
     def stop(self) -> None:
         self.shutdown()
         self.server_close()
+
+
+@contextmanager
+def static_server(directory: Path, handler: type[http.server.SimpleHTTPRequestHandler] = RangeHandler) -> Iterator[str]:
+    """The address (``http://127.0.0.1:PORT/``) of a :class:`RangeServer` of ``directory`` on a free
+    loopback port, stopped when the block ends. Raises :class:`OSError` if it cannot listen."""
+    server = RangeServer(directory, handler=handler).start()
+    try:
+        yield server.url
+    finally:
+        server.stop()
 
 
 def main() -> None:
