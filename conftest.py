@@ -11,7 +11,10 @@ pytest.mark.kernel``, ``@pytest.mark.integration``). ``pytest -m unit`` runs the
 from __future__ import annotations
 
 import inspect
+import json
+import os
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -150,6 +153,25 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         for node in item.listchain():
             node.own_markers[:] = [mark for mark in node.own_markers if mark.name not in TIERS]
         item.add_marker(tier)
+
+
+#: With ``$TIER_TIMES`` naming a file, the session writes there each tier's test count and the seconds
+#: its tests took (setup, call and teardown), and the session's own seconds (``scripts/bench_commands.py``).
+_TIER_TIMES: dict[str, dict[str, float]] = {tier: {"tests": 0, "seconds": 0.0} for tier in TIERS}
+_SESSION_START = time.perf_counter()
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    tier = next((word for word in TIERS if word in report.keywords), None)
+    if tier is not None:
+        _TIER_TIMES[tier]["seconds"] += report.duration
+        _TIER_TIMES[tier]["tests"] += report.when == "call" or (report.when == "setup" and report.skipped)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    if target := os.environ.get("TIER_TIMES"):
+        Path(target).write_text(json.dumps({"tiers": _TIER_TIMES,
+                                            "session_seconds": time.perf_counter() - _SESSION_START}))
 
 
 @pytest.fixture(autouse=True)

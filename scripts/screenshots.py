@@ -3,9 +3,12 @@ loopback port, driven by headless Debian Chromium through selenium, a game with 
 
     python scripts/screenshots.py                       # docs/images/, the 5 x 5 table built if missing
     python scripts/screenshots.py --out DIR --tables DIR
+    python scripts/screenshots.py --out DIR --simulate deuteranopia
 
 Writes ``explorer-{desktop,phone}-{light,dark}.png`` (desktop 1400 x 900, phone 390 x 844; dark through
-the emulated ``prefers-color-scheme``), each through a temporary file renamed into place. Needs
+the emulated ``prefers-color-scheme``), each through a temporary file renamed into place; with
+``--simulate``, the page as a deuteranope or a protanope sees it (``...-deuteranopia.png``), through an
+SVG colour matrix over the whole page. Needs
 ``/usr/bin/chromium`` and ``/usr/bin/chromedriver`` (``apt-get install chromium chromium-driver``).
 """
 
@@ -28,6 +31,22 @@ CHROMEDRIVER = Path("/usr/bin/chromedriver")
 SIZES = {"desktop": (1400, 900), "phone": (390, 844)}
 #: A game whose first move is a mistake (a draw thrown to a loss), as the explorer marks it.
 VIEW = "/?board=5x5&rule=connected&moves=C4-C3+D5-D2+B1-C1"
+#: Linear RGB as a dichromat sees it (Machado, Oliveira and Fernandes 2009, severity 1), as the rows of an
+#: SVG ``feColorMatrix`` (whose default colour space is linear RGB).
+SIMULATIONS = {
+    "deuteranopia": "0.367322 0.860646 -0.227968 0 0  0.280085 0.672501 0.047413 0 0  "
+                    "-0.011820 0.042940 0.968881 0 0  0 0 0 1 0",
+    "protanopia": "0.152286 1.052583 -0.204868 0 0  0.114503 0.786281 0.099216 0 0  "
+                  "-0.003882 -0.048116 1.051998 0 0  0 0 0 1 0",
+}
+# Puts the colour matrix arguments[0] over the page, as a filter of its root element.
+_SIMULATE_JS = """
+const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+svg.setAttribute("width", "0"); svg.setAttribute("height", "0"); svg.style.position = "absolute";
+svg.innerHTML = `<filter id="simulated-vision"><feColorMatrix type="matrix" values="${arguments[0]}"/></filter>`;
+document.body.append(svg);
+document.documentElement.style.filter = "url(#simulated-vision)";
+"""
 
 
 def _free_port() -> int:
@@ -72,7 +91,8 @@ def _browser(profile: Path):  # type: ignore[no-untyped-def]
     return driver
 
 
-def _shoot(driver, address: str, size: tuple[int, int], scheme: str, path: Path) -> None:  # type: ignore[no-untyped-def]
+def _shoot(driver, address: str, size: tuple[int, int], scheme: str, path: Path,  # type: ignore[no-untyped-def]
+           simulate: str | None) -> None:
     from selenium.webdriver.support.wait import WebDriverWait
 
     width, height = size
@@ -85,6 +105,8 @@ def _shoot(driver, address: str, size: tuple[int, int], scheme: str, path: Path)
         lambda d: "B1-C1" in d.execute_script("return (document.getElementById('game') || {}).textContent || ''"),
         "the game is shown")
     time.sleep(0.5)  # the last move's slide and the value history's drawing
+    if simulate is not None:
+        driver.execute_script(_SIMULATE_JS, SIMULATIONS[simulate])
     temporary = path.with_name(path.name + ".tmp")
     temporary.write_bytes(driver.get_screenshot_as_png())
     os.replace(temporary, path)
@@ -95,6 +117,8 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=Path("docs/images"), help="where the PNGs go (default docs/images)")
     parser.add_argument("--tables", type=Path, help="a tables directory holding the 5 x 5 table (default: "
                                                     "the tables directory, the table built if missing)")
+    parser.add_argument("--simulate", choices=sorted(SIMULATIONS), help="draw the page as seen with this "
+                                                                        "colour-vision deficiency")
     options = parser.parse_args()
     for needed in (CHROMIUM, CHROMEDRIVER):
         if not needed.is_file():
@@ -113,8 +137,9 @@ def main() -> None:
             try:
                 for device, size in SIZES.items():
                     for scheme in ("light", "dark"):
-                        path = options.out / f"explorer-{device}-{scheme}.png"
-                        _shoot(driver, address, size, scheme, path)
+                        suffix = f"-{options.simulate}" if options.simulate else ""
+                        path = options.out / f"explorer-{device}-{scheme}{suffix}.png"
+                        _shoot(driver, address, size, scheme, path, options.simulate)
                         print(path)
             finally:
                 driver.quit()

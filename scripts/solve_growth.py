@@ -4,12 +4,15 @@ process per board, with its time, its peak memory and its levels.
     python scripts/solve_growth.py 5x5 6x6 7x7            # tables to a temporary directory
     python scripts/solve_growth.py 8x8 --out-dir tables   # keep the tables (tables/neutreeko-8x8.h5)
     python scripts/solve_growth.py 6x6 --fold --runs 3    # over symmetry classes, medians of 3 solves
+    python scripts/solve_growth.py 5x5 6x6 --json docs/benchmarks/growth-5x5-6x6.json   # for the docs
 
 For each board it prints the indices, the solve time (the analysis alone, as the table stores it) and
 the whole command's, nanoseconds per index, the peak resident memory of the process and per index, the
 number of levels (distances) and the busiest level (in classes with ``--fold``). Big boards take memory (about 1.2 bytes per index,
 plus the interpreter): on a shared machine, run them one at a time. Each board's
 line is printed as soon as it is measured, and its progress goes to ``--log`` as it is made, if given.
+With ``--json FILE`` the times and memory are written to FILE too (``scripts/benchjson.py``), which the
+documentation's benchmark page shows.
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+import benchjson
 
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.tables.folding import Classes
@@ -68,6 +73,10 @@ def measure(game: Game, out: Path, log: Path | None, fold: bool = False, runs: i
     busiest_plies, busiest = max(levels, key=lambda level: level[1])
     positions = game.positions
     items = Classes.of(game).count if fold else positions
+    over = "classes" if fold else "positions"
+    benchjson.record(f"{game} over {over}: the solve (analysis)", [figure[0] for figure in figures], "s")
+    benchjson.record(f"{game} over {over}: neutreeko solve, end to end", [figure[1] for figure in figures], "s")
+    benchjson.record(f"{game} over {over}: peak resident memory", [figure[2] / 2**20 for figure in figures], "MB")
     return (f"{str(game):<16} {'classes' if fold else 'positions':<9} {positions:>15,} indices  "
             f"solve {solve_seconds:9.1f} s ({1e9 * solve_seconds / positions:6.1f} ns/index), "
             f"command {seconds:9.1f} s  peak {peak / 2**20:9,.0f} MB ({peak / positions:5.2f} B/index)  "
@@ -83,6 +92,7 @@ def main() -> None:
     parser.add_argument("--log", type=Path, help="append each solve's progress lines here")
     parser.add_argument("--fold", action="store_true", help="solve over symmetry classes (neutreeko solve --fold)")
     parser.add_argument("--runs", type=int, default=1, help="solves per board, in fresh processes; medians")
+    benchjson.add_option(parser)
     args = parser.parse_args()
     try:
         games = [Game.of(board, args.rule) for board in args.boards]
@@ -94,6 +104,7 @@ def main() -> None:
             suffix = "" if game.rule.name == "connected" else f"-{game.rule.name}"
             print(measure(game, directory / f"neutreeko-{game.board}{suffix}.h5", args.log, args.fold, args.runs),
                   flush=True)
+    benchjson.write("solve_growth", args)
 
 
 if __name__ == "__main__":

@@ -4,21 +4,26 @@ ways to damage a table (the fixtures are in conftest.py)."""
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import inspect
 import json
 import os
 import select
 import shlex
+import sys
 from pathlib import Path
-from typing import Callable
+from types import ModuleType
+from typing import Any, Callable, Iterable
 
 import click
 import h5py
 import numpy as np
+import pytest
 from click.testing import CliRunner, Result
 
 import solver.neutreeko.model.position
 from solver.cli import cli
+from solver.core.answers.record import GameLine, RecordError, write_record
 from solver.core.storage.chunks import MAP_ENTRY
 from solver.core.storage.container import stamp
 from solver.neutreeko.model.board import Board
@@ -26,6 +31,7 @@ from solver.neutreeko.model.game import Game
 from solver.neutreeko.model.position import Position
 from solver.neutreeko.model.rules import RuleError
 
+SCRIPTS = Path(__file__).resolve().parents[1] / "scripts"
 GAME = Game.of("5x5")
 START = "1w1w1/2b2/5/2w2/1b1b1 b"
 LONGEST = "w4/5/1b3/2w2/bw1b1 b"
@@ -51,6 +57,21 @@ def colour_twin(position: Position) -> Position:
     black = tuple(sorted(last - square for square in position.white))
     white = tuple(sorted(last - square for square in position.black))
     return Position(position.game, black, white, not position.black_to_move)
+
+
+def script(name: str) -> ModuleType:
+    """The script ``scripts/<name>.py`` as a module (loaded once), its folder on the path as when it runs
+    (the scripts import their helpers, ``benchjson``, from there)."""
+    if name in sys.modules:
+        return sys.modules[name]
+    if str(SCRIPTS) not in sys.path:
+        sys.path.insert(0, str(SCRIPTS))
+    spec = importlib.util.spec_from_file_location(name, SCRIPTS / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
 
 
 # -- the command line -------------------------------------------------------------------------------
@@ -82,6 +103,33 @@ def help_examples(help_text: str, program: str = "neutreeko") -> list[tuple[list
         assert words[0] == program, line
         examples.append((words[1:], shlex.split(feed)[1].encode().decode("unicode_escape") if feed else None))
     return examples
+
+
+def assert_record_refused(parse: Callable[[str], object], text: str, words: Iterable[str]) -> None:
+    """``parse(text)`` raises a :class:`RecordError` of one line naming every one of ``words``."""
+    with pytest.raises(RecordError) as raised:
+        parse(text)
+    for word in words:
+        assert word in str(raised.value), (word, str(raised.value))
+    assert "\n" not in str(raised.value)
+
+
+def assert_round_trip(record: GameLine[Any, Any], parse: Callable[[str], GameLine[Any, Any]], path: Path,
+                      read: Callable[[Path], GameLine[Any, Any]]) -> GameLine[Any, Any]:
+    """``record``'s text reads back (``parse``) equal and is written again the same; written to ``path``
+    (:func:`write_record`), it reads back (``read``) equal, with lines of at most 78 columns; its main
+    line replayed from its start ends at its end. Returns the record read from ``path``."""
+    text = record.text()
+    assert parse(text) == record and parse(text).text() == text
+    write_record(path, record)
+    again = read(path)
+    assert again == record and again.text() == text
+    assert max(len(line) for line in text.splitlines()) <= 78
+    replayed = again.start
+    for step in again.line:
+        replayed = replayed.play(step)
+    assert replayed == record.end
+    return again
 
 
 def assert_one_line_error(result: Result, *words: str, code: int | None = None,

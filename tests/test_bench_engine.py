@@ -4,11 +4,8 @@ same seed prints the same figures, and the points given away agree with the tabl
 from __future__ import annotations
 
 import doctest
-import importlib.util
 import re
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
@@ -20,25 +17,12 @@ from solver.necnon.playing.record import GameRecord
 from solver.necnon.querying.judge import TableJudge
 from solver.necnon.querying.probe import Tablebase
 from solver.necnon.searching.engine import SearchEngine
+from tests.helpers import SCRIPTS, script
 
 pytestmark = pytest.mark.integration
 
-SCRIPTS = Path(__file__).resolve().parents[1] / "scripts"
 TALLY = (r"(\d+) games?, (\d+\.\d\d) points given away a game, the perfect result in (\d+) \((\d+\.\d) %\), "
          r"(\d+\.\d\d) a game in its first turn")
-
-
-def script(name: str) -> ModuleType:
-    """The script ``scripts/<name>.py`` as a module, its folder on the path as when it runs (the scripts
-    import their helper ``benchjson`` from there)."""
-    if str(SCRIPTS) not in sys.path:
-        sys.path.insert(0, str(SCRIPTS))
-    spec = importlib.util.spec_from_file_location(name, SCRIPTS / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
 
 
 bench = script("bench_engine")

@@ -68,7 +68,7 @@ def test_the_documented_readers_agree_with_the_tables(table_5x5, tables_4x4, tmp
         write_table(game, table.result, folded_path, 0.0, fold=True)
         board = game.board
         for position in _samples(game, count):
-            expected = int(table.lookup(position.index()))
+            expected = int(table.probe(position.index()))
             squares = (board.width, board.height, _squares(game, position.mover), _squares(game, position.other))
             assert value(str(path), *squares) == expected
             assert folded_value(str(folded_path), *squares) == expected, position
@@ -86,4 +86,4 @@ def test_the_chunk_map_is_an_ordinary_dataset(table_5x5):
             raw = stored.id.read_direct_chunk((number * stored.chunks[0],))[1]
             offset = int(entry["offset"])
             assert contents[offset:offset + int(entry["size"])] == raw and entry["fence"] == 0
-        assert np.array_equal(stored[:10], open_table(Game.of("5x5"), table_5x5).lookup(np.arange(10)))
+        assert np.array_equal(stored[:10], open_table(Game.of("5x5"), table_5x5).probe(np.arange(10)))

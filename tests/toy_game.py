@@ -131,7 +131,7 @@ def convert_table(path: Path, attributes: Any, data: Any) -> str:
 
 class ToyApi:
     endpoints = {"/api/position": ("position",)}
-    posted: tuple[str, ...] = ()
+    posted: dict[str, tuple[str, ...]] = {}
 
     def __init__(self, directory: Path | None, builds: object) -> None:
         self.path = (directory or container.tables_dir()) / "toy-3x3.h5"
@@ -139,7 +139,7 @@ class ToyApi:
     def answer(self, endpoint: str, parameters: dict[str, str]) -> dict[str, Any]:
         return probe(self.path, parameters.get("position", "......... x"))
 
-    def answer_record(self, endpoint: str, text: str) -> dict[str, Any]:
+    def answer_body(self, endpoint: str, parameters: dict[str, str], text: str) -> dict[str, Any]:
         raise InputError("the toy game takes no records")
 
     def games(self) -> list[dict[str, Any]]:

@@ -1,6 +1,7 @@
 """The command line: each game's command group (its own commands, from the registry) with the commands
 every game shares: ``check-file`` and ``convert`` (:mod:`~solver.cli.containers`), ``publish``
-(:mod:`~solver.cli.releases`) and, in the default game's group, ``serve`` (:mod:`~solver.cli.explorer`).
+(:mod:`~solver.cli.releases`) and, in the default game's group, ``serve`` and ``site``
+(:mod:`~solver.cli.explorer`).
 
 :func:`group` gives a game's group; ``cli`` is the default game's, ``<program>_cli`` any game's.
 """
@@ -30,7 +31,7 @@ def group(program: str) -> click.Group:
     shared = [*containers.commands(entry.program, entry.example_table, entry.example_build),
               releases.publish_command(entry.program)]
     if entry is registry.default():
-        shared.append(explorer.serve)
+        shared += [explorer.serve, explorer.site]
     for command in shared:
         commands.add_command(command)
     return commands

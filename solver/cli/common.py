@@ -13,27 +13,53 @@ import errno
 import io
 import os
 import sys
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, NoReturn, TextIO, TypeVar, cast
+from typing import Any, NoReturn, Protocol, TextIO, TypeVar, cast
 
 import click
 
 from solver.core import MAX_SEED, files, interrupts
+from solver.core.answers.notation import quote
 from solver.core.errors import InputError, TableError, TableMismatchError
 from solver.core.games import load
+from solver.core.storage.remote import Location, location
 
 Game = TypeVar("Game")
 Table = TypeVar("Table")
-Record = TypeVar("Record")
+
+
+class _Named(Protocol):
+    """A game record of either game: its moves (turns) as written."""
+
+    def names(self) -> list[str]: ...
+
+
+Annotated = TypeVar("Annotated", bound=_Named)
 
 Command = TypeVar("Command", bound=Callable[..., Any])
 
-#: The options of commands that read a table, and of those that write one.
-table_option = click.option("--table", "table_file", type=click.Path(path_type=Path), default=None,
-                            help="Table file to read instead of the default one.")
-out_option = click.option("--out", type=click.Path(path_type=Path), default=None,
+
+class Output(click.Path):
+    """A file (or, with ``file_okay=False``, a directory) that a command writes, as a :class:`~pathlib.Path`:
+    the directory it goes in must exist. A missing one is bad input (one line, exit 2), refused before
+    any work, and never made. ``-`` (standard output) passes."""
+
+    def __init__(self, file_okay: bool = True, dir_okay: bool = True) -> None:
+        super().__init__(path_type=Path, file_okay=file_okay, dir_okay=dir_okay)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        path = cast(Path, super().convert(value, param, ctx))  # path_type=Path
+        if path != STANDARD_OUTPUT and not path.parent.exists():
+            self.fail(f"the directory {quote(str(path.parent))} does not exist", param, ctx)
+        return path
+
+
+#: The options of commands that read a table (a file or an address), and of those that write one.
+table_option = click.option("--table", "table_file", type=location, default=None, metavar="FILE|URL",
+                            help="Table file, or its http(s):// address, to read instead of the default one.")
+out_option = click.option("--out", type=Output(), default=None,
                           help="Where to write the table (default: the tables directory).")
 rebuild_option = click.option("--force", is_flag=True, help="Rebuild even if a valid table exists.")
 
@@ -58,6 +84,20 @@ class NamesChoice(click.Choice):  # type: ignore[type-arg]
     @choices.setter
     def choices(self, names: Sequence[str]) -> None:
         self._names = tuple(names)
+def side_option(sides: Iterable[str]) -> Callable[[Command], Command]:
+    """``play``'s ``--as``: the side a person plays, one of ``sides`` (parameter ``you``)."""
+    return click.option("--as", "you", type=click.Choice(list(sides), case_sensitive=False), default="black",
+                        show_default=True, help="The side you play; none lets the engine play itself.")
+
+
+def play_record_options(unit: str, load_from: str = "") -> Callable[[Command], Command]:
+    """``play``'s ``--load`` (a record continued, ``load_from`` saying from what more) and ``--record``
+    (the record written after every ``unit``), parameters ``load_file`` and ``record_file``."""
+    load = click.option("--load", "load_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
+                        help=f"Continue the game of a record (as save and --record write it){load_from}.")
+    record = click.option("--record", "record_file", type=Output(), default=None, metavar="FILE",
+                          help=f"Write the game's record to FILE after every {unit}.")
+    return lambda command: load(record(command))
 
 
 def seed_option(help: str, default: int | None) -> Callable[[Command], Command]:
@@ -72,7 +112,7 @@ def picture_options(drawing: str) -> Callable[[Command], Command]:
     (parameters ``svg_file`` and ``png_file``), their help ``"<drawing> in an SVG file."`` and so on."""
     def decorate(command: Command) -> Command:
         for option, name in (("png", "a PNG"), ("svg", "an SVG")):  # the last applied is listed first
-            command = click.option(f"--{option}", f"{option}_file", type=click.Path(path_type=Path), default=None,
+            command = click.option(f"--{option}", f"{option}_file", type=Output(), default=None,
                                    metavar="FILE", help=f"{drawing} in {name} file.")(command)
         return command
 
@@ -243,14 +283,20 @@ def _cut_lines(binary: io.BufferedIOBase) -> Iterator[str]:
         yield text.removeprefix("\ufeff") if number == 0 else text
 
 
-def record_argument(game: str, parse: Callable[[str], Record]) -> Record:
+def record_to_annotate(game: str, parse: Callable[[str], Annotated], step: str) -> Annotated:
     """The record ``parse`` reads from the file ``game``, or from standard input for ``-``; a
-    :class:`~solver.core.answers.record.RecordError` names the file (or standard input) and the line."""
+    :class:`~solver.core.answers.record.RecordError` names the file (or standard input) and the line,
+    and an :class:`~solver.core.errors.InputError` says that a record without a ``step`` (``"move"``,
+    ``"turn"``) has nothing to annotate."""
     from solver.core.answers.record import read_file, read_stream
 
     if game != "-":
-        return read_file(game, parse)
-    return read_stream(standard_input().buffer, "standard input", parse)
+        record = read_file(game, parse)
+    else:
+        record = read_stream(standard_input().buffer, "standard input", parse)
+    if not record.names():
+        raise InputError(f"{'standard input' if game == '-' else quote(game)} holds no {step} to annotate")
+    return record
 
 
 @contextmanager
@@ -281,21 +327,32 @@ def stdout_is_terminal() -> bool:
     return sys.stdout is not None and sys.stdout.isatty()
 
 
-def svg_on_standard_output(svg_file: Path | None, files_asked: bool) -> bool:
-    """Whether a drawing command writes its SVG to standard output: when asked (``--svg -``), or when no
-    picture file is asked and standard output is not a terminal (it is redirected or piped). A terminal
-    gets text instead, and :data:`SVG_HINT`: 14 kB of SVG help no one there."""
-    return svg_file == STANDARD_OUTPUT or (not files_asked and not stdout_is_terminal())
+def echo_answer(svg_file: Path | None, text: Callable[[], str], svg: Callable[[], bytes],
+                files_asked: bool | None = None) -> None:
+    """Print a drawing command's answer (``line``, ``annotate``, ``show`` of every game) on standard
+    output: ``text()``, whatever picture files are written besides it, or the SVG, ``svg()``, instead
+    for ``--svg -``. ``show`` passes ``files_asked``: when it asks for no picture file, its SVG also
+    goes to a standard output that is not a terminal (redirected or piped), and a terminal gets the
+    text and :data:`SVG_HINT` (14 kB of SVG help no one there)."""
+    to_svg = svg_file == STANDARD_OUTPUT or (files_asked is False and not stdout_is_terminal())
+    if to_svg:
+        click.echo(svg().decode(), nl=False)
+        return
+    click.echo(text())
+    if files_asked is False:
+        click.echo(SVG_HINT, err=True)
 
 
 def pictures_asked(**paths: Path | None) -> list[tuple[Path, str]]:
-    """The (file, format) pairs of the picture options given (``svg=path, png=None``), each checked
+    """The (file, format) pairs of the picture options given (``svg=path, png=None``; ``--svg -`` is
+    standard output, see :func:`echo_answer`, not a file), each checked
     before any work: its suffix fits its format, a file can be written there, and a PNG can be drawn
     (matplotlib, the ``png`` extra, is installed: else one line naming the install command, exit 1)."""
     from solver.core.drawing import png
     from solver.core.drawing.pictures import check_format
 
-    asked = [(path, kind) for kind, path in paths.items() if path is not None]
+    asked = [(path, kind) for kind, path in paths.items()
+             if path is not None and not (kind == "svg" and path == STANDARD_OUTPUT)]
     for path, kind in asked:
         check_format(path, kind)
         if kind == "png":
@@ -308,6 +365,13 @@ def pictures_asked(**paths: Path | None) -> list[tuple[Path, str]]:
     return asked
 
 
+def make_directory(path: Path) -> None:
+    """Make the directory ``path`` of an option such as ``--svg DIR`` (its parent exists: see
+    :class:`Output`), unless it is there; one line and exit 1 if it cannot be made."""
+    with writing(path):
+        path.mkdir(exist_ok=True)
+
+
 def write_pictures(asked: list[tuple[Path, str]], draw: Callable[[str], bytes]) -> None:
     """Write each asked picture, ``draw(format)``, atomically."""
     for path, kind in asked:
@@ -315,7 +379,7 @@ def write_pictures(asked: list[tuple[Path, str]], draw: Callable[[str], bytes]) 
             files.write_atomically(path, draw(kind))
 
 
-def open_or_build(game: Game, table_file: Path | None, open_table: Callable[[Game, Path], Table],
+def open_or_build(game: Game, table_file: Location | None, open_table: Callable[[Game, Location], Table],
                   ensure_table: Callable[..., Table], progress: object, label: str,
                   cost: Callable[[], str] | None = None) -> Table:
     """The table of ``game``: ``open_table(game, table_file)`` if a file is given, else the default
@@ -325,7 +389,7 @@ def open_or_build(game: Game, table_file: Path | None, open_table: Callable[[Gam
     if table_file is not None:
         return open_table(game, table_file)
 
-    def announce(path: Path) -> None:
+    def announce(path: Location) -> None:
         said = cost() if cost else ""
         click.echo(f"building the {label} table at {path}{f' ({said})' if said else ''} ...", err=True)
 

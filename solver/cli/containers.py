@@ -6,6 +6,7 @@ an example of its game (:func:`commands`)."""
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import click
@@ -16,12 +17,12 @@ from solver.core.games import load
 _TABLES = click.argument("tables", nargs=-1, required=True, metavar="TABLE...", type=click.Path(path_type=Path))
 
 
-def _check_file(tables: tuple[Path, ...]) -> None:
+def _check_file(program: str, tables: tuple[Path, ...]) -> None:
     from solver.core.storage import container
 
     for path in tables:
         container.check_present(path, f"no table at {path}")
-        click.echo(f"{path}: intact ({container.check_file(path):,} bytes digested)")
+        click.echo(f"{path}: intact ({container.check_file(path, convert=f'{program} convert'):,} bytes digested)")
 
 
 def _convert(tables: tuple[Path, ...]) -> None:
@@ -47,7 +48,7 @@ def commands(program: str, table: str, builds: str = "") -> tuple[click.Command,
     \b
     Example{after}:
       {program} check-file tables/{table}
-    """)(_TABLES(_check_file))
+    """)(_TABLES(functools.partial(_check_file, program)))
     convert = click.command(name="convert", help=f"""Rewrite table files (of either game) written in the
     first container format in today's format, in place, from their verified data: nothing is solved
     again, the result bytes stay the same.

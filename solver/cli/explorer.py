@@ -1,4 +1,5 @@
-"""The serve command: the tablebase explorer in a web browser (:mod:`solver.web`)."""
+"""The serve and site commands: the tablebase explorer in a web browser (:mod:`solver.web`), served or
+written as static files."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import time
 import webbrowser
 from collections.abc import Callable
 from functools import partial
+from pathlib import Path
 
 import click
 
@@ -57,7 +59,9 @@ def serve(host: str, port: int, open_browser: bool, quiet: bool, cache_mb: int) 
     Every board and rule whose table exists is served; a missing table of
     a board up to 5 x 5 is built on first use. A probe reads only the
     chunks of a table it needs; at most --cache-mb of them stay in memory,
-    whatever the tables' sizes. Ctrl-C stops it (exit 0).
+    whatever the tables' sizes. $NEUTREEKO_TABLES may be a release's
+    https:// address: its tables are read there, none is built. Ctrl-C
+    stops it (exit 0).
 
     \b
     Example (open the explorer in the browser, then ask the API):
@@ -92,3 +96,53 @@ def serve(host: str, port: int, open_browser: bool, quiet: bool, cache_mb: int) 
             say("stopped")
         finally:
             explorer.close()  # a build under way is killed and what it wrote removed
+
+
+@click.command()
+@click.argument("directory", type=click.Path(path_type=Path, file_okay=False))
+@click.option("--tables", "tables", metavar="URL|DIR", default=None,
+              help="Where the pages read the tables: the URL (http:// or https://) of a release (see publish), "
+                   "or a directory whose tables are published into DIRECTORY/tables (default: the tables "
+                   "directory).")
+def site(directory: Path, tables: str | None) -> None:
+    """Write the explorer as static files into DIRECTORY: the pages, their JavaScript and the release
+    of tables they read, for any static web server that answers Range requests.
+
+    \b
+    The pages read the tables themselves (each chunk checked against its SHA-256):
+    a position's value and every move, the game annotated, the perfect
+    line, on every board whose table is in the release, folded tables and
+    NECNON's solved boards too.
+    What needs Python (building a missing table, NECNON's search engine)
+    says so on the page.
+    The pages need a secure context (https, or http on 127.0.0.1); a
+    release on another host must allow them by CORS. To try a site on this
+    machine: python -m solver.web.static_host DIRECTORY --port 8080 (a server
+    with Range).
+
+    \b
+    Example (then serve site/ with a web server that answers Range requests):
+      neutreeko site site/
+    """
+    from solver.cli.releases import publish_into  # the release machinery only for this command
+    from solver.core.storage import container, remote
+    from solver.web.site import write_site
+
+    source = container.tables_dir() if tables is None else remote.location(tables)
+    if isinstance(source, remote.Url):
+        where = str(source)
+    else:
+        if not source.is_dir():
+            fail(f"--tables {str(tables)[:60]!r} is neither an http(s) URL nor a directory", 2)
+        try:
+            (directory / "tables").mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            fail(f"cannot write {directory}: {error.strerror or error}", 1)
+        publish_into(registry.default().program, directory / "tables",
+                     sorted(source.glob("*.h5")), source)
+        where = "tables/"
+    try:
+        written = write_site(directory, where)
+    except OSError as error:
+        fail(f"cannot write {directory}: {error.strerror or error}", 1)
+    click.echo(f"wrote the explorer ({len(written)} files) into {directory}, reading the tables at {where}")

@@ -7,6 +7,7 @@ published (its ``release_entry``, see :class:`~solver.core.games.GameEntry`)."""
 
 from __future__ import annotations
 
+import functools
 import sys
 import time
 from collections.abc import Callable
@@ -16,6 +17,8 @@ from typing import TYPE_CHECKING, Protocol, TypeVar
 import click
 
 from solver import registry
+from solver.cli.common import Output
+from solver.core.answers.report import counted
 from solver.core.errors import ReleaseError
 from solver.core.files import size_text
 from solver.core.games import load
@@ -39,7 +42,7 @@ class Describable(Protocol):
 
 def _with_publish_options(command: Callable[..., None]) -> Callable[..., None]:
     """``command`` with publish's arguments and options (attached anew for each group's command)."""
-    options = (click.argument("directory", type=click.Path(path_type=Path)),
+    options = (click.argument("directory", type=Output(file_okay=False)),
                click.argument("tables", nargs=-1, metavar="[TABLE...]", type=click.Path(path_type=Path)),
                click.option("--force", is_flag=True, help="Replace the release already in DIRECTORY."))
     for option in reversed(options):
@@ -59,29 +62,38 @@ def publish_command(program: str) -> click.Command:
     \b
     Example (sha256sum -c SHA256SUMS in release/ then checks it; served, it is a mirror):
       {program} publish release/
-    """)(_with_publish_options(_publish))
+    """)(_with_publish_options(functools.partial(_publish, program)))
 
 
-def _publish(directory: Path, tables: tuple[Path, ...], force: bool) -> None:
-    from solver.core.storage import container, release
+def _publish(program: str, directory: Path, tables: tuple[Path, ...], force: bool) -> None:
+    from solver.core.storage import container
 
-    paths = list(tables) or sorted(container.tables_dir().glob("*.h5"))
+    source = container.local(container.tables_dir())
+    publish_into(program, directory, list(tables) or sorted(source.glob("*.h5")), source, force)
+
+
+def publish_into(program: str, directory: Path, paths: list[Path], source: Path, force: bool = True) -> None:
+    """Publish the tables ``paths`` (found in ``source``) into ``directory``, each said on a line, as
+    ``program publish`` does; a :class:`click.ClickException` if there are none."""
+    from solver.core.storage import release
+
     if not paths:
-        raise click.ClickException(f"no tables to publish in {container.tables_dir()}")
-    for entry in release.publish(directory, paths, _described, force):
+        raise click.ClickException(f"no tables to publish in {source}")
+    for entry in release.publish(directory, paths, functools.partial(_described, f"{program} convert"), force):
         click.echo(f"{entry.file}: {_label(entry.table)}, {size_text(entry.size)}, sha256 {entry.sha256}")
-    click.echo(f"published {len(paths)} table{'s' if len(paths) > 1 else ''} -> {directory} "
+    click.echo(f"published {counted(len(paths), 'table')} -> {directory} "
                f"({release.MANIFEST}, {release.SUMS})")
 
 
-def _described(path: Path) -> tuple[str, Attributes]:
+def _described(convert: str, path: Path) -> tuple[str, Attributes]:
     """The name in a release and the description of the table at ``path``, of whichever game it is,
     once every byte of the file is checked, its data read and, for a Neutreeko table with a committed
-    digest, its result digest found to be that one."""
+    digest, its result digest found to be that one; a table of the first container format is refused
+    naming ``convert``, the command that rewrites it."""
     from solver.core.storage import container
 
     container.check_present(path, f"no table at {path}")
-    container.check_file(path)
+    container.check_file(path, convert=convert)
     contents = container.open_contents(path)
     attributes = dict(contents.attributes)
     contents.close()

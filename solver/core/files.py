@@ -81,14 +81,15 @@ def destination(path: Path | str) -> Path:
 
 @contextmanager
 def _beside(path: Path) -> Iterator[str]:
-    """An empty file created beside ``path`` (a :func:`destination`), and ``path``'s directory if need
-    be, removed when the block ends unless the block renamed it away. It has ``path``'s permissions if
-    ``path`` exists, ordinary ones otherwise. If it cannot be removed, :class:`OSError` says so, naming
-    it (and what failed before), so that it is never left behind unreported."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    except FileExistsError as error:  # a file stands where a directory should be
-        raise NotADirectoryError(errno.ENOTDIR, f"{error.filename} is not a directory", str(path)) from None
+    """An empty file created beside ``path`` (a :func:`destination`), removed when the block ends unless
+    the block renamed it away. It has ``path``'s permissions if ``path`` exists, ordinary ones otherwise.
+    ``path``'s directory must exist: a missing one is never made (:class:`FileNotFoundError`). If the
+    file cannot be removed, :class:`OSError` says so, naming it (and what failed before), so that it is
+    never left behind unreported."""
+    if not path.parent.is_dir():
+        if path.parent.exists():
+            raise NotADirectoryError(errno.ENOTDIR, f"{path.parent} is not a directory", str(path))
+        raise FileNotFoundError(errno.ENOENT, f"the directory {path.parent} does not exist", str(path))
     try:
         handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     except OSError as error:

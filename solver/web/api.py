@@ -10,8 +10,9 @@ answer, with what the default game's :meth:`~solver.web.game_api.GameApi.catalog
                {"game": "necnon", "board": "4x4", "protocol": "nec", "table": "on demand"}, ...],
      "default": {"board": "5x5", "rule": "connected"}, "max_line_plies": 1000}
 
-A POST to one of the endpoints that take a game record (:attr:`Explorer.posted`) carries the record as
-its body, of the game the URL names (``?game=...``; nothing else is read from the URL of a POST).
+A POST to one of the endpoints that take a body (:attr:`Explorer.posted`) carries a game record, or for
+``/api/positions`` positions one a line, of the game the URL names (``?game=...``); the URL holds only
+the parameters the game's endpoint reads from it (the board of ``/api/positions``, for example).
 
 A request that cannot be answered raises :class:`~solver.web.game_api.ApiError` (HTTP 400, 404 for an
 endpoint no game has) or another :class:`~solver.core.errors.InputError` naming the problem (400); the
@@ -22,11 +23,11 @@ several threads at once.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from pathlib import Path
 
 from solver import registry
 from solver.core.answers.notation import quote
 from solver.core.games import load
+from solver.core.storage.remote import Location
 from solver.web.game_api import ApiError, GameApi, JSONObject, check_parameters
 from solver.web.tables import BuildLimits, Builds
 
@@ -35,7 +36,7 @@ __all__ = ["ApiError", "Explorer", "makers"]
 #: The endpoint every explorer answers itself, whatever its games.
 GAMES_ENDPOINT = "/api/games"
 #: What makes a game's API: called with the tables directory and the builds every game's tables share.
-ApiMaker = Callable[[Path | None, Builds], GameApi]
+ApiMaker = Callable[[Location | None, Builds], GameApi]
 
 
 def makers() -> dict[str, ApiMaker]:
@@ -50,7 +51,7 @@ class Explorer:
     :mod:`solver.web.tables`). :meth:`close` stops a build under way. ``apis`` makes each game's API
     (default: :func:`makers`); the default game's must be among them."""
 
-    def __init__(self, directory: Path | None = None, announce: Callable[[str], None] = lambda message: None,
+    def __init__(self, directory: Location | None = None, announce: Callable[[str], None] = lambda message: None,
                  limits: BuildLimits = BuildLimits(), apis: Mapping[str, ApiMaker] | None = None) -> None:
         self._builds = Builds(announce, limits)
         self._apis = {name: make(directory, self._builds) for name, make in (apis or makers()).items()}
@@ -58,7 +59,7 @@ class Explorer:
         #: Every endpoint of some game, and ``/api/games``.
         self.endpoints = sorted({endpoint for api in self._apis.values() for endpoint in api.endpoints}
                                 | {GAMES_ENDPOINT})
-        #: Every endpoint that takes a game record of some game as a POST's body.
+        #: Every endpoint that takes a POST's body for some game.
         self.posted = sorted({endpoint for api in self._apis.values() for endpoint in api.posted})
         self._games: tuple[tuple[list[JSONObject], ...], JSONObject] | None = None  # the games' lists, the answer
 
@@ -73,13 +74,15 @@ class Explorer:
         check_parameters(endpoint, parameters, ("game", *api.endpoints[endpoint]))
         return api.answer(endpoint, {key: value for key, value in parameters.items() if key != "game"})
 
-    def answer_record(self, endpoint: str, parameters: Mapping[str, str], text: str) -> JSONObject:
-        """The JSON object ``endpoint`` (one of :attr:`posted`) answers with for the game record ``text``
-        of the game ``parameters`` name (their only parameter)."""
+    def answer_body(self, endpoint: str, parameters: Mapping[str, str], text: str) -> JSONObject:
+        """The JSON object ``endpoint`` (one of :attr:`posted`) answers with for the body ``text`` (a game
+        record, or positions one a line) of the game ``parameters`` name, with the other parameters it reads."""
         api = self._api(endpoint, parameters, posted=True)
-        if set(parameters) - {"game"}:
-            raise ApiError(f"POST {endpoint} takes its game record in the body, and only game in the URL")
-        return api.answer_record(endpoint, text)
+        known = api.posted[endpoint]
+        if set(parameters) - {"game", *known}:
+            raise ApiError(f"POST {endpoint} takes its input in the body, and only "
+                           f"{', '.join(('game', *known))} in the URL")
+        return api.answer_body(endpoint, {key: value for key, value in parameters.items() if key != "game"}, text)
 
     def _api(self, endpoint: str, parameters: Mapping[str, str], posted: bool) -> GameApi:
         """The API of the game ``parameters`` name, if it answers ``endpoint`` (among the endpoints that
@@ -88,9 +91,9 @@ class Explorer:
         api = self._apis.get(name)
         if api is None:
             raise ApiError(f"unknown game {quote(name)}; the explorer has {', '.join(self._apis)}")
-        offered = api.posted if posted else tuple(api.endpoints)
+        offered = tuple(api.posted if posted else api.endpoints)
         if endpoint not in offered:
-            what = "no POST of a record to" if posted else "no endpoint"
+            what = "no POST to" if posted else "no endpoint"
             raise ApiError(f"{name} has {what} {endpoint}; it has {', '.join(offered)}")
         return api
 

@@ -27,6 +27,8 @@ STATIC = {
     "/explorer.css": ("explorer.css", "text/css; charset=utf-8"),
     "/tree.js": ("tree.js", "text/javascript; charset=utf-8"),
     "/page.js": ("page.js", "text/javascript; charset=utf-8"),
+    "/chart.js": ("chart.js", "text/javascript; charset=utf-8"),
+    "/editor.js": ("editor.js", "text/javascript; charset=utf-8"),
     "/favicon.svg": ("favicon.svg", "image/svg+xml"),
 }
 

@@ -19,6 +19,8 @@ JSONObject = dict[str, Any]
 State = TypeVar("State")
 Step = TypeVar("Step")
 
+#: The most positions one ``POST /api/positions`` answers, one a line of its body (:func:`position_lines`).
+MAX_POSITIONS = 1000
 #: The most moves (NECNON's turns) a game tree may hold, its main line and every variation together, for
 #: ``/api/game``, ``/api/annotate`` and ``/api/record``, and how deep its variations may nest: the work
 #: and the answer of such a request grow with them (:func:`check_tree`).
@@ -36,22 +38,23 @@ class ApiError(InputError):
 class GameApi(Protocol):
     """One game's endpoints. ``endpoints`` maps each path the game answers to the parameters it reads
     (``game`` apart, which the registry reads); ``answer`` is called only with those parameters.
-    ``posted`` are the endpoints that also take a game record of the game as a POST's body, which
-    ``answer_record`` answers."""
+    ``posted`` maps each path that takes a POST's body (a game record, or positions one a line) to the
+    parameters it reads from the URL; ``answer_body`` answers it."""
 
     @property
     def endpoints(self) -> Mapping[str, tuple[str, ...]]: ...
 
     @property
-    def posted(self) -> tuple[str, ...]: ...
+    def posted(self) -> Mapping[str, tuple[str, ...]]: ...
 
     def answer(self, endpoint: str, parameters: Mapping[str, str]) -> JSONObject:
         """The JSON object ``endpoint`` answers with for ``parameters``; raises
         :class:`~solver.core.errors.InputError` naming what is wrong with them."""
 
-    def answer_record(self, endpoint: str, text: str) -> JSONObject:
-        """The JSON object ``endpoint`` (one of ``posted``) answers with for the game record ``text``;
-        raises :class:`~solver.core.errors.InputError` naming the line of a record that cannot be read."""
+    def answer_body(self, endpoint: str, parameters: Mapping[str, str], text: str) -> JSONObject:
+        """The JSON object ``endpoint`` (one of ``posted``) answers with for the body ``text`` and the URL's
+        ``parameters`` (those it reads only); raises :class:`~solver.core.errors.InputError` naming the
+        line of a record that cannot be read, or what is wrong with the parameters."""
 
     def games(self) -> list[JSONObject]:
         """The game's entries of ``/api/games``: ``{"game": name, "board": ..., ..., "table": state}``;
@@ -76,6 +79,18 @@ def check_tree(moves: Sequence[object], variations: Sequence[Variation[Any]]) ->
     if depth > MAX_NESTING:
         raise ApiError(f"the game's variations nest more than {MAX_NESTING} deep; at most that many are answered",
                        HTTPStatus.REQUEST_ENTITY_TOO_LARGE)
+
+
+def position_lines(text: str) -> list[str]:
+    """The lines of a ``POST /api/positions`` body, one position each (a last line end ignored); raises
+    :class:`ApiError` for none (400) or more than :data:`MAX_POSITIONS` (413)."""
+    lines = [line.removesuffix("\r") for line in text.removesuffix("\n").split("\n")] if text else []
+    if not lines:
+        raise ApiError("the body holds no position: send one position a line")
+    if len(lines) > MAX_POSITIONS:
+        raise ApiError(f"the body holds {len(lines):,} lines; at most {MAX_POSITIONS:,} positions are answered "
+                       "a request", HTTPStatus.REQUEST_ENTITY_TOO_LARGE)
+    return lines
 
 
 def variation_objects(positions: Sequence[State], variations: Sequence[Variation[Step]],

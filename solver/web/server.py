@@ -40,7 +40,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
-from solver import __version__
+from solver import __version__, registry
 from solver.core.answers.notation import quote
 from solver.core.answers.record import decode_record
 from solver.core.errors import InputError, MissingTableError, TableError
@@ -51,7 +51,8 @@ from solver.web.tables import BusyError
 
 #: The longest request URL answered (a position with a few hundred moves fits).
 MAX_URL = 8192
-#: The largest request body read: a game record for ``POST /api/annotate`` or ``/api/game`` (thousands of plies fit).
+#: The largest request body read: a game record for ``POST /api/annotate`` or ``/api/game`` (thousands of plies
+#: fit), or the positions of ``POST /api/positions``.
 MAX_BODY = 64 * 1024
 #: Connections open at once; one more is answered 503 and closed.
 MAX_CONNECTIONS = 64
@@ -181,7 +182,7 @@ class ExplorerServer(ThreadingHTTPServer):
 
 
 def _log_fault(what: str) -> None:
-    print(f"neutreeko serve: {what}:\n{traceback.format_exc()}", file=sys.stderr, flush=True)
+    print(f"{registry.default().program} serve: {what}:\n{traceback.format_exc()}", file=sys.stderr, flush=True)
 
 
 def _bracketed(name: str) -> str:
@@ -279,13 +280,19 @@ class _Handler(BaseHTTPRequestHandler):
         super().handle_one_request()
 
     def version_string(self) -> str:
-        return f"neutreeko-explorer/{__version__}"
+        return f"{registry.default().program}-explorer/{__version__}"
 
     def do_GET(self) -> None:
-        self._answer(self._route)
+        if self._post_only():
+            self._refuse_method()
+        else:
+            self._answer(self._route)
 
-    def do_HEAD(self) -> None:
-        self._answer(self._route)
+    do_HEAD = do_GET
+
+    def _post_only(self) -> bool:
+        explorer, path = self.server.explorer, urlsplit(self.path).path
+        return path in explorer.posted and path not in explorer.endpoints
 
     def do_POST(self) -> None:
         if urlsplit(self.path).path in self.server.explorer.posted:
@@ -300,7 +307,9 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _refuse_method(self) -> None:
         self.close_connection = True  # its body, if any, is not read
-        allowed = "GET, HEAD, POST" if urlsplit(self.path).path in self.server.explorer.posted else "GET, HEAD"
+        path = urlsplit(self.path).path
+        allowed = "POST" if self._post_only() else "GET, HEAD, POST" if path in self.server.explorer.posted \
+            else "GET, HEAD"
         self._send_json(HTTPStatus.METHOD_NOT_ALLOWED, {"error": f"{self.command} is not allowed here; use "
                                                                  f"{' or '.join(allowed.split(', '))}"},
                         {"Allow": allowed})
@@ -340,11 +349,11 @@ class _Handler(BaseHTTPRequestHandler):
         return HTTPStatus.OK, asset.content, asset.media_type
 
     def _posted(self) -> tuple[int, bytes, str]:
-        """``POST /api/annotate`` or ``/api/game``: the game record in the body answered, of the game the URL
-        names (Neutreeko's if none)."""
+        """A POST to one of :attr:`Explorer.posted <solver.web.api.Explorer.posted>`: the body (a game
+        record, or positions one a line) answered, for the game the URL names (Neutreeko's if none)."""
         url = urlsplit(self.path)
         text = self._body()  # read before the URL is checked: a refusal then leaves no body unread on the connection
-        answer = self.server.explorer.answer_record(url.path, _parameters(url.query), text)
+        answer = self.server.explorer.answer_body(url.path, _parameters(url.query), text)
         return HTTPStatus.OK, json.dumps(answer).encode(), "application/json"
 
     def _body(self) -> str:

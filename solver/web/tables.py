@@ -1,7 +1,8 @@
 """The server's tables: each kept open while its file stays the same, each behind a lock of its own, a
 missing one built when the game allows it, one build at a time, in a child process. Nothing here knows
 a game: a table is a key (its name in messages), a path, a function that opens it and the command line
-of a child process that builds it.
+of a child process that builds it. Tables at a release's address are opened once and kept (a release
+does not change), never built; those present are those its manifest lists.
 
 What a request for a table may cost, and why:
 
@@ -26,6 +27,7 @@ What a request for a table may cost, and why:
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import signal
@@ -39,10 +41,12 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Generic, NoReturn, TypeVar
+from typing import Generic, NoReturn, TypeGuard, TypeVar
 
 from solver.core import files
 from solver.core.errors import MissingTableError, TableError
+from solver.core.storage import release
+from solver.core.storage.remote import Location, Url
 
 Table = TypeVar("Table")
 #: The command line of a child process that writes a table to the path it is given.
@@ -92,7 +96,8 @@ class LiveTables(Generic[Table]):
         self._slots: dict[str, _Slot[Table]] = {}
         self._slots_lock = threading.Lock()
 
-    def get(self, key: str, path: Path, open_table: Callable[[Path], Table], build: Command | None = None) -> Table:
+    def get(self, key: str, path: Location, open_table: Callable[[Location], Table],
+            build: Command | None = None) -> Table:
         """The table ``key`` as ``open_table(path)`` opens it: the one opened before if the file at
         ``path`` is still the same, otherwise opened again; if it is missing (``open_table`` raises
         :class:`~solver.core.errors.MissingTableError`) and ``build`` is given, built by a child process running
@@ -118,7 +123,7 @@ class LiveTables(Generic[Table]):
         with self._slots_lock:
             return self._slots.setdefault(key, _Slot(threading.Lock()))
 
-    def _open(self, key: str, path: Path, signature: Signature | None, open_table: Callable[[Path], Table],
+    def _open(self, key: str, path: Location, signature: Signature | None, open_table: Callable[[Location], Table],
               build: Command | None) -> tuple[Table, Signature | None]:
         """The table opened (built first if missing and ``build`` is given) and the signature of its file,
         taken before it was opened (``signature``, if it was not built): should the file change in
@@ -126,25 +131,52 @@ class LiveTables(Generic[Table]):
         try:
             return open_table(path), signature
         except MissingTableError:
-            if build is None:
+            if build is None or not buildable(path):
                 raise
         self._builds.build(key, path, build)
         signature = _signature(path)
         return open_table(path), signature
 
 
-def listing(directory: Path) -> frozenset[str] | None:
+def listing(directory: Location) -> frozenset[str] | None:
     """The names in ``directory``, or None if it cannot be read: an answer made from the tables there
-    is made again only when they change (a table added, removed or renamed into place)."""
+    is made again only when they change (a table added, removed or renamed into place). Those of a
+    release's address are its manifest's, read once."""
+    if isinstance(directory, Url):
+        return _manifest_names(directory)
     try:
         return frozenset(os.listdir(directory))
     except OSError:
         return None
 
 
-def _signature(path: Path) -> Signature | None:
+def buildable(path: Location) -> TypeGuard[Path]:
+    """May a missing table at ``path`` be built? Not at an address: tables are read there."""
+    return not isinstance(path, Url)
+
+
+def is_present(path: Location) -> bool:
+    """Is a table file at ``path`` (for an address: does its release's manifest list it)?"""
+    if isinstance(path, Url):
+        return path.name in (listing(path.parent) or ())
+    return path.is_file()
+
+
+@functools.lru_cache(maxsize=8)
+def _manifest_names(directory: Url) -> frozenset[str] | None:
+    """The files the manifest of the release at ``directory`` lists, or None if it cannot be read."""
+    try:
+        return frozenset(entry.file for entry in release.read_manifest(str(directory)))
+    except TableError:
+        return None
+
+
+def _signature(path: Location) -> Signature | None:
     """(device, inode, size, modification time in ns) of the file at ``path`` (links followed), or None
-    if it cannot be looked at: a file replaced, rewritten or deleted has another signature (or none)."""
+    if it cannot be looked at: a file replaced, rewritten or deleted has another signature (or none). A
+    table at an address has one signature: a release does not change under its address."""
+    if isinstance(path, Url):
+        return 0, 0, 0, 0
     try:
         status = os.stat(path)
     except OSError:

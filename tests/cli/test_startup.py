@@ -37,7 +37,8 @@ def _imported(*args: str, tables: str = "") -> set[str]:
 
 
 @pytest.mark.parametrize("args", [["--version"], ["--help"], ["query", "--help"], ["solve", "--help"],
-                                  ["starts", "--help"], ["serve", "--help"], ["check-file", "--help"]],
+                                  ["starts", "--help"], ["serve", "--help"], ["site", "--help"],
+                                  ["check-file", "--help"]],
                          ids=" ".join)
 def test_version_and_help_import_no_heavy_library(args):
     imported = _imported(*args)
@@ -66,7 +67,7 @@ def test_the_documented_group_holds_every_command():
     done = subprocess.run([sys.executable, "-c", "from solver.cli import cli\nprint(*cli.commands)"],
                           capture_output=True, text=True, timeout=TIMEOUT)
     assert done.returncode == 0, done.stderr
-    assert set(done.stdout.split()) == set(COMMANDS) | {"check-file", "convert", "publish", "serve"}
+    assert set(done.stdout.split()) == set(COMMANDS) | {"check-file", "convert", "publish", "serve", "site"}
 
 
 def test_help_of_a_command_with_choices_from_play_shows_them():

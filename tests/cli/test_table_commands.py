@@ -62,6 +62,17 @@ def test_convert_rewrites_first_format_tables_of_either_game(tables_4x4, necnon_
                           "match their digest", code=1)
 
 
+def test_a_first_format_table_is_refused_naming_the_convert_of_the_command_run(tables_4x4, necnon_tables, tmp_path):
+    intact_necnon = open_necnon_table(NecnonGame.of("3x3", "nec"), necnon_tables / "necnon-3x3-nec.h5")
+    old = tmp_path / "necnon-3x3-nec.h5"
+    write_first_format(old, "classes", intact_necnon.records, intact_necnon.attributes)
+    remedy = f"{old} is a table in the first container format; rewrite it with necnon convert {old}"
+    for command in (["query", "empty", "--board", "3x3", "--table", str(old)], ["check-file", str(old)],
+                    ["publish", str(tmp_path / "release"), str(old)]):
+        assert_one_line_error(necnon(*command), remedy, code=1, program="necnon")
+    assert_one_line_error(invoke("check-file", str(old)), remedy.replace("necnon convert", "neutreeko convert"), code=1)
+
+
 def test_convert_checks_the_attributes_it_reads_of_either_game(tables_4x4, necnon_tables, tmp_path):
     """A first-format table whose digests hold but whose attributes are of the wrong kind is refused in
     one line, exit 1, and left as it was."""

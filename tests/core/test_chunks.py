@@ -65,22 +65,22 @@ def test_a_cold_probe_reads_the_header_the_metadata_and_one_chunk(table_6x6, cou
 def test_a_batch_reads_each_chunk_once(table_5x5, counted_reads):
     table = open_table(GAME, table_5x5)
     opened = len(counted_reads)
-    table.lookup(np.arange(0, GAME.positions, 7))
+    table.probe(np.arange(0, GAME.positions, 7))
     assert len(counted_reads) - opened == table.chunks.count == 14
-    table.lookup(np.arange(3, GAME.positions, 11))  # every chunk now comes from the cache
+    table.probe(np.arange(3, GAME.positions, 11))  # every chunk now comes from the cache
     assert len(counted_reads) - opened == 14
 
 
 def test_chunked_answers_are_the_whole_tables(table_5x5, solved_5x5):
     table = open_table(GAME, table_5x5)
     indices = np.random.default_rng(5).integers(0, GAME.positions, 20_000)
-    assert np.array_equal(table.lookup(indices), solved_5x5.result[indices])
-    assert table.lookup(int(indices[0])) == solved_5x5.result[indices[0]]
-    assert table.lookup(np.empty(0, dtype=np.int64)).shape == (0,)
-    assert np.array_equal(table.lookup(indices.reshape(100, 200)), solved_5x5.result[indices].reshape(100, 200))
+    assert np.array_equal(table.probe(indices), solved_5x5.result[indices])
+    assert table.probe(int(indices[0])) == solved_5x5.result[indices[0]]
+    assert table.probe(np.empty(0, dtype=np.int64)).shape == (0,)
+    assert np.array_equal(table.probe(indices.reshape(100, 200)), solved_5x5.result[indices].reshape(100, 200))
     assert np.array_equal(table.result, solved_5x5.result)
     with pytest.raises(IndexError):
-        table.lookup(GAME.positions)
+        table.probe(GAME.positions)
 
 
 def test_the_cache_stays_within_its_bound(table_5x5):
@@ -88,7 +88,7 @@ def test_the_cache_stays_within_its_bound(table_5x5):
     try:
         chunks.set_cache_limit(3 * CHUNK_BYTES)
         table = open_table(GAME, table_5x5)
-        table.lookup(np.arange(0, GAME.positions, 1000))
+        table.probe(np.arange(0, GAME.positions, 1000))
         assert 0 < chunks.cache_size() <= chunks.cache_limit()
         table.close()
         assert chunks.cache_size() == 0
@@ -108,7 +108,7 @@ def test_necnon_probes_search_the_chunks_by_their_first_keys(tmp_path):
     absent = sample[:300] + np.uint64(1)
     keys = np.concatenate([sample, absent[~np.isin(absent, records["key"])], np.array([0, 2**63], np.uint64),
                            records["key"][table.chunks.chunk_items * np.arange(1, table.chunks.count)]])  # fences
-    present, found = table.lookup(keys)
+    present, found = table.probe(keys)
     rows = find(records, keys)
     assert np.array_equal(present, rows >= 0) and present[:3000].all()
     assert np.array_equal(found[present], records[rows[present]])
@@ -129,7 +129,7 @@ def flip_and_probe(path: str, near: int, far: int) -> None:
     in_chunks = np.zeros(os.path.getsize(path), dtype=bool)
     for entry in entries:
         in_chunks[int(entry["offset"]):int(entry["offset"] + entry["size"])] = True
-    truth = {index: int(intact.lookup(index)) for index in (near, far)}
+    truth = {index: int(intact.probe(index)) for index in (near, far)}
     intact.close()
     inside = np.flatnonzero(in_chunks)[::997]
     wrong: list[object] = []
@@ -143,7 +143,7 @@ def flip_and_probe(path: str, near: int, far: int) -> None:
             for index, value in truth.items():
                 damaged = index // table.chunks.chunk_items == chunk
                 try:
-                    answer = int(table.lookup(index))
+                    answer = int(table.probe(index))
                     if damaged or answer != value:
                         wrong.append([offset, index, "answered", answer])
                 except TableError as error:
@@ -191,10 +191,10 @@ def test_a_forgotten_tables_chunks_are_never_another_tables(table_5x5, tables_4x
     small = Game.of("4x4")
     for _ in range(12):
         forgotten = open_table(small, tables_4x4 / "neutreeko-4x4.h5")
-        forgotten.lookup(np.arange(0, small.positions, 9_999))
+        forgotten.probe(np.arange(0, small.positions, 9_999))
         del forgotten  # freed at once: no cycle holds a table
         table = open_table(GAME, table_5x5)
-        assert np.array_equal(table.lookup(np.arange(0, 150_000, 997)), solved_5x5.result[:150_000:997])
+        assert np.array_equal(table.probe(np.arange(0, 150_000, 997)), solved_5x5.result[:150_000:997])
         del table
 
 

@@ -59,10 +59,13 @@ def test_interrupted_write_leaves_nothing(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
-def test_missing_directories_are_made(tmp_path):
+def test_a_missing_directory_is_refused_and_never_made(tmp_path):
     target = tmp_path / "a" / "b" / "line.html"
-    files.write_atomically(target, "page")
-    assert target.read_text() == "page"
+    for write in (files.check_writable, lambda path: files.write_atomically(path, "page")):
+        with pytest.raises(FileNotFoundError) as raised:
+            write(target)
+        assert raised.value.strerror == f"the directory {tmp_path / 'a' / 'b'} does not exist"
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_files_are_not_private(tmp_path):

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from solver.cli import group
 from solver.core import files
 from tests.helpers import assert_one_line_error, invoke
 
@@ -172,3 +173,31 @@ def test_check_writable_and_write_agree(tmp_path):
     files.write_atomically(tmp_path / "link", "new")
     assert target.read_text() == "new" and (tmp_path / "link").is_symlink()
     assert sorted(path.name for path in tmp_path.iterdir()) == ["fifo", "link", "target"]
+
+
+@pytest.mark.parametrize("program, args", [
+    ("neutreeko", ["show", "start", "--svg", "{missing}/b.svg"]),
+    ("neutreeko", ["show", "start", "--png", "{missing}/b.png"]),
+    ("neutreeko", ["line", "start", "--html", "{missing}/l.html"]),
+    ("neutreeko", ["annotate", "-", "--svg", "{missing}/a.svg"]),
+    ("neutreeko", ["solve", "--board", "3x3", "--out", "{missing}/t.h5"]),
+    ("neutreeko", ["puzzles", "--board", "4x4", "--out", "{missing}/p.txt"]),
+    ("neutreeko", ["puzzles", "--board", "4x4", "--svg", "{missing}/pictures"]),
+    ("neutreeko", ["starts", "--board", "4x4", "--svg", "{missing}/pictures"]),
+    ("neutreeko", ["survey", "--out", "{missing}/survey.md"]),
+    ("neutreeko", ["play", "--record", "{missing}/game.txt"]),
+    ("neutreeko", ["publish", "{missing}/release"]),
+    ("necnon", ["show", "--svg", "{missing}/b.svg"]),
+    ("necnon", ["line", "--board", "3x3", "--svg", "{missing}/l.svg"]),
+    ("necnon", ["annotate", "-", "--png", "{missing}/a.png"]),
+    ("necnon", ["solve", "--board", "3x3", "--out", "{missing}/t.h5"]),
+    ("necnon", ["survey", "--out", "{missing}/survey.md"]),
+    ("necnon", ["play", "--record", "{missing}/game.txt"]),
+], ids=lambda value: value if isinstance(value, str) else " ".join(value[:2]))
+def test_a_missing_directory_is_refused_and_not_made(tmp_path, program, args):
+    """Every writer of both programs refuses a file or directory in a directory that does not exist, in
+    one line (exit 2), before any work, and makes nothing: neither that directory nor the tables one."""
+    missing = tmp_path / "missing" / "deeper"
+    result = invoke(*[arg.format(missing=missing) for arg in args], input="", program=group(program))
+    assert_one_line_error(result, "the directory '", "' does not exist", code=2, program=program)
+    assert list(tmp_path.iterdir()) == []

@@ -1,8 +1,8 @@
 """Tables that travel: ``publish`` writes a release directory, ``fetch`` (both games) downloads one of its
 tables from a mirror, resuming, and moves it into the tables directory only once it matches the
-manifest and the committed digests. The mirror is an HTTP server of the test's own on the loopback
-interface, serving a published directory, with byte ranges (which Python's own server lacks), a log of
-the requests, and ways to misbehave: ignore ranges, cut a transfer short."""
+manifest and the committed digests. The mirror is :mod:`solver.web.static_host` on the loopback interface
+(byte ranges, which Python's own server lacks), serving a published directory, with a log of the
+requests and ways to misbehave: ignore ranges, cut a transfer short, forge headers, send slowly."""
 
 from __future__ import annotations
 
@@ -13,12 +13,9 @@ import re
 import shutil
 import socket
 import subprocess
-import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from functools import partial
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import h5py
@@ -36,6 +33,7 @@ from solver.neutreeko.model.game import Game
 from solver.neutreeko.solving.solve import solve
 from solver.neutreeko.tables.digests import committed_digest
 from solver.neutreeko.tables.table import open_table, table_path, write_table
+from solver.web.static_host import RangeHandler, RangeServer
 from tests.helpers import assert_one_line_error, invoke
 
 necnon_cli = group("necnon")
@@ -102,47 +100,34 @@ class Mirror:
         return [entry for entry in self.log if entry[0] == f"/{name}"]
 
 
-class _Handler(SimpleHTTPRequestHandler):
-    """Python's file server with single ranges (``bytes=N-``), a log, and the misbehaviours of
+class _Handler(RangeHandler):
+    """The loopback server of :mod:`solver.web.static_host`, with a log and the misbehaviours of
     :class:`Mirror`."""
 
-    timeout = 10  # seconds a connection may idle: no test waits on a stuck client
     mirror: Mirror
 
-    def do_GET(self) -> None:
+    def answer(self) -> tuple[int, dict[str, str], bytes]:
         wanted = self.headers.get("Range")
-        path = Path(self.translate_path(self.path))
-        if not path.is_file():
-            self.mirror.log.append((self.path, wanted, 404))
-            self.send_error(404)
-            return
-        data = path.read_bytes()
-        ranged = re.fullmatch(r"bytes=(\d+)-", wanted or "")
-        start = int(ranged[1]) if ranged and not self.mirror.ignore_range else 0
-        if start >= len(data) > 0:
-            self.mirror.log.append((self.path, wanted, 416))
-            self.send_response(416)
-            self.send_header("Content-Range", f"bytes */{len(data)}")
-            self.send_header("Content-Length", "0")
-            self.end_headers()
-            return
-        status = 206 if ranged and not self.mirror.ignore_range else 200
+        if self.mirror.ignore_range:
+            del self.headers["Range"]
+        status, headers, body = super().answer()
         self.mirror.log.append((self.path, wanted, status))
-        headers = {"Content-Length": str(len(data) - start)}
-        if status == 206:
-            headers["Content-Range"] = f"bytes {start}-{len(data) - 1}/{len(data)}"
-        headers.update(self.mirror.forged.get(path.name, {}))
-        if path.name in self.mirror.drip:
-            self._drip(status, headers, data[start:], path.name)
+        headers.update(self.mirror.forged.get(self._name(), {}) if status in (200, 206) else {})
+        return status, headers, body
+
+    def reply(self, status: int, headers: dict[str, str], body: bytes) -> None:
+        name = self._name()
+        if name in self.mirror.drip:
+            self._drip(status, headers, body, name)
             return
-        self.send_response(status)
-        for name, value in headers.items():
-            self.send_header(name, value)
-        self.end_headers()
-        cut = self.mirror.cut.get(path.name)
-        self.wfile.write(data[start:cut] if cut is not None else data[start:])
-        if cut is not None:
-            self.close_connection = True
+        cut = self.mirror.cut.get(name)
+        if cut is not None:  # a place in the file: the body ends there
+            first = int(re.findall("[0-9]+", headers.get("Content-Range", "bytes 0"))[0])
+            body, self.close_connection = body[:max(0, cut - first)], True
+        super().reply(status, headers, body)
+
+    def _name(self) -> str:
+        return Path(self.translate_path(self.path)).name
 
     def _drip(self, status: int, headers: dict[str, str], body: bytes, name: str) -> None:
         """Send the answer a byte at a time, its head at once unless ``name`` is in :attr:`Mirror.drip_head`,
@@ -174,19 +159,14 @@ def serve() -> Iterator:
 
     def start(directory: Path) -> Mirror:
         mirror = Mirror("")
-        handler = type("Handler", (_Handler,), {"mirror": mirror})
-        server = ThreadingHTTPServer(("127.0.0.1", 0), partial(handler, directory=str(directory)))
-        mirror.url = f"http://127.0.0.1:{server.server_address[1]}/"
-        thread = threading.Thread(target=server.serve_forever, daemon=True)
-        thread.start()
-        running.append((server, thread))
+        server = RangeServer(directory, handler=type("Handler", (_Handler,), {"mirror": mirror}))
+        mirror.url = server.start().url
+        running.append(server)
         return mirror
 
     yield start
-    for server, thread in running:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
+    for server in running:
+        server.stop()
 
 
 @pytest.fixture

@@ -157,3 +157,11 @@ def test_a_missing_table_or_board_beyond_solving(necnon_env, tmp_path):
                           "none.h5", code=1, program="necnon")
     assert_one_line_error(necnon("annotate", "-", "--build", input='[Board "hex4"]\nd4'), "hex4", "at most 30",
                           code=2, program="necnon")
+
+
+@pytest.mark.parametrize("record", ["", '[Board "3x3"]\n'])
+def test_a_record_without_a_turn_is_refused(fresh_tables, record):
+    """Nothing to annotate: one line, exit 2, before any table is read or built."""
+    assert_one_line_error(necnon("annotate", "-", input=record), "standard input holds no turn to annotate",
+                          code=2, program="necnon")
+    assert not fresh_tables.exists()

@@ -4,9 +4,12 @@ line on standard error, exit 2, nothing written)."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
 import shutil
+import subprocess
+import sys
 
 import h5py
 import pytest
@@ -18,7 +21,7 @@ from solver.necnon.model.rules import Game
 from solver.necnon.playing.record import read_record
 from solver.necnon.querying.probe import Tablebase
 from solver.necnon.tables.table import open_table
-from tests.helpers import assert_one_line_error, help_examples, invoke, write_first_format
+from tests.helpers import assert_one_line_error, help_examples, invoke, read_terminal, write_first_format
 
 cli = group("necnon")
 
@@ -222,7 +225,7 @@ def test_a_large_board_is_built_only_when_asked(fresh_tables):
     result = necnon("stats", "--board", "5x4", "--protocol", "non")
     assert_one_line_error(result, "more than 16 cells is built only when asked", "--build",
                           "necnon solve --board 5x4 --protocol non", code=1, program="necnon")
-    survey = necnon("survey", "--max-cells", "18", "--out", str(fresh_tables / "survey.md"))
+    survey = necnon("survey", "--max-cells", "18", "--out", str(fresh_tables.parent / "survey.md"))
     assert_one_line_error(survey, "6x3 nec", "--build", code=1, program="necnon")
     assert not fresh_tables.exists() or not any(fresh_tables.iterdir())
 
@@ -300,3 +303,23 @@ def test_stats_refuses_a_table_whose_attribute_is_not_of_its_kind(necnon_env, tm
     stamp(copy)
     result = necnon("stats", "--board", "3x3", "--json", "--table", str(copy))
     assert_one_line_error(result, words, code=1, program="necnon")
+
+
+@pytest.mark.integration
+def test_a_first_build_shows_its_progress_on_a_terminal(fresh_tables):
+    """A table built unasked on a terminal: a line as the search starts, then the count now and then, and
+    the whole count at the end (3 x 3 fits one slice of the search, so the first and the last lines)."""
+    pty = pytest.importorskip("pty")
+    master, slave = pty.openpty()
+    process = subprocess.Popen([sys.executable, "-c", "from solver.__main__ import run; run('necnon')", "query",
+                                "--board", "3x3"], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=slave)
+    os.close(slave)
+    try:
+        terminal = read_terminal(master, None, 120).decode()
+        process.communicate(timeout=120)
+    finally:
+        os.close(master)
+    assert process.returncode == 0
+    counts = re.findall(r"^ +([\d,]+) classes +([\d,]+) positions +[\d.]+ s\r?$", terminal, re.MULTILINE)
+    assert terminal.startswith("building the necnon 3x3 nec table at ")
+    assert counts[0] == ("0", "0") and counts[-1] == ("491", "3,368"), terminal

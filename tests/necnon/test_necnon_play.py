@@ -8,7 +8,7 @@ import re
 import pytest
 
 from solver.cli import group
-from solver.necnon.playing.play import Match
+from solver.necnon.playing.play import MARKS, Match
 from solver.necnon.playing.record import GameRecord, parse_record, read_record
 from solver.necnon.querying.probe import Tablebase
 from tests.helpers import assert_one_line_error, invoke
@@ -127,3 +127,9 @@ def test_interrupted_play_prints_the_record_and_exits_130(necnon_env, monkeypatc
     assert re.search(r"== game stopped \(interrupted\) after 2 turns ==", result.stdout)
     assert printed_record(result.stdout) == saved.read_text()
     assert read_record(saved).names() == ["b2", "a1,b1"]
+
+
+def test_play_help_and_its_help_command_explain_the_board_marks(necnon_env):
+    assert MARKS in " ".join(necnon("play", "--help").stdout.split())
+    result = necnon("play", "--board", "3x3", "--as", "both", input="help\nquit\n")
+    assert f"{MARKS}\nBlack> quit\n" in result.stdout

@@ -54,6 +54,9 @@ def test_the_survey_report(tmp_path):
     games = survey_games(7)
     built = {}
 
+    (tmp_path / "tables").mkdir()
+    (tmp_path / "docs").mkdir()
+
     def opener(game):
         built[game] = build_table(game, tmp_path / "tables" / table_path(game).name)[0]
         return open_table(game, built[game])

@@ -26,7 +26,7 @@ from solver.neutreeko.model.position import Position
 from solver.neutreeko.playing.record import parse_record, read_variations
 from solver.neutreeko.solving.solve import solve
 from solver.neutreeko.tables.table import table_path, write_table
-from tests.helpers import LONGEST
+from tests.helpers import LONGEST, START, invoke
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
@@ -285,10 +285,165 @@ def test_a_move_never_scrolls_the_window(browser, explorer_url, width, height, m
             wait_until(browser, lambda: f"ply {ply} of {ply}" in text_of(browser, "status"), f"move {ply} is played")
             assert browser.execute_script("return scrollY") == 0 and box(browser, "#board") == board
 
-        browser.find_element(By.ID, "line-button").click()
+        # Clicked where it is: on a phone it is below the moves, and the driver would scroll to it first.
+        browser.execute_script("document.getElementById('line-button').click()")
         wait_until(browser, lambda: "perfect line" in text_of(browser, "message"), "the line's note is shown")
         assert browser.execute_script("return scrollY") == 0 and box(browser, "#board") == board
         assert box(browser, "#first")["bottom"] <= height
+
+
+SMALL_TARGETS_JS = """
+const small = [];
+for (const element of document.querySelectorAll("button, select, textarea, a[href], input, .toggle")) {
+  if (!element.checkVisibility({visibilityProperty: true}) || element.closest(".toggle") && element.tagName === "INPUT") continue;
+  const {width, height} = element.getBoundingClientRect();
+  if (width < 44 || height < 44) small.push(`${element.id || element.className || element.tagName} ` +
+                                            `${(element.textContent || "").trim().slice(0, 20)}: ${width} x ${height}`);
+}
+return small;
+"""
+
+
+def small_targets(driver) -> list[str]:
+    """Every visible control (a checkbox by its label) smaller than 44 x 44 CSS pixels."""
+    return driver.execute_script(SMALL_TARGETS_JS)
+
+
+@pytest.mark.parametrize("page, ready, first", [
+    ("", "ply 0 of 0", "#moves .move"),
+    ("necnon", "turn 0 of 0", "#turns .move"),
+], ids=["neutreeko", "necnon"])
+def test_on_a_phone_the_board_and_the_first_moves_are_on_the_first_screen(browser, both_url, page, ready, first):
+    """At 390 x 844 the bar is one row (its controls in a menu), the board and the first choice of the list
+    are on the first screen, nothing scrolls sideways, no blank band waits for a message, and every control,
+    the menu's too, is at least 44 x 44 px."""
+    from selenium.webdriver.common.by import By
+
+    with viewport(browser, 390, 844, mobile=True):
+        browser.get(both_url + page)
+        wait_until(browser, lambda: ready in text_of(browser, "status"), "the page is shown")
+        assert box(browser, ".bar")["height"] <= 60
+        assert box(browser, "#board")["top"] >= 0 and box(browser, first)["bottom"] <= 844
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= 390
+        assert box(browser, "#message")["height"] == 0, text_of(browser, "message")
+        assert not small_targets(browser), small_targets(browser)
+        browser.find_element(By.ID, "menu-toggle").click()
+        assert browser.find_element(By.ID, "board-select").is_displayed()
+        assert browser.find_element(By.ID, "menu-toggle").get_attribute("aria-expanded") == "true"
+        assert not small_targets(browser), small_targets(browser)
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= 390
+
+
+@pytest.mark.parametrize("page, rules, guide", [
+    ("", "solver/neutreeko/web/static/rules.md", "docs/guide/notation.md"),
+    ("necnon", "solver/necnon/web/static/rules.md", "docs/guide/necnon.md"),
+], ids=["neutreeko", "necnon"])
+def test_the_rules_are_one_click_away_from_the_documentation_s_text(browser, both_url, page, rules, guide):
+    """The bar's Rules button opens the game's rules and notation over the page: the text of the file the
+    user guide includes (one source), its code and bold kept; Escape closes it. On a phone too."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    root = Path(__file__).resolve().parents[2]
+    source = (root / rules).read_text()
+    assert f"```{{include}} ../../{rules}\n```" in (root / guide).read_text()
+    first = re.sub(r"[*`]", "", source).split("How to play. ", 1)[1].split(",")[0]  # its first words, as shown
+    for size in ((1400, 900, False), (390, 844, True)):
+        with viewport(browser, *size):
+            browser.get(both_url + page)
+            wait_until(browser, lambda: browser.find_elements(By.CSS_SELECTOR, "#board > *"), "the page is shown")
+            browser.find_element(By.ID, "rules-button").click()
+            dialog = browser.find_element(By.ID, "rules")
+            wait_until(browser, lambda: dialog.is_displayed() and first in text_of(browser, "rules-text"), "the rules are shown")
+            shown = browser.find_element(By.ID, "rules-text")
+            assert shown.find_element(By.CSS_SELECTOR, "strong").text == "How to play."
+            assert len(shown.find_elements(By.CSS_SELECTOR, "code")) == (source.count("`") - 3 * source.count("```")) // 2
+            assert browser.execute_script("return document.documentElement.scrollWidth") <= size[0]
+            browser.switch_to.active_element.send_keys(Keys.ESCAPE)
+            wait_until(browser, lambda: not dialog.is_displayed(), "Escape closes the rules")
+
+
+def test_the_position_editor_refuses_an_illegal_position_and_explores_a_legal_one(browser, explorer_url, tables_env):
+    """Edit position: a click puts the piece chosen, a key puts one under the cursor, a drag moves one;
+    each change is checked at once, an illegal position refused with the command line's own message, a
+    legal one explored; the URL holds the position set up, and a link to it opens the editor."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.select import Select
+
+    def verdict() -> str:
+        return text_of(browser, "editor-verdict")
+
+    def put(kind: str, *names: str) -> None:
+        browser.find_element(By.CSS_SELECTOR, f'input[name="put"][value="{kind}"]').click()
+        for name in names:
+            square(browser, name).click()
+
+    browser.get(explorer_url)
+    wait_until(browser, lambda: "ply 0 of 0" in text_of(browser, "status"), "the start is shown")
+    browser.find_element(By.ID, "edit-button").click()
+    wait_until(browser, lambda: "A legal position: Black to move, draw" in verdict(), "the start is checked")
+    assert query_of(browser)["edit"] == [START] and not browser.find_element(By.ID, "first").is_displayed()
+    browser.find_element(By.ID, "editor-clear").click()
+    put("black", "A1", "B1", "C1")
+    put("white", "A5", "E5", "E1")
+    illegal = "w3w/5/5/5/bbb1w b"
+    wait_until(browser, lambda: "Not a legal position" in verdict(), "three in a row for the side to move is refused")
+    printed = invoke("query", illegal)
+    assert printed.exit_code == 2 and printed.stderr.strip().split("error: ", 1)[1] in verdict()
+    assert not browser.find_element(By.ID, "editor-explore").is_enabled() and query_of(browser)["edit"] == [illegal]
+    put("black", "B1", "C1")  # a second click empties a square
+    board = browser.find_element(By.ID, "board")
+    browser.execute_script("arguments[0].focus()", board)
+    board.send_keys(Keys.ARROW_UP, Keys.ARROW_UP, Keys.ARROW_UP, Keys.ARROW_RIGHT, Keys.ARROW_RIGHT, "b")  # C4
+    put("black", "B2")
+    ActionChains(browser).drag_and_drop(square(browser, "A1"), square(browser, "D1")).perform()
+    Select(browser.find_element(By.ID, "editor-side")).select_by_value("w")
+    legal = "w3w/2b2/5/1b3/3bw w"
+    wait_until(browser, lambda: "A legal position: White to move, win in 5" in verdict(), "the position set up is legal")
+    assert query_of(browser)["edit"] == [legal]
+    browser.find_element(By.ID, "editor-explore").click()
+    wait_until(browser, lambda: "White to move" in text_of(browser, "status") and text_of(browser, "fen") == legal,
+               "the position is explored")
+    assert query_of(browser)["start"] == [legal] and not browser.find_element(By.ID, "editor").is_displayed()
+    browser.get(explorer_url + "?" + urlencode({"board": "5x5", "edit": illegal}))
+    wait_until(browser, lambda: "Not a legal position" in verdict(), "a link opens the editor on its position")
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_editor_and_the_rules_meet_the_aa_contrast(browser, explorer_url, scheme):
+    """The editor open (its refusal, then its verdict on a legal position) and the rules open: every text
+    has the AA contrast, in both schemes."""
+    from selenium.webdriver.common.by import By
+
+    with media(browser, prefers_color_scheme=scheme):
+        browser.get(explorer_url + "?" + urlencode({"board": "5x5", "edit": "5/5/5/5/5 b"}))
+        wait_until(browser, lambda: "Not a legal position" in text_of(browser, "editor-verdict"), "the refusal is shown")
+        failures = contrast_failures(browser)
+        assert not failures, "with the editor's refusal:\n" + "\n".join(failures)
+        browser.find_element(By.ID, "editor-start").click()
+        wait_until(browser, lambda: "A legal position" in text_of(browser, "editor-verdict"), "the verdict is shown")
+        failures = contrast_failures(browser)
+        assert not failures, "with the editor's verdict:\n" + "\n".join(failures)
+        browser.find_element(By.ID, "rules-button").click()
+        wait_until(browser, lambda: browser.find_element(By.ID, "rules").is_displayed(), "the rules are shown")
+        failures = contrast_failures(browser)
+        assert not failures, "with the rules:\n" + "\n".join(failures)
+
+
+def test_on_a_desktop_statistics_open_beside_the_board(browser, explorer_url):
+    """At 1400 x 900 the board and its step buttons stay where they were when Statistics opens (in the
+    widest column, under the game), and the page does not grow below the board for it."""
+    with viewport(browser, 1400, 900):
+        browser.get(explorer_url)
+        wait_until(browser, lambda: "ply 0 of 0" in text_of(browser, "status"), "the start is shown")
+        board, steps = box(browser, "#board"), box(browser, "#first")
+        assert steps["bottom"] <= 900 and box(browser, "#message")["height"] == 0
+        open_stats(browser)
+        assert box(browser, "#board") == board and box(browser, "#first") == steps
+        stats, game = box(browser, ".stats-section"), box(browser, ".game-panel")
+        assert stats["left"] == game["left"] and stats["top"] > game["bottom"] and stats["left"] > board["right"]
 
 
 # -- keyboard focus -------------------------------------------------------------------------------------
@@ -522,6 +677,71 @@ def test_every_text_meets_the_aa_contrast(browser, explorer_url, scheme):
         assert (contrast(paper, (0, 0, 0)) < 2) == (scheme == "dark")
 
 
+# Machado, Oliveira and Fernandes (2009), severity 1: linear RGB as a dichromat sees it.
+DICHROMATS = {
+    "deuteranopia": ((0.367322, 0.860646, -0.227968), (0.280085, 0.672501, 0.047413), (-0.011820, 0.042940, 0.968881)),
+    "protanopia": ((0.152286, 1.052583, -0.204868), (0.114503, 0.786281, 0.099216), (-0.003882, -0.048116, 1.051998)),
+}
+
+
+def as_seen(rgb: tuple[float, ...], matrix: tuple[tuple[float, ...], ...]) -> tuple[float, ...]:
+    """The sRGB colour ``rgb`` (0 to 1) as a dichromat of ``matrix`` sees it, in sRGB."""
+    linear = [value / 12.92 if value <= 0.04045 else ((value + 0.055) / 1.055) ** 2.4 for value in rgb[:3]]
+    seen = [min(1.0, max(0.0, sum(weight * value for weight, value in zip(row, linear)))) for row in matrix]
+    return tuple(12.92 * value if value <= 0.0031308 else 1.055 * value ** (1 / 2.4) - 0.055 for value in seen)
+
+
+def apart(first: tuple[float, ...], second: tuple[float, ...]) -> float:
+    """How far apart two sRGB colours are, in steps of 1/255."""
+    return 255 * sum((a - b) ** 2 for a, b in zip(first, second)) ** 0.5
+
+
+VALUE_COLOURS_JS = """
+const seen = {pills: [], dots: [], arrows: [], links: []};
+const style = (selector, property) => [...document.querySelectorAll(selector)].map(element =>
+  [element.className.baseVal !== undefined ? element.className.baseVal : element.className, getComputedStyle(element)[property]]);
+seen.pills = style("#moves .pill", "backgroundColor");
+seen.dots = style("#board .dot", "fill");
+seen.arrows = style("#board .arrow line", "stroke");
+seen.links = style("#chart .link", "stroke");
+seen.panel = getComputedStyle(document.querySelector(".panel")).backgroundColor;
+seen.squares = style("#board .square", "fill").map(([, fill]) => fill);
+return seen;
+"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_values_colours_are_safe_for_colour_blind_eyes_and_meet_aa(browser, explorer_url, scheme):
+    """The pills' and the dots' white letters have 4.5:1 on every value's colour, the arrows 3:1 against
+    every square and the chart's lines against the panel (WCAG's non-text contrast); win, draw and loss
+    stay apart as a deuteranope or a protanope sees them (blue and orange, not green and red)."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+
+    white = (1.0, 1.0, 1.0, 1.0)
+    with media(browser, prefers_color_scheme=scheme):
+        browser.get(explorer_url + "?moves=B1-C1+D5-E5")  # Black to move: wins, a draw and losses
+        wait_until(browser, lambda: "ply 2 of 2" in text_of(browser, "status"), "the game is shown")
+        pills = {pill.get_attribute("class").split()[1] for pill in browser.find_elements(By.CSS_SELECTOR, "#moves .pill")}
+        assert pills == {"win", "draw", "loss"}, pills
+        square(browser, "D1").click()  # its targets: a win, a draw and a loss
+        ActionChains(browser).move_to_element(browser.find_element(By.CSS_SELECTOR, "#moves .move")).perform()
+        seen = browser.execute_script(VALUE_COLOURS_JS)
+        assert seen["pills"] and seen["dots"] and seen["arrows"] and seen["links"]
+        by_value = {}
+        for kind in ("pills", "dots"):
+            for classes, text in seen[kind]:
+                assert contrast(white, colour(text)) >= 4.5, (kind, classes, text)
+                by_value[classes.split()[1]] = colour(text)
+        panel = colour(seen["panel"])
+        for kind, against in (("arrows", [colour(fill) for fill in set(seen["squares"])]), ("links", [panel])):
+            for classes, text in seen[kind]:
+                assert all(contrast(colour(text), behind) >= 3 for behind in against), (kind, classes, text)
+    for name, matrix in DICHROMATS.items():
+        win, draw, loss = (as_seen(by_value[value], matrix) for value in ("win", "draw", "loss"))
+        assert apart(win, loss) >= 150 and apart(win, draw) >= 70 and apart(loss, draw) >= 70, name
+
+
 def check_every_text(browser, explorer_url):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
@@ -575,6 +795,19 @@ def test_a_link_with_a_bad_move_keeps_the_moves_before_it(browser, explorer_url)
     assert query_of(browser)["moves"] == ["B1-C1 B5-A5 C4-C9 D1-D2"]
     assert "Ply 3" in text_of(browser, "message")
     assert browser.current_url == link
+
+
+def test_the_value_history_says_what_it_counts(browser, explorer_url):
+    """The chart's head names the winner of each side and what its scale counts, the plies to the end, on
+    both halves; a caption says how to read a row."""
+    from selenium.webdriver.common.by import By
+
+    browser.get(explorer_url + "?moves=C4-C3+D5-D2")
+    wait_until(browser, lambda: "ply 2 of 2" in text_of(browser, "status"), "the game is shown")
+    labels = [text.text for text in browser.find_elements(By.CSS_SELECTOR, "#chart-head text")]
+    assert labels[:3] == ["\u25C0 Black wins", "draw", "White wins \u25B6"]
+    assert labels.count("plies to the end") == 2 and labels.count("0") == 2
+    assert "nearer its winner's edge the sooner it ends" in browser.find_element(By.CSS_SELECTOR, ".chart-caption").text
 
 
 def test_a_click_on_the_chart_hits_the_row_under_lines_and_labels(browser, explorer_url):
@@ -1165,7 +1398,7 @@ def test_necnon_a_turn_played_with_keys_only(browser, necnon_url):
     assert "a2" not in text_of(browser, "chosen")
     press(browser, Keys.SPACE, Keys.ARROW_LEFT, Keys.ENTER)
     assert browser.find_element(By.ID, "confirm").text == "Play a1,a2"
-    press(browser, Keys.TAB, Keys.TAB)
+    press(browser, Keys.TAB)  # Play comes before Clear
     assert browser.switch_to.active_element == browser.find_element(By.ID, "confirm")
     ring = browser.execute_script(FOCUS_RING_JS)
     assert ring["visible"] and ring["style"] != "none" and ring["width"] >= 2, ring

@@ -10,16 +10,20 @@ from urllib.parse import urlencode, urlsplit
 
 import pytest
 
+from solver.cli import group
 from solver.necnon.model.position import Position
 from solver.necnon.model.rules import Game
 from solver.necnon.playing.record import parse_record, read_variations
+from tests.helpers import invoke
 from tests.web import test_browser
 from tests.web.test_browser import (
     FOCUS_RING_JS,
+    cell,
     colour,
     composite,
     contrast,
     contrast_failures,
+    game_turns,
     media,
     necnon_api,
     necnon_page,
@@ -266,3 +270,84 @@ def test_a_link_with_a_refused_turn_keeps_the_turns_before_it_and_its_url(browse
     assert text_of(browser, "message").startswith("Turn 3, b1,c2, cannot be played")
     assert tree_buttons(browser) == [("0", "1", "b2"), ("0", "2", "a1,c3"), ("1", "2", "a1,b1")]
     assert query_of(browser)["moves"] == [moves]
+
+
+def test_the_value_history_and_the_statistics(browser, necnon_url):
+    """With a table the page draws the value history as Neutreeko's does, its scale the points ahead (a
+    point a position, a click on a row goes there), and Statistics opens on the table's figures, as
+    /api/stats gives them."""
+    from selenium.webdriver.common.by import By
+
+    open_tree(browser, necnon_url, moves=TREE)
+    main = TREE.split(" (")[0].split() + ["b1,c1"]
+    head = browser.find_element(By.ID, "chart-head").text
+    assert "points ahead" in head and "Black ahead" in head and "Green ahead" in head
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#chart .point")) == len(main) + 1
+    assert "Black's points ahead to the left" in browser.find_element(By.CSS_SELECTOR, ".history .chart-caption").text
+    browser.find_element(By.CSS_SELECTOR, '#chart rect.row[data-ply="1"]').click()
+    wait_until(browser, lambda: f"turn 1 of {len(main)}" in text_of(browser, "status"), "a click on a row goes there")
+    browser.find_element(By.ID, "stats-toggle").click()
+    figures = necnon_api(necnon_url, "stats", board="3x3", protocol="nec")
+    wait_until(browser, lambda: browser.find_elements(By.CSS_SELECTOR, '#stats tr[data-figure="Positions"]'),
+               "the figures are shown")
+    assert f"{figures['positions']:,}" in browser.find_element(By.CSS_SELECTOR, '#stats tr[data-figure="Positions"]').text
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#stats tr")) == 9 + len(figures["margins"])
+
+
+def test_on_a_phone_every_turn_of_a_long_game_is_in_the_page_s_flow(browser, necnon_url):
+    """16 turns on 7x7 (no table: the search engine's board, no value history): the game list is no
+    scroll box of its own, its 16th turn shown in the page, which scrolls."""
+    from selenium.webdriver.common.by import By
+
+    turns: list[str] = []
+    for _ in range(16):
+        rules = necnon_api(necnon_url, "rules", board="7x7", moves=" ".join(turns))
+        turns.append(",".join(rules["allowed"][:rules["stones"]]) or "pass")
+    with viewport(browser, 390, 844, mobile=True):
+        necnon_page(browser, necnon_url, urlencode({"board": "7x7", "protocol": "nec", "moves": " ".join(turns)}))
+        wait_until(browser, lambda: "turn 16 of 16" in text_of(browser, "status"), "the game is shown")
+        listing = browser.find_element(By.ID, "game")
+        assert listing.value_of_css_property("overflow-y") == "visible"
+        assert browser.execute_script("return arguments[0].scrollHeight <= arguments[0].clientHeight + 1", listing)
+        assert len(game_turns(browser)) == 16 and not browser.find_element(By.ID, "history").is_displayed()
+
+
+def test_the_position_editor_refuses_what_cannot_occur_and_explores_the_rest(browser, necnon_url, necnon_env):
+    """Edit position on 3x3: stones put by click and by key, one dragged; a position no sequence of turns
+    leaves is refused with the command line's message; whose turn it is chosen, the stones the turn lays
+    said; Explore shows the position; the URL holds it."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.select import Select
+
+    def verdict() -> str:
+        return text_of(browser, "editor-verdict")
+
+    def put(kind: str, *names: str) -> None:
+        browser.find_element(By.CSS_SELECTOR, f'input[name="put"][value="{kind}"]').click()
+        for name in names:
+            cell(browser, name).click()
+
+    open_tree(browser, necnon_url)
+    browser.find_element(By.ID, "edit-button").click()
+    wait_until(browser, lambda: "A legal position: Black to move, lays 1 stone" in verdict(), "the empty board is checked")
+    put("black", "b2")
+    wait_until(browser, lambda: "Not a legal position" in verdict(), "a position no turns leave is refused")
+    printed = invoke("query", "3/1b1/3 b", "--board", "3x3", program=group("necnon"))
+    assert printed.exit_code == 2 and printed.stderr.strip().split("error: ", 1)[1] in verdict()
+    assert not browser.find_element(By.ID, "editor-explore").is_enabled() and query_of(browser)["edit"] == ["3/1b1/3 b"]
+    Select(browser.find_element(By.ID, "editor-side")).select_by_value("g")
+    wait_until(browser, lambda: "A legal position: Green to move, lays 2 stones" in verdict(), "Green's turn is legal")
+    put("green", "a1")
+    board = browser.find_element(By.ID, "board")
+    browser.execute_script("arguments[0].focus()", board)
+    board.send_keys(Keys.ARROW_RIGHT, Keys.ARROW_RIGHT, "g")  # the cursor from a3 to c3
+    ActionChains(browser).drag_and_drop(cell(browser, "c3"), cell(browser, "c1")).perform()
+    Select(browser.find_element(By.ID, "editor-side")).select_by_value("b")
+    wait_until(browser, lambda: "A legal position: Black to move, lays 2 stones" in verdict(), "the position set up is legal")
+    assert query_of(browser)["edit"] == ["3/1b1/g1g b"]
+    browser.find_element(By.ID, "editor-explore").click()
+    wait_until(browser, lambda: text_of(browser, "fen") == "3/1b1/g1g b" and "Black to move" in text_of(browser, "status"),
+               "the position is explored")
+    assert query_of(browser)["start"] == ["3/1b1/g1g b"] and not browser.find_element(By.ID, "editor").is_displayed()

@@ -36,3 +36,9 @@ def test_screenshots_draws_the_four_pictures(tables_5x5, tmp_path):
     assert light != (tmp_path / "explorer-desktop-dark.png").read_bytes()
     assert sorted(path.name for path in tmp_path.iterdir()) == sorted(
         f"explorer-{device}-{scheme}.png" for device in sizes for scheme in ("light", "dark"))
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "screenshots.py"), "--out", str(tmp_path),
+                           "--tables", str(tables_5x5), "--simulate", "deuteranopia"],
+                          capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0, done.stderr[-2000:]
+    simulated = (tmp_path / "explorer-desktop-light-deuteranopia.png").read_bytes()
+    assert simulated[:8] == b"\x89PNG\r\n\x1a\n" and simulated != light

@@ -22,6 +22,7 @@ from solver.neutreeko.model.position import Position
 from solver.neutreeko.tables.table import table_path
 from solver.web.api import Explorer
 from solver.web.assets import palette_css
+from solver.web.game_api import MAX_POSITIONS
 from solver.web.server import ExplorerServer
 from solver.web.tables import BuildLimits
 from tests.helpers import LONGEST, START, assert_one_line_error, invoke, random_positions
@@ -211,6 +212,32 @@ def test_a_record_posted_to_game_and_a_record_written(explorer_url):
     assert status == 400 and "line 1: a variation is not closed" in json.loads(body)["error"]
 
 
+def test_many_positions_posted_are_answered_one_by_one_as_query_dash_does(explorer_url, tables_env):
+    """POST /api/positions: one answer a line, in order, as ``query -`` prints them, a bad line an error
+    object among the others; more than MAX_POSITIONS lines 413, no line 400, GET 405."""
+    lines = ["start", "1w1w1/5/2b2/2w2/1b1b1 w", "", "5/5/5/5/5 q", "1w1w1/2b2/5/2w2/1b1b1 b"]
+    text = "\r\n".join(lines) + "\n"
+    status, _, body = request(explorer_url, "/api/positions", "POST", text.encode())
+    assert status == 200, body
+    answer = json.loads(body)
+    printed = invoke("query", "-", input=text)
+    assert answer["answers"] == [json.loads(line) for line in printed.stdout.splitlines()]
+    assert answer["errors"] == 2 and answer["answers"][2] == {"line": 3, "input": "", "error": "empty line"}
+    assert answer["answers"][1]["value"] == "win" and "moves" not in answer["answers"][1]
+    status, _, body = request(explorer_url, "/api/positions?rule=bent", "POST", b"start\n")
+    assert status == 400 and "unknown rule 'bent'" in json.loads(body)["error"]
+    for body_text, expected, words in [
+        (b"start\n" * (MAX_POSITIONS + 1), 413, [f"at most {MAX_POSITIONS:,} positions"]),
+        (b"", 400, ["no position"]),
+    ]:
+        status, _, body = request(explorer_url, "/api/positions", "POST", body_text)
+        assert status == expected and all(word in json.loads(body)["error"] for word in words), body
+    status, _, body = request(explorer_url, "/api/positions?moves=C4-C3", "POST", b"start\n")
+    assert status == 400 and "only game, board, rule in the URL" in json.loads(body)["error"]
+    status, response, body = request(explorer_url, "/api/positions")
+    assert status == 405 and response.getheader("Allow") == "POST" and "use POST" in json.loads(body)["error"]
+
+
 def test_games_is_kept_until_a_table_is_added_or_removed(tmp_path):
     explorer = Explorer(tmp_path)
 
@@ -239,7 +266,7 @@ def test_page_and_its_files(explorer_url):
         status, response, body = request(explorer_url, path)
         assert status == 200 and response.getheader("Content-Type").startswith(media_type) and body
     status, _, body = request(explorer_url, "/palette.css")
-    assert status == 200 and body.decode() == palette_css() and "--win: #1a9850;" in body.decode()
+    assert status == 200 and body.decode() == palette_css() and "--win: #0072b2;" in body.decode()
     status, response, body = request(explorer_url, "/", method="HEAD")
     assert status == 200 and body == b"" and int(response.getheader("Content-Length")) == len(page.encode())
 

@@ -59,6 +59,14 @@ def test_position_and_line_answer_as_the_command_line_does(necnon_url, necnon_en
         assert answer == json.loads(expected.stdout)
 
 
+@pytest.mark.parametrize("board, protocol", [("3x3", "nec"), ("3x2", "non")])
+def test_stats_answers_as_the_command_line_does(necnon_url, necnon_env, board, protocol):
+    status, answer = get_json(necnon_url, path("stats", board=board, protocol=protocol))
+    assert status == 200, answer
+    assert answer == json.loads(invoke("stats", "--board", board, "--protocol", protocol, "--json", program=cli).stdout)
+    assert answer["positions"] == sum(answer["margins"].values())
+
+
 def test_the_board_and_the_protocol_default_as_on_the_command_line(necnon_url):
     """The board the position is written on; 3x2 non's empty board when named."""
     status, answer = get_json(necnon_url, "/api/position?game=necnon&position=" + quote("2/1b1/2 g"))
@@ -153,7 +161,7 @@ def test_a_record_written_and_posted_back_answers_the_same_game(necnon_url):
         ("/api/game?game=necnon", b'[Board "3x3"]\n1. b2 (1. a1\n', ["line 2: a variation is not closed"]),
         ("/api/game?game=necnon", b"1. b2 2. b2,c1", ["line 1", "b2 is occupied"]),
         ("/api/game?game=necnon&board=3x3", b"1. b2", ["in the body, and only game in the URL"]),
-        ("/api/annotate?game=necnon", b"1. b2", ["necnon has no POST of a record to /api/annotate", "/api/game"]),
+        ("/api/annotate?game=necnon", b"1. b2", ["necnon has no POST to /api/annotate", "/api/game"]),
         ("/api/game?game=chess", b"1. b2", ["unknown game 'chess'"]),
     ]:
         status, _, body = request(necnon_url, url, "POST", record)
@@ -162,6 +170,23 @@ def test_a_record_written_and_posted_back_answers_the_same_game(necnon_url):
             assert word in json.loads(body)["error"], (word, body)
     status, answer = get_json(necnon_url, path("record", board="3x3", moves="b2 (a1 a1,b2)"))
     assert status == 400 and "a1 is occupied" in answer["error"]
+
+
+def test_many_positions_posted_are_answered_each_with_its_value_or_its_error(necnon_url):
+    """POST /api/positions?game=necnon: each line's value as /api/position gives it (without the
+    ranking), a bad line an error object naming what /api/position would say of it."""
+    lines = ["empty", "3/1b1/3 g", "3/1b1/3 x", "2b1/g3/4/3g b"]
+    status, _, body = request(necnon_url, "/api/positions?game=necnon&board=3x3", "POST", "\n".join(lines).encode())
+    assert status == 200, body
+    answer = json.loads(body)
+    for line, each in zip(lines[:2], answer["answers"]):
+        expected = get_json(necnon_url, path("position", board="3x3", position=line))[1]
+        del expected["ranking"]
+        assert each == expected
+    assert answer["errors"] == 2
+    assert answer["answers"][2] == {"line": 3, "input": "3/1b1/3 x",
+                                    "error": get_json(necnon_url, path("position", board="3x3", position=lines[2]))[1]["error"]}
+    assert answer["answers"][3]["line"] == 4 and "4x4" in answer["answers"][3]["error"]
 
 
 @pytest.mark.parametrize("query, words", [

@@ -77,7 +77,7 @@ def test_the_default_is_5x5_connected(stats_url):
     ("/api/stats?rule=nonsense", ["unknown rule 'nonsense'"]),
     ("/api/stats?board=3x3&rule=diagonal", ["diagonal", "3x3"]),
     ("/api/stats?position=start", ["unknown parameter 'position'", "board, rule"]),
-    ("/api/stats?game=necnon", ["necnon has no endpoint /api/stats"]),
+    ("/api/stats?game=necnon&rule=connected", ["unknown parameter 'rule'", "board, protocol"]),
     ("/api/stats?board=6x6", ["no table for 6x6", "neutreeko solve"]),
 ])
 def test_a_bad_stats_request_is_a_400_naming_the_problem(stats_url, path, words):

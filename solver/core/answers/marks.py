@@ -49,6 +49,16 @@ class Mark(enum.Enum):
 
 _SYMBOLS = {Mark.BEST: "", Mark.INACCURACY: "?!", Mark.MISTAKE: "?", Mark.BLUNDER: "??"}
 
+
+def some(names: Sequence[str], shown: int = 4) -> str:
+    """At most ``shown`` of ``names`` (the best moves of a move annotated), and how many more.
+
+    >>> some(["a1", "b2", "c3"], 2)
+    'a1 b2 (+1)'
+    """
+    more = f" (+{len(names) - shown})" if len(names) > shown else ""
+    return " ".join(names[:shown]) + more
+
 #: The colour of a move's label by its mark, in every game's pictures (the best in the text's ink).
 MARK_COLOURS = {Mark.BEST: "#222222", Mark.INACCURACY: "#b8860b", Mark.MISTAKE: "#e66100", Mark.BLUNDER: "#c00000"}
 

@@ -27,10 +27,12 @@ import re
 from abc import ABC, abstractmethod
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
-from typing import IO, Callable, Generic, Iterator, Sequence, TypeVar
+from typing import IO, Any, Callable, ClassVar, Generic, Iterator, Protocol, Sequence, TypeVar
 
-from solver.core.answers.notation import quote
+from solver.core import files
+from solver.core.answers.notation import checked, quote
 from solver.core.errors import InputError
 
 Record = TypeVar("Record")
@@ -70,6 +72,10 @@ class RecordLines:
     def tag(self, name: str, default: str = "") -> tuple[int, str]:
         """The line number and value of tag ``name``; ``(0, default)`` if it is not given."""
         return self.tags.get(name, (0, default))
+
+    def others(self, game_tags: Sequence[str]) -> tuple[tuple[str, str], ...]:
+        """The tags other than ``game_tags`` and ``Result``, name and value, in order."""
+        return tuple((name, value) for name, (_, value) in self.tags.items() if name not in (*game_tags, "Result"))
 
 
 def split_record(text: str) -> RecordLines:
@@ -142,6 +148,73 @@ class Tagged:
         return next((value for key, value in self.tags if key == name), default)
 
 
+class _Plays(Protocol):
+    def play(self, step: Any, /) -> Any: ...
+
+
+Playing = TypeVar("Playing", bound=_Plays)
+
+
+class GameLine(Tagged, ABC, Generic[Playing, Step]):
+    """What a game record of every game shares beyond its tags: ``start``, its main line (:attr:`line`,
+    each move legal), its ``variations``, the positions along the main line, its text and its repr. A
+    game's record (a frozen dataclass with ``repr=False``) names its players' tags (:attr:`player_tags`)
+    and its main line's field (:attr:`line_field`), and says the tags its game writes
+    (:meth:`game_tags`), how its moves are written (:meth:`groups`) and what ``Result`` says
+    (:attr:`result`)."""
+
+    start: Playing
+    variations: tuple[Variation[Step], ...]
+    player_tags: ClassVar[tuple[str, ...]]
+    line_field: ClassVar[str]
+
+    @property
+    @abstractmethod
+    def line(self) -> Sequence[Step]:
+        """The moves of the main line."""
+
+    @property
+    @abstractmethod
+    def result(self) -> str:
+        """The ``Result`` tag: how the main line ends, or ``*`` while the game is not over."""
+
+    @abstractmethod
+    def game_tags(self) -> list[tuple[str, str]]:
+        """The tags the game writes (its board, its variant, its start if not the usual one), in order."""
+
+    @abstractmethod
+    def groups(self) -> list[str]:
+        """The groups of move text (see :func:`wrap`) of the main line and its variations."""
+
+    @cached_property
+    def positions(self) -> tuple[Playing, ...]:
+        """The start, then the position after each move of the main line (each checked: an illegal one
+        raises :class:`~solver.core.errors.IllegalMoveError`)."""
+        positions = [self.start]
+        for step in self.line:
+            positions.append(positions[-1].play(step))
+        return tuple(positions)
+
+    @property
+    def end(self) -> Playing:
+        """The position after the main line's last move."""
+        return self.positions[-1]
+
+    def __repr__(self) -> str:
+        # The moves as move text: a move does not know its board, the record does.
+        tags = f", tags={self.tags!r}" if self.tags else ""
+        return (f"{type(self).__name__}(start={self.start!r}, {self.line_field}={' '.join(self.groups())!r}{tags}, "
+                f"result={self.result!r})")
+
+    def text(self) -> str:
+        """The record as text (see the module docstring), ending with a line end: the game's tags, the
+        players', ``Result`` and the others, then the moves."""
+        players = [(name, self.tag(name)) for name in self.player_tags if self.tag(name)]
+        others = [(name, value) for name, value in self.tags if name not in self.player_tags]
+        tags = [*self.game_tags(), *players, ("Result", self.result), *others]
+        return "\n".join([*tag_lines(tags), "", wrap(self.groups())]) + "\n"
+
+
 def tag_lines(tags: Sequence[tuple[str, str]]) -> list[str]:
     """``[Name "value"]`` for each tag, in order, ``"`` and ``\\`` escaped.
 
@@ -205,6 +278,11 @@ def read_file(path: Path | str, parse: Callable[[str], Record]) -> Record:
         raise RecordError(f"cannot read {path}: {error.strerror or error}") from None
 
 
+def write_record(path: Path | str, record: GameLine[Any, Any]) -> None:
+    """Write ``record`` to ``path`` atomically (see :mod:`solver.core.files`); raises :class:`OSError`."""
+    files.write_atomically(path, record.text())
+
+
 # -- variations ---------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -225,6 +303,13 @@ class GameOverError(RecordError):
     def __init__(self, message: str, result: str) -> None:
         super().__init__(message)
         self.result = result
+
+
+def one_line(text: str, what: str, longest: int) -> str:
+    """Move text ``text`` on one line (moves may run over lines, as in a record), checked as notation is
+    (see :func:`~solver.core.answers.notation.checked`: ``what`` names it, at most ``longest``
+    characters of printable ASCII, else :class:`~solver.core.errors.InputError`)."""
+    return checked(text.replace("\r", " ").replace("\n", " "), what, longest)
 
 
 def tokens(text: str) -> list[str]:
@@ -280,12 +365,15 @@ class LineReader(ABC, Generic[State, Step]):
 class TreeReader(Generic[State, Step]):
     """Reads move text token by token (see :func:`tokens`), ``(`` and ``)`` included: a variation opens
     after the move it is an alternative to, and is played from the position before that move. Each line,
-    the main one first, is read by ``new_line(before)``, given the positions before its first move;
-    ``unit`` names a move in messages (``move``, ``turn``)."""
+    the main one first, is read by ``new_line(ply, before)``, given its first ply and the position
+    before it. ``text`` names move text in messages (``move text``), which is at most ``longest``
+    characters; ``unit`` names a move (``move``, ``turn``), and ``ply_label(ply)`` where a variation
+    begins (``2...``, ``turn 3``)."""
 
-    def __init__(self, start: State, new_line: Callable[[int, State], LineReader[State, Step]],
-                 unit: str = "move") -> None:
+    def __init__(self, start: State, new_line: Callable[[int, State], LineReader[State, Step]], text: str,
+                 longest: int, ply_label: Callable[[int], str], unit: str = "move") -> None:
         self.new_line = new_line
+        self.text, self.longest, self.ply_label = text, longest, ply_label
         self.unit = unit
         self.lines = [new_line(1, start)]  # the main line, then each variation open
         self.opened: list[int] = []  # the record's line on which each variation open began
@@ -339,14 +427,44 @@ class TreeReader(Generic[State, Step]):
             self._close()
         return tuple(self.lines[0].moves), tuple(self.lines[0].variations)
 
+    def checked_tokens(self, text: str) -> list[str]:
+        """The tokens of move text ``text`` (see :func:`one_line`)."""
+        return tokens(one_line(text, self.text, self.longest))
+
+    def read(self, text: str) -> tuple[tuple[Step, ...], tuple[Variation[Step], ...]]:
+        """The main line and the variations of move text ``text`` (see :meth:`checked_tokens`); raises
+        what :meth:`feed` and :meth:`finish` raise."""
+        for token in self.checked_tokens(text):
+            self.feed(token)
+        return self.finish()
+
+    def read_record(self, lines: RecordLines) -> tuple[tuple[Step, ...], tuple[Variation[Step], ...]]:
+        """The main line and the variations of a record's lines of moves; :class:`RecordError` naming the
+        line, and the variation, of the first problem."""
+        for number, line in lines.moves:
+            with at_line(number):
+                # Checked as notation is (printable ASCII), so that no other character than a space
+                # separates two moves.
+                words = tokens(checked(line, self.text, self.longest))
+            for token in words:
+                try:
+                    self.feed(token, number)
+                except InputError as error:
+                    within = f" (in the variation at {self.ply_label(self.lines[-1].ply)})" if len(self.lines) > 1 \
+                        else ""
+                    raise RecordError(f"line {number}: {error}{within}") from None
+        with at_line(lines.moves[-1][0] if lines.moves else 0):  # without moves, nothing can be amiss
+            return self.finish()
+
     def read_playable(self, text: str, place: str = "ply") -> tuple[tuple[Step, ...], tuple[Variation[Step], ...],
                                                                      str | None]:
         """The main line and the variations of the move text ``text`` up to its first token that cannot
         be read or played, and why that one was refused, naming its ``place`` (``"ply 3, C4-C9, cannot be
-        played: ..."``), or None if all were read. Each variation open there is closed where it stands; a move number at the
-        end, without its move, is left out."""
+        played: ..."``), or None if all were read. Each variation open there is closed where it stands; a
+        move number at the end, without its move, is left out. Raises
+        :class:`~solver.core.errors.InputError` only for text that :meth:`checked_tokens` refuses."""
         refused = None
-        for token in tokens(text):
+        for token in self.checked_tokens(text):
             try:
                 self.feed(token)
             except InputError as error:

@@ -1,5 +1,5 @@
-"""What the reports of every game share: the CSV of a table of figures beside its Markdown report, rows
-of figures as CSV, and rows of text in aligned columns."""
+"""What the reports of every game share: counts in words, the CSV of a table of figures beside its
+Markdown report, rows of figures as CSV, and rows of text in aligned columns."""
 
 from __future__ import annotations
 
@@ -10,6 +10,16 @@ from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from solver.core.errors import InputError
+
+
+def counted(count: int, noun: str, plural: str | None = None) -> str:
+    """``count`` with its noun, singular for 1 and ``plural`` (by default the noun and ``s``) otherwise,
+    with thousands separated.
+
+    >>> counted(1, "puzzle"), counted(0, "puzzle"), counted(1200, "ply", "plies")
+    ('1 puzzle', '0 puzzles', '1,200 plies')
+    """
+    return f"{count:,} {noun if count == 1 else plural or noun + 's'}"
 
 
 def csv_path(markdown: Path) -> Path:
@@ -41,6 +51,18 @@ def to_csv(rows: Iterable[Any], row_type: type) -> str:
     writer.writerow(field.name for field in fields(row_type))
     writer.writerows(["" if cell is None else cell for cell in astuple(row)] for row in rows)
     return out.getvalue()
+
+
+def line_error(line_number: int, text: str, message: str, longest: int) -> dict[str, Any]:
+    """The object answering a line of positions that cannot be read (``query -``, ``POST /api/positions``):
+    ``{"line", "input", "error"}``, a line longer than ``longest`` given by its start and ``...``.
+
+    >>> line_error(2, "x" * 9, "bad", 4)
+    {'line': 2, 'input': 'xxxx...', 'error': 'bad'}
+    """
+    if len(text) > longest:
+        text = text[:longest] + "..."
+    return {"line": line_number, "input": text, "error": message}
 
 
 def aligned(rows: Sequence[Sequence[str]]) -> list[str]:

@@ -1,5 +1,6 @@
-"""Reading a table's dataset a chunk at a time: each chunk read from the file with ``os.pread``,
-checked against its SHA-256 before it is decompressed, and kept in one bounded cache of the process.
+"""Reading a table's dataset a chunk at a time: each chunk read from the file (``os.pread``, or an
+HTTP ``Range`` request for a table at an address), checked against its SHA-256 before it is
+decompressed, and kept in one bounded cache of the process.
 
 A probe reads the one chunk that holds its answer; a batch reads each chunk it needs once; a whole
 table is read chunk by chunk into one array. The HDF5 library takes no part in it: the container's
@@ -29,7 +30,7 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -139,6 +140,20 @@ def set_cache_limit(limit: int) -> None:
     _CACHE.resize(max(0, int(limit)))
 
 
+class Source(Protocol):
+    """Where a table's bytes are read from: a local file (:class:`OpenFile`) or a file served over HTTP
+    (:class:`~solver.core.storage.remote.RemoteFile`)."""
+
+    def read(self, length: int, offset: int) -> bytes:
+        """Up to ``length`` bytes from ``offset`` (fewer at the end of the file)."""
+
+    def size(self) -> int:
+        """The file's size in bytes."""
+
+    def close(self) -> None:
+        """Let go of the file."""
+
+
 class OpenFile:
     """A file open for reading, closed by :meth:`close` or when the last reference to it goes (the
     chunk reader and the table's contents share one)."""
@@ -151,6 +166,9 @@ class OpenFile:
         """Up to ``length`` bytes from ``offset`` (fewer at the end of the file)."""
         return os.pread(self.descriptor, length, offset)
 
+    def size(self) -> int:
+        return os.fstat(self.descriptor).st_size
+
     def close(self) -> None:
         self._closer()
 
@@ -161,7 +179,7 @@ class Chunks:
 
     ``damaged(why)`` makes the error raised when a chunk is not as written."""
 
-    def __init__(self, file: OpenFile, entries: npt.NDArray[np.void], length: int, chunk_items: int,
+    def __init__(self, file: Source, entries: npt.NDArray[np.void], length: int, chunk_items: int,
                  dtype: np.dtype[Any], damaged: Callable[[str], TableError]) -> None:
         self.length = length
         self.chunk_items = chunk_items

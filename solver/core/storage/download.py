@@ -80,7 +80,7 @@ class _Deadline:
 
     def why(self, error: BaseException) -> str:
         """Why a connection or a read failed, in a few words: this deadline, if it has passed."""
-        return f"its deadline of {self.seconds:g} s passed" if self.passed() else _why(error)
+        return f"its deadline of {self.seconds:g} s passed" if self.passed() else why(error)
 
 
 def read(url: str, limit: int, timeout: float = TIMEOUT, deadline: float = DEADLINE) -> bytes:
@@ -196,8 +196,9 @@ def _open(url: str, headers: dict[str, str], timeout: float, end: _Deadline,
     return result
 
 
-class _Response(http.client.HTTPResponse):
-    """A response read through a :class:`TimedReader`: its status line and headers as well as its body."""
+class TimedResponse(http.client.HTTPResponse):
+    """A response read through a :class:`~solver.core.httpio.TimedReader`: its status line and headers as
+    well as its body."""
 
     def __init__(self, sock: socket.socket, *args: Any, wait: float, deadline: float, **kwargs: Any) -> None:
         super().__init__(sock, *args, **kwargs)
@@ -206,12 +207,12 @@ class _Response(http.client.HTTPResponse):
 
 
 class _Timed(urllib.request.AbstractHTTPHandler):
-    """Connections whose responses are :class:`_Response` objects waiting at most ``wait`` seconds a read
+    """Connections whose responses are :class:`TimedResponse` objects waiting at most ``wait`` seconds a read
     and reading nothing past ``deadline`` (a :func:`time.monotonic` time)."""
 
     def __init__(self, wait: float, deadline: float) -> None:
         super().__init__()
-        self._response = functools.partial(_Response, wait=wait, deadline=deadline)
+        self._response = functools.partial(TimedResponse, wait=wait, deadline=deadline)
 
     def do_open(self, http_class: Any, req: urllib.request.Request, **http_conn_args: Any) -> http.client.HTTPResponse:
         def connection(host: str, **options: Any) -> http.client.HTTPConnection:
@@ -248,9 +249,9 @@ def _content_range(text: str, url: str) -> tuple[int, int]:
     return first, total
 
 
-def _why(error: BaseException) -> str:
+def why(error: BaseException) -> str:
     """Why a connection or a read failed, in a few words."""
     reason = getattr(error, "reason", None)
     if isinstance(reason, BaseException):
-        return _why(reason)
+        return why(reason)
     return shortened((getattr(error, "strerror", None) or str(reason or error) or type(error).__name__).strip())

@@ -103,7 +103,8 @@ def publish(directory: Path, tables: Sequence[Path], describe: Callable[[Path], 
     name in the release and its description (checking the table, raising :class:`~solver.core.errors.TableError` if it is
     not sound): each file hard-linked there under its name (copied where the file system has no hard
     links or the directory is on another one), then the manifest and the sums written, every file
-    atomically. Return the entries, in the order given.
+    atomically; ``directory`` is made if it is missing (not its parent). Return the entries, in the order
+    given.
 
     Raises :class:`~solver.core.errors.TableExistsError` if ``directory`` holds a release already and not ``force`` (before
     any table is read; with it, the files of the release are replaced, and files of an earlier one not
@@ -117,6 +118,10 @@ def publish(directory: Path, tables: Sequence[Path], describe: Callable[[Path], 
     twice = sorted({name for name in names if names.count(name) > 1})
     if twice:
         raise InputError(f"two tables to publish are both {twice[0]}: give one of them")
+    try:
+        directory.mkdir(exist_ok=True)
+    except OSError as error:
+        raise TableError(f"cannot write {directory}: {error.strerror or error}") from None
     entries = []
     for source, name, description in described:
         target = directory / name

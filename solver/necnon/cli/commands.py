@@ -19,36 +19,40 @@ import click
 from solver import __version__
 from solver.cli import common, releases
 from solver.cli.common import (
-    STANDARD_OUTPUT,
-    SVG_HINT,
     CommandGroup,
+    Output,
+    echo_answer,
     input_lines,
     out_option,
     picture_options,
     pictures_asked,
+    play_record_options,
     reader_gone,
     rebuild_option,
-    record_argument,
+    record_to_annotate,
     seed_option,
+    side_option,
     standard_input,
-    svg_on_standard_output,
     table_option,
     write_pictures,
     writing,
 )
 from solver.core import files
+from solver.core.answers.report import counted
 from solver.core.drawing.pictures import encode
+from solver.core.storage import container
+from solver.core.storage.remote import Location
 from solver.necnon.drawing import chart, diagram
 from solver.necnon.model.position import Position, notation_grid
 from solver.necnon.model.rules import SETTINGS, Game
-from solver.necnon.model.values import Evaluation
+from solver.necnon.model.values import Evaluation, turns_text
 from solver.necnon.playing.annotate import annotate, annotation_object, annotation_text
 from solver.necnon.playing.play import ENGINES, SIDES, Match, table_exists
 from solver.necnon.playing.record import GameRecord, parse_record, read_record
 from solver.necnon.querying import report
 from solver.necnon.querying.judge import EngineJudge, Judge, TableJudge
 from solver.necnon.querying.probe import RankedTurn, Tablebase
-from solver.necnon.solving.solve import Progress
+from solver.necnon.solving.solve import Progress, SolveStep
 from solver.necnon.studies.survey import SurveyRow, csv_path, run_survey, survey_games, write_report
 from solver.necnon.tables.build import UNASKED_CELLS, build_table, check_build_asked, ensure_table
 from solver.necnon.tables.table import GAME, Table, open_table, table_path
@@ -99,27 +103,27 @@ def read_position(words: tuple[str, ...], game: Game, moves: str) -> Position:
     return Position.parse(text, game).play_line(moves)
 
 
-def terminal_progress() -> Callable[[Progress], None] | None:
+def terminal_progress() -> Progress | None:
     """Progress of a solve (classes and positions solved, time so far) when standard error is a
     terminal, silence otherwise."""
     if not sys.stderr.isatty():
         return None
 
-    def progress(state: Progress) -> None:
+    def progress(state: SolveStep) -> None:
         click.echo(f"  {state.classes:>13,} classes  {state.positions:>15,} positions  {state.seconds:8.1f} s",
                    err=True)
 
     return progress
 
 
-def open_or_build(game: Game, table_file: Path | None, build: bool) -> Table:
+def open_or_build(game: Game, table_file: Location | None, build: bool) -> Table:
     """The table of ``game`` at ``table_file``, or the default one, built (with progress) if it is
     missing (a board of more than :data:`~solver.necnon.tables.build.UNASKED_CELLS` cells only if ``build``)."""
     return common.open_or_build(game, table_file, open_table, partial(ensure_table, build_large=build),
                                 terminal_progress(), f"necnon {game}")
 
 
-def tablebase_for(table_file: Path | None, build: bool) -> Tablebase:
+def tablebase_for(table_file: Location | None, build: bool) -> Tablebase:
     """A tablebase opening tables as :func:`open_or_build` does."""
     return Tablebase(opener=lambda game: open_or_build(game, table_file, build))
 
@@ -141,7 +145,7 @@ def solve(board: str | None, protocol: str, out: Path | None, force: bool) -> No
     game = game_of(board, protocol)
     path, summary, seconds = build_table(game, out, force, terminal_progress())
     click.echo(f"solved necnon {game}: {summary.positions:,} positions ({summary.classes:,} classes), "
-               f"empty board {summary.value:+d} in {summary.turns} turns, in {seconds:.2f} s -> {path}")
+               f"empty board {summary.value:+d} in {turns_text(summary.turns)}, in {seconds:.2f} s -> {path}")
 
 
 @cli.command()
@@ -159,7 +163,8 @@ def fetch(board: str, protocol: str, mirror: str | None, force: bool, quiet: boo
       necnon fetch 4x4 --protocol nec --mirror https://example.org/neutreeko-tables/
     """
     game = Game.of(board, protocol)
-    releases.fetch_table({"game": GAME, "board": str(game.grid), "protocol": game.setting}, table_path(game), None,
+    releases.fetch_table({"game": GAME, "board": str(game.grid), "protocol": game.setting},
+                         container.local(table_path(game)), None,
                          partial(open_table, game), mirror, force, quiet)
 
 
@@ -169,7 +174,7 @@ def fetch(board: str, protocol: str, mirror: str | None, force: bool, quiet: boo
 @table_option
 @build_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def stats(board: str | None, protocol: str, table_file: Path | None, build: bool, as_json: bool) -> None:
+def stats(board: str | None, protocol: str, table_file: Location | None, build: bool, as_json: bool) -> None:
     """The figures of a solved board: positions by value, the empty board's value and best first stones.
 
     \b
@@ -180,10 +185,7 @@ def stats(board: str | None, protocol: str, table_file: Path | None, build: bool
     table = open_or_build(game, table_file, build)
     summary = table.summary
     if as_json:
-        click.echo(json.dumps({"board": str(game.grid), "protocol": game.setting, **summary.counts(),
-                               "best_first": list(summary.best_first),
-                               "margins": {str(margin): count for margin, count in summary.margins.items()},
-                               "solve_seconds": round(table.attributes["solve_seconds"], 3)}))
+        click.echo(json.dumps(report.stats_object(game, summary, table.attributes["solve_seconds"])))
         return
     click.echo(f"necnon {game} ({game.grid.describe()}, {game.grid.cells} cells; Black {game.black.value}, "
                f"Green {game.green.value})")
@@ -192,7 +194,7 @@ def stats(board: str | None, protocol: str, table_file: Path | None, build: bool
     click.echo(f"  empty board: {Evaluation(summary.value, summary.turns).terse()} "
                f"(Black's points minus Green's under perfect play: {summary.value:+d})")
     click.echo(f"  best first stones: {' '.join(summary.best_first)}")
-    click.echo(f"  longest game under perfect play: {summary.longest} turns")
+    click.echo(f"  longest game under perfect play: {turns_text(summary.longest)}")
     click.echo("  value   positions")
     for margin, count in summary.margins.items():
         click.echo(f"  {margin:>+5d}  {count:>11,}  {100 * count / summary.positions:6.2f} %")
@@ -205,7 +207,7 @@ def stats(board: str | None, protocol: str, table_file: Path | None, build: bool
 @click.option("--games", type=click.IntRange(min=1), default=2000, show_default=True,
               help="Games sampled for each kind of play (random and perfect players).")
 @seed_option("Seed of the sampled games", 1)
-@click.option("--out", type=click.Path(path_type=Path), default=Path("docs/necnon-survey.md"), show_default=True,
+@click.option("--out", type=Output(), default=Path("docs/necnon-survey.md"), show_default=True,
               help="Markdown report; the CSV goes beside it, with the suffix .csv.")
 @click.option("--force", is_flag=True, help="Overwrite an existing report.")
 @build_option
@@ -237,7 +239,7 @@ def survey_command(max_cells: int, games: int, seed: int, out: Path, force: bool
                         *(["--build"] if build else []), *(["--force"] if force else [])])  # as run
     with writing(out):
         table = write_report(rows, out, command)
-    click.echo(f"surveyed {len(rows)} boards and protocols -> {out}, {table}")
+    click.echo(f"surveyed {counted(len(rows), 'board and protocol', 'boards and protocols')} -> {out}, {table}")
 
 
 # -- one position ---------------------------------------------------------------------------------------
@@ -245,7 +247,7 @@ def survey_command(max_cells: int, games: int, seed: int, out: Path, force: bool
 @cli.command()
 @position_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def query(position: tuple[str, ...], board: str | None, protocol: str, table_file: Path | None, build: bool,
+def query(position: tuple[str, ...], board: str | None, protocol: str, table_file: Location | None, build: bool,
           moves: str, as_json: bool) -> None:
     """The value of POSITION (default: empty, the empty board) and of every turn, best first.
 
@@ -270,12 +272,13 @@ def query(position: tuple[str, ...], board: str | None, protocol: str, table_fil
 @position_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @picture_options("Also draw the line as a sheet of small boards, one per turn,")
-def line(position: tuple[str, ...], board: str | None, protocol: str, table_file: Path | None, build: bool,
+def line(position: tuple[str, ...], board: str | None, protocol: str, table_file: Location | None, build: bool,
          moves: str, as_json: bool, svg_file: Path | None, png_file: Path | None) -> None:
     """The line of perfect play from POSITION (default: the empty board) to the end, with the score.
 
     Each turn is the first of query's ranking: the winner hurries, the loser delays, a draw is reached
-    the fastest way.
+    the fastest way. A picture file asked for is written besides the text; with --svg - the SVG goes
+    to standard output instead of it.
 
     \b
     Example (hex2 under NEC for Black and NON for Green, drawn as a sheet of boards):
@@ -285,28 +288,29 @@ def line(position: tuple[str, ...], board: str | None, protocol: str, table_file
     game = game_of(board, protocol, position)
     played = tablebase_for(table_file, build).line(read_position(position, game, moves))
     write_pictures(asked, lambda kind: encode(diagram.line_sheet(played), kind))
-    click.echo(json.dumps(report.line_object(played)) if as_json else report.line_text(played))
+    echo_answer(svg_file, lambda: json.dumps(report.line_object(played)) if as_json else report.line_text(played),
+                lambda: encode(diagram.line_sheet(played), "svg"))
 
 
 @cli.command()
 @position_options
 @picture_options("Draw the diagram")
 @click.option("--no-values", is_flag=True, help="Draw the position only, without reading a table.")
-def show(position: tuple[str, ...], board: str | None, protocol: str, table_file: Path | None, build: bool,
+def show(position: tuple[str, ...], board: str | None, protocol: str, table_file: Location | None, build: bool,
          moves: str, svg_file: Path | None, png_file: Path | None, no_values: bool) -> None:
     """A diagram of POSITION (default: the empty board): stones, and on each cell the side to move may
     play the best value of a turn there.
 
-    The last turn of --moves is ringed. Hexagonal boards are drawn with hexagonal cells. With --svg -
-    the SVG goes to standard output; so it does without --svg or --png when standard output is
-    redirected, while a terminal gets the board and its turns as text (as query prints them). With
-    --no-values no table is read (any board).
+    The last turn of --moves is ringed. Hexagonal boards are drawn with hexagonal cells. The board and
+    its turns are printed as text (as query prints them), and a picture file asked for is written
+    besides; with --svg - the SVG goes to standard output instead of the text, and so it does without
+    --svg or --png when standard output is redirected. With --no-values no table is read (any board).
 
     \b
     Example (3 x 3 after two turns):
       necnon show --board 3x3 --moves "b2 a1,c3" --svg board.svg
     """
-    asked = pictures_asked(svg=None if svg_file == STANDARD_OUTPUT else svg_file, png=png_file)
+    asked = pictures_asked(svg=svg_file, png=png_file)
     game = game_of(board, protocol, position)
     turns = moves.split()
     shown = read_position(position, game, " ".join(turns[:-1]))
@@ -319,16 +323,12 @@ def show(position: tuple[str, ...], board: str | None, protocol: str, table_file
         tablebase = tablebase_for(table_file, build)
         evaluation, ranked = tablebase.probe(shown), tablebase.turns(shown)
     scene = diagram.board_diagram(shown, evaluation, ranked, last)
+    write_pictures(asked, lambda kind: encode(scene, kind))
     try:
-        if svg_on_standard_output(svg_file, bool(asked)):
-            click.echo(encode(scene, "svg").decode(), nl=False)
-        elif not asked:
-            click.echo(report.query_text(shown, evaluation, ranked) if evaluation is not None
-                       else "\n".join([shown.diagram(last), shown.notation()]))
-            click.echo(SVG_HINT, err=True)
+        echo_answer(svg_file, lambda: report.query_text(shown, evaluation, ranked) if evaluation is not None
+                    else "\n".join([shown.diagram(last), shown.notation()]), lambda: encode(scene, "svg"), bool(asked))
     except BrokenPipeError:
         reader_gone()
-    write_pictures(asked, lambda kind: encode(scene, kind))
 
 
 # -- a game ---------------------------------------------------------------------------------------------
@@ -338,8 +338,7 @@ def show(position: tuple[str, ...], board: str | None, protocol: str, table_file
 @protocol_option
 @table_option
 @build_option
-@click.option("--as", "you", type=click.Choice(list(SIDES), case_sensitive=False), default="black",
-              show_default=True, help="The side you play; none lets the engine play itself.")
+@side_option(SIDES)
 @click.option("--opponent", type=click.Choice(list(ENGINES), case_sensitive=False), default=None,
               help="perfect (the table; built if missing, with --build on a board of more than "
                    f"{UNASKED_CELLS} cells), mcts (the search engine), random. Default: "
@@ -352,11 +351,8 @@ def show(position: tuple[str, ...], board: str | None, protocol: str, table_file
               help="Seconds the mcts engine thinks per turn.")
 @click.option("--iterations", type=click.IntRange(min=1), default=None,
               help="Playouts of the mcts engine per turn instead of --time (reproducible with --seed).")
-@click.option("--load", "load_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
-              help="Continue the game of a record (as save and --record write it), on its board and protocol.")
-@click.option("--record", "record_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
-              help="Write the game's record to FILE after every turn.")
-def play(board: str | None, protocol: str, table_file: Path | None, build: bool, you: str, opponent: str | None,
+@play_record_options("turn", ", on its board and protocol")
+def play(board: str | None, protocol: str, table_file: Location | None, build: bool, you: str, opponent: str | None,
          start: str, seed: int | None, seconds: float, iterations: int | None, load_file: Path | None,
          record_file: Path | None) -> None:
     """Play NECNON against the table or the search engine, with hints and take-backs.
@@ -364,7 +360,8 @@ def play(board: str | None, protocol: str, table_file: Path | None, build: bool,
     Type a turn as c3,d4 (two stones), c3 (one) or pass, or a command: hint, undo, line, board,
     save FILE, help, quit. Input may be piped. The end shows the score, with a table every turn that
     gave points away, and the game's record, which annotate reads and --load continues; Ctrl-C shows
-    it too, then exits 130.
+    it too, then exits 130. On the board, the stones of the last turn are in upper case (B, G) and +
+    marks the cells allowed to the side to move.
 
     \b
     Example (a first stone against the table on 3 x 3, a hint, the record kept in game.txt):
@@ -411,7 +408,7 @@ def protocol_given() -> bool:
 @seed_option("Without a table: seed of the search engine", 1)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (its schema is in the user guide).")
 @picture_options("Also draw the value-history chart")
-def annotate_command(game: str, table_file: Path | None, build: bool, seconds: float, iterations: int | None,
+def annotate_command(game: str, table_file: Location | None, build: bool, seconds: float, iterations: int | None,
                      seed: int, as_json: bool, svg_file: Path | None, png_file: Path | None) -> None:
     """Judge every turn of a game record against the table (or, on a board without one, by the
     search engine).
@@ -422,14 +419,15 @@ def annotate_command(game: str, table_file: Path | None, build: bool, seconds: f
     a slower way; ? mistake: one point; ?? blunder: two or more), the best turns and how many kept the
     margin; then a summary per side, the first point lost and the result. On a board without a table
     (one of more than 16 cells is built only with --build) the search engine judges, thinking --time
-    on each position: its values are estimates, and the output says so.
+    on each position: its values are estimates, and the output says so. A chart file asked for is
+    written besides the text; with --svg - the SVG goes to standard output instead of it.
 
     \b
     Example (Green's second turn gives two points away):
       printf '[Board "3x3"]\\n1. b2 2. a1,c3\\n' | necnon annotate -
     """
     asked = pictures_asked(svg=svg_file, png=png_file)
-    record = record_argument(game, parse_record)
+    record = record_to_annotate(game, parse_record, "turn")
     played = record.start.game
     judge: Judge
     if table_exists(played, table_file) or build or played.grid.cells <= UNASKED_CELLS:
@@ -438,4 +436,5 @@ def annotate_command(game: str, table_file: Path | None, build: bool, seconds: f
         judge = EngineJudge(played, seed, seconds, iterations)
     judged = annotate(judge, record)
     write_pictures(asked, lambda kind: encode(chart.value_history(judged), kind))
-    click.echo(json.dumps(annotation_object(judged)) if as_json else annotation_text(judged))
+    echo_answer(svg_file, lambda: json.dumps(annotation_object(judged)) if as_json else annotation_text(judged),
+                lambda: encode(chart.value_history(judged), "svg"))

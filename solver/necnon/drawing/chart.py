@@ -25,6 +25,7 @@ from solver.core.drawing.scene import Circle, Group, Rect, Scene, Shape, Text, t
 from solver.core.drawing.scene import Line as Stroke
 from solver.necnon.drawing.diagram import FAINT_INK, INK, WINNER_COLOURS
 from solver.necnon.model.position import BLACK, GREEN, Colour
+from solver.necnon.model.values import turns_text
 from solver.necnon.playing.annotate import Annotation
 from solver.necnon.querying.judge import Estimate
 
@@ -59,7 +60,7 @@ def value_history(annotation: Annotation, title: str = "") -> Scene:
     width = round(2 * margin + GRID_WIDTH)
 
     result = "not over" if record.result == "*" else record.result
-    title = title or f"NECNON {record.start.game}: {len(annotation.turns)} turns, {result}"
+    title = title or f"NECNON {record.start.game}: {turns_text(len(annotation.turns))}, {result}"
     shapes: list[Shape] = [Text(width / 2, 16, title, 14, INK, bold=True),
                            Text(left, 38, "<- Black winning", FONT, INK, anchor="start", bold=True),
                            Text(right, 38, "Green winning ->", FONT, INK, anchor="end", bold=True),

@@ -32,7 +32,7 @@ from solver.necnon.querying.probe import Line, RankedTurn
 CELL_FILL, CELL_EDGE = "#efe3c8", "#8c7853"
 STONE_COLOURS = {BLACK: ("#1e1e1e", "#000000"), GREEN: ("#2f9e5b", "#17633a")}
 LAST_TURN = "#f0b400"
-KEEPS, LOSES, SMOTHERED = "#2166ac", "#8a8a8a", "#d73027"
+KEEPS, LOSES, SMOTHERED = "#2166ac", "#8a8a8a", "#d55e00"
 #: Caption colour of a value by its winner (None: a draw).
 WINNER_COLOURS = {BLACK: "#1e1e1e", GREEN: "#17633a", None: "#6b6b6b"}
 INK, FAINT_INK = "#222222", "#7a7060"

@@ -19,12 +19,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from solver.core.answers.report import counted
+
 Winner = Literal["black", "green"]
 
 
 def turns_text(count: int) -> str:
     """``1 turn``, ``4 turns``."""
-    return f"{count} turn" if count == 1 else f"{count} turns"
+    return counted(count, "turn")
 
 
 @dataclass(frozen=True, order=False)

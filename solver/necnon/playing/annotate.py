@@ -22,8 +22,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from solver.core.answers.marks import Mark
-from solver.core.answers.report import aligned
+from solver.core.answers.marks import Mark, some
+from solver.core.answers.report import aligned, counted
 from solver.necnon.model.position import BLACK, GREEN, Colour, Position
 from solver.necnon.playing.record import GameRecord
 from solver.necnon.querying.judge import Estimate, Judge, TurnValues
@@ -81,9 +81,9 @@ class AnnotatedTurn:
         if self.mark is Mark.BEST:
             return f"{head} best: {self.after.text()}"
         if self.mark is Mark.INACCURACY:
-            return f"{head} an inaccuracy: {self.before.text()} -> {self.after.text()}; best {_some(self.values.best)}"
-        better = (f"{_some(self.values.best)} kept {self.before.label()}" if self.before.evaluation is not None
-                  else f"the engine chose {_some(self.values.best)} ({self.before.label()})")
+            return f"{head} an inaccuracy: {self.before.text()} -> {self.after.text()}; best {some(self.values.best)}"
+        better = (f"{some(self.values.best)} kept {self.before.label()}" if self.before.evaluation is not None
+                  else f"the engine chose {some(self.values.best)} ({self.before.label()})")
         return (f"{head} {self.mark.article} {self.mark.value}: gave {_points(self.given)} away "
                 f"({self.before.label()} -> {self.after.label()}); {better}")
 
@@ -116,12 +116,9 @@ class SideSummary:
 
     def text(self) -> str:
         """``"Black: 3 turns (2 best, 0 inaccuracies, 1 mistake, 0 blunders), 1 point given away"``."""
-        def count(number: int, word: str, plural: str) -> str:
-            return f"{number} {word if number == 1 else plural}"
-
-        return (f"{self.side.capitalize()}: {count(self.turns, 'turn', 'turns')} ({self.best} best, "
-                f"{count(self.inaccuracies, 'inaccuracy', 'inaccuracies')}, "
-                f"{count(self.mistakes, 'mistake', 'mistakes')}, {count(self.blunders, 'blunder', 'blunders')}), "
+        return (f"{self.side.capitalize()}: {counted(self.turns, 'turn')} ({self.best} best, "
+                f"{counted(self.inaccuracies, 'inaccuracy', 'inaccuracies')}, "
+                f"{counted(self.mistakes, 'mistake')}, {counted(self.blunders, 'blunder')}), "
                 f"{_points(round(self.given, 2))} given away")
 
 
@@ -193,12 +190,6 @@ def annotation_object(annotation: Annotation) -> JSONObject:
     }
 
 
-def _some(names: Sequence[str], shown: int = 4) -> str:
-    """At most ``shown`` names, and how many more."""
-    more = f" (+{len(names) - shown})" if len(names) > shown else ""
-    return " ".join(names[:shown]) + more
-
-
 def annotation_text(annotation: Annotation) -> str:
     """Who judged, a table of the turns (turn, value before, the turn's value, points given away, mark,
     turns keeping the margin of the legal ones, best turns), a summary per side, the first point lost
@@ -213,7 +204,7 @@ def annotation_text(annotation: Annotation) -> str:
              "best" if annotation.exact else "engine's choice")]
     rows += [(f"{turn.number}.", turn.play + turn.mark.symbol, turn.before.text(), turn.after.text(),
               _given(turn.given, annotation.exact), "" if turn.mark is Mark.BEST else turn.mark.value,
-              _counts(turn.values), _some(turn.values.best)) for turn in annotation.turns]
+              _counts(turn.values), some(turn.values.best)) for turn in annotation.turns]
     lines += aligned(rows)
     lines.append("values are Black's points minus Green's; given: the points the turn gave away, for its player")
     lines += [annotation.summary(side).text() for side in (BLACK, GREEN) if annotation.summary(side).turns]

@@ -29,10 +29,11 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Mapping, NamedTuple
+from typing import Callable, Iterable, Mapping, NamedTuple
 
-from solver.core.answers.console import read_line, save_text, until_interrupted
+from solver.core.answers.session import Session, Write
 from solver.core.errors import IllegalMoveError, MissingTableError, NotationError
+from solver.core.storage.remote import Location
 from solver.necnon.model.position import BLACK, GREEN, Colour, Position, Turn
 from solver.necnon.model.rules import Game
 from solver.necnon.model.values import Evaluation, turns_text
@@ -44,7 +45,6 @@ from solver.necnon.querying.probe import Tablebase
 from solver.necnon.searching.engine import SearchEngine
 from solver.necnon.tables.table import open_table
 
-Write = Callable[[str], None]
 #: A machine player: the turn it plays in a position that is not over.
 Player = Callable[[Position], Turn]
 
@@ -62,10 +62,13 @@ COMMANDS = {
     "help": "this list",
     "quit": "end the game",
 }
+#: What the marks of the board shown before each turn mean (``play --help`` says it too).
+MARKS = ("On the board, the stones of the last turn are in upper case (B, G) and + marks the cells allowed "
+         "to the side to move.")
 _HINT_TURNS = 10
 
 
-def table_exists(game: Game, table_file: Path | None = None) -> bool:
+def table_exists(game: Game, table_file: Location | None = None) -> bool:
     """Is there a table of ``game`` (at ``table_file``, or in the default place)? A table that is
     there but cannot be used raises :class:`~solver.core.errors.TableError`."""
     try:
@@ -131,12 +134,19 @@ def play_game(start: Position, players: Mapping[Colour, Player]) -> PlayedGame:
     return PlayedGame(tuple(plies), position, True)
 
 
-class Match:
-    """A game from ``start``: ``opponent`` (one of :data:`ENGINES`) plays the colours not in ``persons``.
+class Match(Session[Ply, PlayedGame]):
+    """A game from ``start`` (see :class:`~solver.core.answers.session.Session`): ``opponent`` (one of
+    :data:`ENGINES`) plays the colours not in ``persons``.
     ``tablebase`` (needed by the perfect opponent) answers hints and lines and judges the game when
     given; the search engine, made when first needed, thinks ``seconds`` a turn or runs ``iterations``
     playouts. With ``record_path``, the record is written there after every turn and at the end;
     ``tags`` are tags of the record besides the players' (kept from a record the game continues)."""
+
+    program = "necnon"
+    commands = COMMANDS
+    how_to_move = ("Type a turn: two allowed cells (c3,d4), one when only one is allowed (or on the first turn), "
+                   "or pass when none is. Commands:")
+    marks = MARKS
 
     def __init__(self, start: Position, persons: tuple[Colour, ...], opponent: str, tablebase: Tablebase | None,
                  seed: int, seconds: float = 2.0, iterations: int | None = None, write: Write = print,
@@ -144,15 +154,12 @@ class Match:
                  tags: Iterable[tuple[str, str]] = ()) -> None:
         if opponent == "perfect" and tablebase is None:
             raise ValueError("the perfect opponent needs a tablebase")
+        super().__init__(write, echo_input, record_path)
         self.start, self.persons, self.opponent, self.tablebase = start, persons, opponent, tablebase
         self.seed, self.seconds, self.iterations = seed, seconds, iterations
         self.rng = random.Random(seed)
-        self.echo_input = echo_input
-        self.record_path = record_path
         self.tags = tuple((name, value) for name, value in tags if name not in ("Black", "Green"))
-        self._write = write
         self._search: SearchEngine | None = None
-        self.plies: list[Ply] = []
 
     @classmethod
     def setup(cls, game: GameRecord, you: str = BLACK, opponent: str = "perfect", tablebase: Tablebase | None = None,
@@ -189,47 +196,30 @@ class Match:
         """The position now."""
         return self.plies[-1].before.play(self.plies[-1].turn) if self.plies else self.start
 
-    def run(self, lines: Iterable[str]) -> PlayedGame:
-        """Play until the game ends, reading the persons' input from ``lines``.
-
-        A :class:`KeyboardInterrupt` (Ctrl-C, not SIGTERM) during play shows the end of a game
-        stopped, record included, and is raised again: the game is not lost, and the command still
-        exits as interrupted."""
-        lines = iter(lines)
+    def _check_tables(self) -> None:
         if self.tablebase is not None:
-            self.tablebase.table(self.start.game)  # a missing or broken table fails here, before any play
-        self._say(self._introduction())
+            self.tablebase.table(self.start.game)
 
-        def stopped() -> None:
-            self._write("\n")  # end the prompt's line (and the terminal's ^C)
-            self._finish(False, "interrupted")
+    def _over(self) -> bool:
+        return self.position.over
 
-        return until_interrupted(lambda: self._play(lines), stopped)
+    def _person_to_move(self) -> bool:
+        return self.position.side_to_move in self.persons
 
-    def _play(self, lines: Iterator[str]) -> PlayedGame:
-        show_board = True
-        while not self.position.over:
-            side = self.position.side_to_move
-            if side not in self.persons:
-                self._opponent_turn(side)
-                show_board = True
-                continue
-            if show_board:
-                self._say(self._board())
-                show_board = False
-            text = self._read(lines, f"{side.capitalize()}> ")
-            if text is None:
-                return self._finish(False, "end of input")
-            command = self._command(text)
-            if command == "quit":
-                return self._finish(False, "quit")
-            show_board = command in ("turn", "undo")
-        return self._finish(True, "")
+    def _by_person(self, ply: Ply) -> bool:
+        return ply.by_person
+
+    def _name(self, ply: Ply) -> str:
+        return ply.turn.name(self.start.game.grid)
+
+    def _counted(self, count: int) -> str:
+        return turns_text(count)
 
     # -- one turn ------------------------------------------------------------------------------------------
 
-    def _opponent_turn(self, side: Colour) -> None:
+    def _machine_move(self) -> None:
         position = self.position
+        side = position.side_to_move
         if self.opponent == "random":
             turn = random_player(self.rng)(position)
         elif self.tablebase is not None and self.opponent == "perfect":
@@ -246,13 +236,13 @@ class Match:
         return self._search
 
     def _command(self, text: str) -> str | None:
-        """Carry out a person's line; return what it was (``"turn"``, a command) or None if not understood."""
+        """Carry out a person's line; return what it was (``"move"``, a command) or None if not understood."""
         word = text.strip(" ").lower()
         if not word:
             return None
         first, _, argument = text.strip(" ").partition(" ")
         if first.lower() == "save":
-            return self._save_asked(argument.strip(" "))
+            return self._shared_command("save", argument.strip(" "))
         if word in COMMANDS:
             return self._run_command(word)
         position = self.position
@@ -266,13 +256,11 @@ class Match:
             return None
         self.plies.append(Ply(position.side_to_move, True, position, turn))
         self._keep_record()
-        return "turn"
+        return "move"
 
     def _run_command(self, word: str) -> str | None:
         if word == "hint":
             self._say("\n".join(self._hint()))
-        elif word == "undo":
-            return word if self._undo() else None
         elif word == "line":
             if self.tablebase is None:
                 self._say("no table for this board: the line of perfect play needs one (try hint)")
@@ -280,8 +268,8 @@ class Match:
                 self._say(report.line_text(self.tablebase.line(self.position)))
         elif word == "board":
             self._say(f"{self._board(status=False)}\n{self.position.notation()}")
-        elif word == "help":
-            self._say(self._help())
+        elif word != "quit":
+            return self._shared_command(word, "")
         return word
 
     def _hint(self) -> list[str]:
@@ -291,61 +279,22 @@ class Match:
                                         limit=_HINT_TURNS)
         return self._engine().search(position).lines(_HINT_TURNS)
 
-    def _undo(self) -> bool:
-        """Take back turns up to the last one a person made. False if there is none."""
-        back = next((number for number in reversed(range(len(self.plies))) if self.plies[number].by_person), None)
-        if back is None:
-            self._say("nothing to undo")
-            return False
-        taken = [ply.turn.name(self.start.game.grid) for ply in self.plies[back:]]
-        del self.plies[back:]
-        self._say(f"took back {' '.join(taken)}")
-        self._keep_record()
-        return True
-
-    def _save_asked(self, argument: str) -> str | None:
-        """``save FILE``: write the record there, saying so (or why not)."""
-        if not argument:
-            self._say("save the record where? type save FILE")
-            return None
-        self._save(Path(argument))
-        return "save"
-
-    def _keep_record(self) -> None:
-        if self.record_path is not None:
-            self._save(self.record_path, quiet=True)
-
-    def _save(self, path: Path, quiet: bool = False) -> None:
-        """Write the record to ``path``; say so unless ``quiet``, and say why not if it fails."""
-        save_text(path, self.record().text(), self._say,
-                  None if quiet else f"saved the record of {turns_text(len(self.plies))} to {path}")
-
-    def _read(self, lines: Iterator[str], prompt: str) -> str | None:
-        """The next line without its line end, after writing ``prompt``; None at the end of input."""
-        return read_line(lines, prompt, self._write, self.echo_input)
-
     # -- the end -------------------------------------------------------------------------------------------
 
-    def _finish(self, finished: bool, stopped: str) -> PlayedGame:
+    def _finish(self, stopped: str) -> PlayedGame:
         position = self.position
         lines = []
-        if finished:
+        if not stopped:
             self._say(self._board(status=False))
             lines.append(f"== {Evaluation(position.margin(), 0).result()}: {report.final_score(position)} ==")
         else:
             lines.append(f"== game stopped ({stopped}) after {turns_text(len(self.plies))} ==")
             if self.tablebase is not None:
                 lines.append(f"with perfect play from here: {report.describe(position, self.tablebase.probe(position))}")
-        record = self.record()
         if self.tablebase is not None and self.plies:
-            lines += self._judgement(record, self.tablebase)
-        lines += ["the record (necnon annotate reads it, play --load continues it):", record.text().rstrip("\n")]
-        if stopped != "interrupted":
-            # Interrupted, the record file is already up to date (written after every turn), and
-            # writing a file then is refused (see solver.core.interrupts).
-            self._keep_record()
-        self._say("\n".join(lines))
-        return PlayedGame(tuple(self.plies), position, finished)
+            lines += self._judgement(self.record(), self.tablebase)
+        self._end(lines, stopped)
+        return PlayedGame(tuple(self.plies), position, not stopped)
 
     @staticmethod
     def _judgement(record: GameRecord, tablebase: Tablebase) -> list[str]:
@@ -384,12 +333,3 @@ class Match:
             text += (f"\n{position.side_to_move.capitalize()} to move ({turns_text(len(self.plies))} played; "
                      f"+ marks the {allowed} allowed cell{'s' * (allowed != 1)})")
         return text
-
-    def _help(self) -> str:
-        width = max(len(name) for name in COMMANDS)
-        return "\n".join(["Type a turn: two allowed cells (c3,d4), one when only one is allowed (or on the "
-                          "first turn), or pass when none is. Commands:",
-                          *(f"  {name:<{width}}  {text}" for name, text in COMMANDS.items())])
-
-    def _say(self, text: str) -> None:
-        self._write(text + "\n")

@@ -8,8 +8,8 @@
 
 The syntax of tags, comments and lines is every game's (:mod:`solver.core.answers.record`).
 :func:`parse_record` reads a record into a :class:`GameRecord` (its main line
-:attr:`GameRecord.turns`, what ``Result`` describes, and its variations) and :meth:`GameRecord.text`
-writes one. Turns are written as everywhere (``c3,d4``, ``c3``, ``pass``; see
+:attr:`GameRecord.turns`, what ``Result`` describes, and its variations) and
+:meth:`~solver.core.answers.record.GameLine.text` writes one. Turns are written as everywhere (``c3,d4``, ``c3``, ``pass``; see
 :mod:`solver.necnon.model.position`), each checked against the rules; every turn has its own number,
 optional, but a number given must be the number of the turn it stands before. :func:`read_variations`
 reads turns with variations in parentheses, :func:`numbered` writes the numbers. A record that cannot
@@ -23,32 +23,26 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import cached_property
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from solver.core import files
-from solver.core.answers.notation import checked
 from solver.core.answers.record import (
     MAX_NUMBER_DIGITS,
     MOVE_NUMBER,
+    GameLine,
     GameOverError,
     LineReader,
     RecordError,
     RecordLines,
-    Tagged,
     TreeReader,
     Variation,
     at_line,
     check_result,
     read_file,
     split_record,
-    tag_lines,
-    tokens,
     tree_groups,
-    wrap,
+    write_record,
 )
-from solver.core.errors import InputError
 from solver.necnon.model.position import MAX_LINE_LENGTH, Position, Turn, notation_grid
 from solver.necnon.model.rules import Game
 from solver.necnon.model.values import Evaluation
@@ -85,35 +79,28 @@ def turn_groups(start: Position, turns: Sequence[Turn], variations: Sequence[Var
     return tree_groups(turns, variations, lambda line, first: numbered([turn.name(grid) for turn in line], first))
 
 
-@dataclass(frozen=True)
-class GameRecord(Tagged):
-    """A game: where it started, its turns (each legal, none after the end: the main line), its tags
-    other than those of :data:`~solver.neutreeko.playing.record.GAME_TAGS` and ``Result``, which come from the game itself (the players'
-    names, ``Black`` and ``Green``, and any others, in order), and the variations of its turns, in the
-    order of their plies. What reads a game (annotation, play) reads its main line; :meth:`text` writes
+@dataclass(frozen=True, repr=False)
+class GameRecord(GameLine[Position, Turn]):
+    """A game (see :class:`~solver.core.answers.record.GameLine`): where it started, its turns (each
+    legal, none after the end: the main line), its tags other than those of ``GAME_TAGS`` and
+    ``Result``, which come from the game itself (the players' names, ``Black`` and ``Green``, and any
+    others, in order), and the variations of its turns, in the order of their plies. What reads a game
+    (annotation, play) reads its main line; :meth:`~solver.core.answers.record.GameLine.text` writes
     the variations too."""
 
     start: Position
     turns: tuple[Turn, ...] = ()
     tags: tuple[tuple[str, str], ...] = field(default=())
     variations: tuple[Variation[Turn], ...] = ()
+    player_tags = PLAYER_TAGS
+    line_field = "turns"
 
     def __post_init__(self) -> None:
         self.check_tags(GAME_TAGS)
 
-    @cached_property
-    def positions(self) -> tuple[Position, ...]:
-        """The start, then the position after each turn (each checked: an illegal one raises
-        :class:`~solver.core.errors.IllegalMoveError`)."""
-        positions = [self.start]
-        for turn in self.turns:
-            positions.append(positions[-1].play(turn))
-        return tuple(positions)
-
     @property
-    def end(self) -> Position:
-        """The position after the last turn."""
-        return self.positions[-1]
+    def line(self) -> tuple[Turn, ...]:
+        return self.turns
 
     @property
     def result(self) -> str:
@@ -125,23 +112,13 @@ class GameRecord(Tagged):
         """The turns as written: ``c3,d4``, ``c3``, ``pass``."""
         return [turn.name(self.start.game.grid) for turn in self.turns]
 
-    def __repr__(self) -> str:
-        # The turns as written, a1,c3 rather than Turn(cells=(0, 8)): a turn does not know its board, the
-        # record does.
-        tags = f", tags={self.tags!r}" if self.tags else ""
-        turns = " ".join(turn_groups(self.start, self.turns, self.variations))
-        return f"GameRecord(start={self.start!r}, turns={turns!r}{tags}, result={self.result!r})"
-
-    def text(self) -> str:
-        """The record as text (see the module docstring), ending with a line end."""
+    def game_tags(self) -> list[tuple[str, str]]:
         game = self.start.game
-        tags = [("Board", str(game.grid)), ("Protocol", game.setting)]
-        if not self.start.first_turn:
-            tags.append(("Start", self.start.notation()))
-        players = [(name, self.tag(name)) for name in PLAYER_TAGS if self.tag(name)]
-        others = [(name, value) for name, value in self.tags if name not in PLAYER_TAGS]
-        tags += [*players, ("Result", self.result), *others]
-        return "\n".join([*tag_lines(tags), "", wrap(turn_groups(self.start, self.turns, self.variations))]) + "\n"
+        start = [] if self.start.first_turn else [("Start", self.start.notation())]
+        return [("Board", str(game.grid)), ("Protocol", game.setting), *start]
+
+    def groups(self) -> list[str]:
+        return turn_groups(self.start, self.turns, self.variations)
 
 
 class _Line(LineReader[Position, Turn]):
@@ -183,7 +160,7 @@ class _Line(LineReader[Position, Turn]):
 
 
 def _tree_reader(start: Position) -> TreeReader[Position, Turn]:
-    return TreeReader(start, _Line, unit="turn")
+    return TreeReader(start, _Line, "line of turns", MAX_LINE_LENGTH, lambda ply: f"turn {ply}", unit="turn")
 
 
 def read_variations(start: Position, text: str) -> tuple[tuple[Turn, ...], tuple[Variation[Turn], ...]]:
@@ -196,10 +173,7 @@ def read_variations(start: Position, text: str) -> tuple[tuple[Turn, ...], tuple
     >>> len(turns), variations[0].ply, len(variations[0].moves)
     (2, 1, 1)
     """
-    reader = _tree_reader(start)
-    for token in tokens(checked(_one_line(text), "line of turns", MAX_LINE_LENGTH)):
-        reader.feed(token)
-    return reader.finish()
+    return _tree_reader(start).read(text)
 
 
 def read_playable(start: Position, text: str) -> tuple[tuple[Turn, ...], tuple[Variation[Turn], ...], str | None]:
@@ -208,11 +182,7 @@ def read_playable(start: Position, text: str) -> tuple[tuple[Turn, ...], tuple[V
     None if all were read (see :meth:`TreeReader.read_playable
     <solver.core.answers.record.TreeReader.read_playable>`). Raises :class:`~solver.core.errors.InputError` only
     for text that is too long or not printable ASCII."""
-    return _tree_reader(start).read_playable(checked(_one_line(text), "line of turns", MAX_LINE_LENGTH), "turn")
-
-
-def _one_line(text: str) -> str:
-    return text.replace("\r", " ").replace("\n", " ")  # turns may run over lines, as in a record
+    return _tree_reader(start).read_playable(text, "turn")
 
 
 def parse_record(text: str) -> GameRecord:
@@ -227,22 +197,8 @@ def parse_record(text: str) -> GameRecord:
     """
     split = split_record(text)
     start = _start(split)
-    reader = _tree_reader(start)
-    for number, line in split.moves:
-        with at_line(number):
-            # Checked as notation is (printable ASCII), so that no other character than a space
-            # separates two turns.
-            words = tokens(checked(line, "line of turns", MAX_LINE_LENGTH))
-        for token in words:
-            try:
-                reader.feed(token, number)
-            except InputError as error:
-                within = f" (in the variation at turn {reader.lines[-1].ply})" if len(reader.lines) > 1 else ""
-                raise RecordError(f"line {number}: {error}{within}") from None
-    with at_line(split.moves[-1][0] if split.moves else 0):  # without turns, nothing can be amiss
-        turns, variations = reader.finish()
-    players = tuple((name, value) for name, (_, value) in split.tags.items() if name not in (*GAME_TAGS, "Result"))
-    record = GameRecord(start, turns, players, variations)
+    turns, variations = _tree_reader(start).read_record(split)
+    record = GameRecord(start, turns, split.others(GAME_TAGS), variations)
     check_result(split, record.result, lambda said: _RESULT.fullmatch(said) is not None,
                  "Black wins by N, Green wins by N, draw or *")
     return record
@@ -267,9 +223,3 @@ def read_record(path: Path | str) -> GameRecord:
     """The record in the file ``path`` (UTF-8). Raises :class:`RecordError` naming the file, and the
     line for a record that cannot be read."""
     return read_file(path, parse_record)
-
-
-def write_record(path: Path | str, record: GameRecord) -> None:
-    """Write ``record`` to ``path`` atomically (see :mod:`solver.core.files`); raises :class:`OSError`."""
-    files.write_atomically(path, record.text())
-

@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
+from solver.core.answers.report import counted
 from solver.necnon.model.position import Position, Turn
 from solver.necnon.model.rules import Game
 from solver.necnon.model.values import Evaluation
@@ -121,7 +122,7 @@ class EngineJudge:
                  iterations: int | None = None) -> None:
         self.engine = SearchEngine(game, seed, seconds, iterations)
         self.exact = False
-        self.name = "the search engine, " + (f"{iterations:,} playouts a position" if iterations is not None
+        self.name = "the search engine, " + (f"{counted(iterations, 'playout')} a position" if iterations is not None
                                              else f"{seconds:g} s a position")
         self._seen: dict[Position, tuple[Estimate, Turn | None, str]] = {}
 

@@ -20,15 +20,15 @@ fewest); ties by the turn's cells in board order (``a1,b1`` before ``a1,c1`` bef
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Callable, TypeVar
 
 from solver.core.errors import IllegalPositionError, MissingTableError
+from solver.core.storage.remote import Location, location
 from solver.core.storage.tablebase import OpenedTables
 from solver.necnon.model.keys import canonical_keys, key
 from solver.necnon.model.position import Position, Turn
 from solver.necnon.model.rules import Game
-from solver.necnon.model.values import Evaluation
+from solver.necnon.model.values import Evaluation, turns_text
 from solver.necnon.tables.table import Table, open_table, table_path
 
 __all__ = ["Evaluation", "Line", "LineStep", "RankedTurn", "RankedTurns", "Tablebase", "best_turns"]
@@ -95,7 +95,7 @@ class Line:
         return Evaluation(self.end.margin(), 0).result()
 
     def __repr__(self) -> str:
-        return f"Line(from {self.position.notation()!r}: {len(self.steps)} turns, {self.result})"
+        return f"Line(from {self.position.notation()!r}: {turns_text(len(self.steps))}, {self.result})"
 
     def _repr_html_(self) -> str:
         """Its summary and its sheet of small boards (:func:`solver.necnon.drawing.diagram.line_sheet`) as inline
@@ -130,10 +130,10 @@ class Tablebase(OpenedTables[Game, Table]):
     'no table'
     """
 
-    def __init__(self, directory: Path | str | None = None, opener: Callable[[Game], Table] | None = None) -> None:
+    def __init__(self, directory: Location | str | None = None, opener: Callable[[Game], Table] | None = None) -> None:
         if opener is None:
             def opener(game: Game) -> Table:
-                return open_table(game, None if directory is None else Path(directory) / table_path(game).name)
+                return open_table(game, None if directory is None else location(directory) / table_path(game).name)
         super().__init__(opener)
 
     def probe(self, position: Position) -> Evaluation:
@@ -179,7 +179,7 @@ class Tablebase(OpenedTables[Game, Table]):
         if not positions:
             return []
         table = self.table(game)
-        present, found = table.lookup(canonical_keys(game.grid, [key(position) for position in positions]))
+        present, found = table.probe(canonical_keys(game.grid, [key(position) for position in positions]))
         for position, there in zip(positions, present):
             if not there:
                 raise IllegalPositionError(f"{position.notation()} cannot be reached from the empty board "

@@ -6,7 +6,7 @@ engine's view (:class:`~solver.necnon.searching.engine.Verdict`) and :func:`grid
 cells and where they are drawn. Values are Black's points minus Green's under perfect play, whoever is
 to move (see :mod:`solver.necnon.querying.probe`); a ranked turn's value is that of the position it
 leads to, the ranking best first for the side to move. :func:`query_text`, :func:`line_text` and
-:func:`describe` write the same for people.
+:func:`describe` write the same for people; :func:`stats_object` is the figures of a solved board.
 
 The objects, field by field: docs/reference/json-output.md.
 """
@@ -17,9 +17,11 @@ from typing import Any
 
 from solver.necnon.model.grid import Grid
 from solver.necnon.model.position import Position
+from solver.necnon.model.rules import Game
 from solver.necnon.model.values import Evaluation, turns_text
 from solver.necnon.querying.probe import Line, RankedTurn
 from solver.necnon.searching.engine import Verdict
+from solver.necnon.tables.stats import Summary
 
 JSONObject = dict[str, Any]
 
@@ -41,6 +43,15 @@ def query_object(position: Position, evaluation: Evaluation, ranked: list[Ranked
     return {**position_object(position, evaluation),
             "ranking": [{"turn": entry.name, "value": entry.evaluation.margin, "turns": entry.evaluation.turns,
                          "position": entry.position.notation()} for entry in ranked]}
+
+
+def stats_object(game: Game, summary: Summary, solve_seconds: float) -> JSONObject:
+    """The ``necnon stats --json`` object of ``game``'s table: its figures
+    (:class:`~solver.necnon.tables.stats.Summary`), the positions of each value by value, and the seconds
+    it took to solve."""
+    return {"board": str(game.grid), "protocol": game.setting, **summary.counts(), "best_first": list(summary.best_first),
+            "margins": {str(margin): count for margin, count in summary.margins.items()},
+            "solve_seconds": round(solve_seconds, 3)}
 
 
 def line_object(line: Line) -> JSONObject:

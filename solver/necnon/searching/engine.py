@@ -23,6 +23,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Generic, TypeVar, cast
 
+from solver.core.answers.report import counted
 from solver.necnon.model.position import Position, Turn
 from solver.necnon.model.rules import Game
 from solver.necnon.searching.endgame import MAX_EMPTY, EndgameSolver, Solved
@@ -87,10 +88,10 @@ class Verdict:
         """Its view as text: the iterations (or the exact solution), then the first ``limit`` turns."""
         if self.solved:
             best = self.turns[0]
-            return [f"the engine's view (solved exactly, {self.nodes:,} nodes in {self.seconds:.1f} s; margin "
+            return [f"the engine's view (solved exactly, {counted(self.nodes, 'node')} in {self.seconds:.1f} s; margin "
                     f"is Black minus Green):", f"  {best.name}  keeps the perfect margin {best.mean_margin:+.0f}"]
-        endgame = f" and {self.nodes:,} nodes of the exact endgame" if self.nodes else ""
-        lines = [f"the engine's view ({self.iterations:,} playouts{endgame} in {self.seconds:.1f} s; mean margin "
+        endgame = f" and {counted(self.nodes, 'node')} of the exact endgame" if self.nodes else ""
+        lines = [f"the engine's view ({counted(self.iterations, 'playout')}{endgame} in {self.seconds:.1f} s; mean margin "
                  f"is Black minus Green):"]
         if self.floor is not None:
             lines.append(f"  (the exact endgame proved {self.turns[0].name} worth at least {self.floor:+d} to its "

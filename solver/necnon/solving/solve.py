@@ -7,8 +7,8 @@ depth-first search from the empty board over canonical positions (:mod:`solver.n
 the game graph has no cycles (stones are only added; a pass adds a pass mark, and two end the game), so
 each class and each of its turns is visited once. Values and turns follow
 :mod:`solver.necnon.model.values`: the winner takes the fewest turns, the loser the most, and when the
-margin is 0 both the fewest. The kernel runs in slices of steps and ``progress`` is told after each
-slice how many classes are solved.
+margin is 0 both the fewest. The kernel runs in slices of steps and ``progress`` is told as it starts,
+after each slice and at the end how many classes are solved.
 
 Why a search rather than a retrograde analysis, and the hash table: docs/design/kernels.md.
 """
@@ -43,12 +43,16 @@ _LOAD = 0.7
 
 
 @dataclass(frozen=True)
-class Progress:
+class SolveStep:
     """How far a solve is: ``classes`` solved, standing for ``positions`` positions, after ``seconds``."""
 
     classes: int
     positions: int
     seconds: float
+
+
+#: What a solve tells how far it is, now and then.
+Progress = Callable[[SolveStep], None]
 
 
 @dataclass(frozen=True)
@@ -83,8 +87,9 @@ class KernelInputs:
         return cls(grid.neighbour_table, images, byte_images(grid), game.nec)
 
 
-def solve(game: Game, progress: Callable[[Progress], None] | None = None, packed: bool | None = None) -> Solution:
-    """Solve ``game`` from the empty board. ``progress`` is called now and then while it runs.
+def solve(game: Game, progress: Progress | None = None, packed: bool | None = None) -> Solution:
+    """Solve ``game`` from the empty board. ``progress`` is called as the search starts (before its
+    kernel is compiled, if it must be), now and then while it runs, and with the whole count at its end.
     ``packed`` chooses the hash table's layout (see :mod:`solver.necnon.solving._kernel`): by default packed
     (8 bytes a slot) on boards of at most :data:`PACKED_CELLS` cells, wide (16 bytes) on larger ones;
     the result is the same.
@@ -107,6 +112,8 @@ def solve(game: Game, progress: Callable[[Progress], None] | None = None, packed
     allowed = np.zeros((depth, cells), dtype=np.int64)
     table = _table(_FIRST_CAPACITY, columns)
     state = np.array([0, 0, int(_FIRST_CAPACITY * _LOAD), 0], dtype=np.int64)
+    if progress:
+        progress(SolveStep(0, 0, time.perf_counter() - began))
     _kernel._start(masks, walk, allowed, inputs.byte_images, inputs.nec, inputs.neighbours, state)
     while (status := _kernel._search(inputs.neighbours, inputs.images, inputs.byte_images, inputs.nec, table,
                                      masks, walk, allowed, state, _SLICE)) != _kernel.DONE:
@@ -115,7 +122,9 @@ def solve(game: Game, progress: Callable[[Progress], None] | None = None, packed
             state[2] = int(len(table) * _LOAD)
         interrupts.check()  # a signal whose exception was swallowed stops the search here
         if progress:
-            progress(Progress(int(state[1]), int(state[3]), time.perf_counter() - began))
+            progress(SolveStep(int(state[1]), int(state[3]), time.perf_counter() - began))
+    if progress:
+        progress(SolveStep(int(state[1]), int(state[3]), time.perf_counter() - began))
     count = _kernel._compact(table)
     used = table[:count].copy()  # the table's slots are free now: keep only the classes
     del table

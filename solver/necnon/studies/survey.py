@@ -97,7 +97,7 @@ def survey_row(table: Table, games: int, seed: int) -> SurveyRow:
         best_first=" ".join(str(cell) for cell in attributes["best_first"]),
         random_black_wins=_share(random_play > 0), random_draws=_share(random_play == 0),
         random_green_wins=_share(random_play < 0), perfect_black_wins=_share(black_perfect > 0),
-        perfect_green_wins=_share(green_perfect < 0), games=games, table_bytes=table.path.stat().st_size,
+        perfect_green_wins=_share(green_perfect < 0), games=games, table_bytes=table.contents.size,
         solve_seconds=round(attributes["solve_seconds"], 2))
 
 

@@ -33,6 +33,7 @@ from solver.core.errors import TableError, TableMismatchError
 from solver.core.storage import container
 from solver.core.storage.chunks import Chunks
 from solver.core.storage.container import COUNT, INTEGER, SECONDS, TEXT, TEXTS, Attributes, Contents, tables_dir
+from solver.core.storage.remote import Location, Url, location
 from solver.necnon.model.keys import KEY_LAYOUT, find
 from solver.necnon.model.rules import Game
 from solver.necnon.solving.solve import RECORD
@@ -50,14 +51,16 @@ ATTRIBUTES = {"game": TEXT, "grid": TEXT, "board": TEXT, "cells": COUNT, "symmet
               "solve_seconds": SECONDS, "sorted_by": TEXT}
 
 
-def table_path(game: Game) -> Path:
+def table_path(game: Game) -> Location:
     """Default path of ``game``'s table."""
     return tables_dir() / f"necnon-{game.grid}-{game.setting}.h5"
 
 
-def solve_command(game: Game, path: Path | None = None) -> str:
-    """The command that builds ``game``'s table at ``path`` (default: where :func:`table_path` says)."""
-    out = "" if path is None or Path(path) == table_path(game) else f" --out {path}"
+def solve_command(game: Game, path: Location | None = None) -> str:
+    """The command that builds ``game``'s table at ``path`` (default, or an address: where
+    :func:`table_path` says)."""
+    out = "" if path is None or isinstance(location(path), Url) or location(path) == table_path(game) \
+        else f" --out {path}"
     return f"necnon solve --board {game.grid} --protocol {game.setting}{out}"
 
 
@@ -98,7 +101,7 @@ class Table:
     """An opened table of ``game``: its records sorted by canonical key, read a verified chunk at a time."""
 
     game: Game
-    path: Path
+    path: Location
     chunks: Chunks = field(repr=False)
     contents: Contents = field(repr=False)
 
@@ -126,7 +129,7 @@ class Table:
         self.contents.check_figures({**summary.counts(), "best_first": list(summary.best_first)})
         return records, summary
 
-    def lookup(self, keys: npt.NDArray[np.uint64]) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.void]]:
+    def probe(self, keys: npt.NDArray[np.uint64]) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.void]]:
         """For each canonical key: is it in the table (a position that can be reached), and its record
         (meaningless where absent); reads only the chunks where the keys would be."""
         keys = np.asarray(keys, dtype=np.uint64)
@@ -158,7 +161,7 @@ class Table:
         self.contents.close()
 
 
-def open_table(game: Game, path: Path | None = None) -> Table:
+def open_table(game: Game, path: Location | None = None) -> Table:
     """Open and check ``game``'s table (at ``path``, or where :func:`table_path` says).
 
     Raises :class:`~solver.core.errors.MissingTableError` (a ``KeyError``) if there is no file, :class:`~solver.core.errors.TableMismatchError`
@@ -166,10 +169,10 @@ def open_table(game: Game, path: Path | None = None) -> Table:
     regular file is there, or the file is not a table of ours or is damaged (see
     :mod:`solver.core.storage.container`: the header and the chunk map are verified here, each chunk when it is
     first read)."""
-    path = Path(path) if path is not None else table_path(game)
+    path = location(path) if path is not None else table_path(game)
     container.check_present(path, f"no table for {game} at {path} (build it with: {solve_command(game, path)})")
     rebuild = f"{solve_command(game, path)} --force"
-    contents = container.open_contents(path, rebuild)
+    contents = container.open_contents(path, rebuild, "necnon convert")
     try:
         attributes = contents.attributes
         if not contents.ours:
@@ -193,7 +196,7 @@ def open_table(game: Game, path: Path | None = None) -> Table:
     return Table(game, path, chunks, contents)
 
 
-def release_entry(path: Path, attributes: Mapping[str, object]) -> tuple[str, Table, None]:
+def release_entry(path: Location, attributes: Mapping[str, object]) -> tuple[str, Table, None]:
     """The table at ``path`` (``attributes`` read from it) as a release takes it: its file name there and
     the table opened; NECNON commits no digests (see :class:`~solver.core.games.GameEntry`)."""
     game = Game.of(str(attributes.get("board")), str(attributes.get("protocol")))

@@ -2,7 +2,7 @@
 its parameters in, a JSON object of :mod:`solver.necnon.querying.report` out.
 
 :class:`NecnonApi` answers ``/api/position``, ``/api/line``, ``/api/rules``, ``/api/game``,
-``/api/record``, ``/api/search`` and ``/api/games``, every value Black's points minus Green's under
+``/api/record``, ``/api/positions``, ``/api/stats``, ``/api/search`` and ``/api/games``, every value Black's points minus Green's under
 perfect play, whoever is to move (see :mod:`solver.necnon.querying.probe`). ``/api/rules`` and
 ``/api/search`` answer on any board, the others need a table; a search thinks
 :data:`SEARCH_SECONDS` unless asked otherwise, at most :data:`MAX_SEARCH_SECONDS`, one at a time (see
@@ -27,10 +27,12 @@ from functools import lru_cache, partial
 from pathlib import Path
 
 from solver.core.answers.record import Variation
+from solver.core.answers.report import line_error
 from solver.core.errors import InputError, MissingTableError
+from solver.core.storage.remote import Location
 from solver.necnon.model.grid import MAX_BASE, MAX_SIDE, MIN_BASE, MIN_SIDE, Grid
 from solver.necnon.model.keys import check_solvable
-from solver.necnon.model.position import Position, Turn, notation_grid
+from solver.necnon.model.position import MAX_POSITION_LENGTH, Position, Turn, notation_grid
 from solver.necnon.model.rules import SETTINGS, Game
 from solver.necnon.playing.record import GameRecord, parse_record, read_playable, read_variations
 from solver.necnon.querying import report
@@ -38,9 +40,9 @@ from solver.necnon.querying.probe import Tablebase
 from solver.necnon.searching.engine import SearchEngine
 from solver.necnon.tables.build import UNASKED_CELLS, build_table
 from solver.necnon.tables.table import Table, open_table, solve_command, table_path
-from solver.web.game_api import ApiError, JSONObject, check_tree, variation_objects
+from solver.web.game_api import ApiError, JSONObject, check_tree, position_lines, variation_objects
 from solver.web.searches import OneSearch
-from solver.web.tables import Builds, BusyError, LiveTables, listing, run_child
+from solver.web.tables import Builds, BusyError, LiveTables, buildable, is_present, listing, run_child
 
 #: The board and protocol setting of a request that names neither (and of the empty board).
 DEFAULT_GAME = Game.of()
@@ -56,7 +58,11 @@ ENDPOINTS: dict[str, tuple[str, ...]] = {
     "/api/game": _POSITION_PARAMETERS,
     "/api/record": _POSITION_PARAMETERS,
     "/api/search": (*_POSITION_PARAMETERS, "seconds"),
+    "/api/stats": ("board", "protocol"),
 }
+#: The endpoints that take a POST's body (a game record; positions one a line), and the parameters each
+#: reads from the URL.
+POSTED: dict[str, tuple[str, ...]] = {"/api/game": (), "/api/positions": ("board", "protocol")}
 _SECONDS = re.compile(r"[0-9]{1,2}(\.[0-9]{1,3})?")
 
 
@@ -68,9 +74,9 @@ class NecnonApi:
     seconds for the one before it. Safe to call from several threads at once."""
 
     endpoints = ENDPOINTS
-    posted = ("/api/game",)
+    posted = POSTED
 
-    def __init__(self, directory: Path | None = None, builds: Builds | None = None,
+    def __init__(self, directory: Location | None = None, builds: Builds | None = None,
                  search_wait: float = MAX_SEARCH_SECONDS) -> None:
         self._directory = directory
         self._tables: LiveTables[Table] = LiveTables(builds or Builds())
@@ -85,6 +91,9 @@ class NecnonApi:
             return self.game(read_start(parameters), parameters.get("moves", ""))
         if endpoint == "/api/record":
             return self.record(read_start(parameters), parameters.get("moves", ""))
+        if endpoint == "/api/stats":
+            return self.stats(game_of(parameters.get("board", str(DEFAULT_GAME.grid)),
+                                      parameters.get("protocol", DEFAULT_GAME.setting)))
         position = read_start(parameters).play_line(parameters.get("moves", ""))
         if endpoint == "/api/rules":
             return report.state_object(position)
@@ -95,11 +104,32 @@ class NecnonApi:
             return report.line_object(tablebase.line(position))
         return report.query_object(position, tablebase.probe(position), tablebase.turns(position))
 
-    def answer_record(self, endpoint: str, text: str) -> JSONObject:
-        """The ``/api/game`` object of the game record ``text``, its variations included; raises
-        :class:`~solver.core.answers.record.RecordError` naming the line of a record that cannot be read."""
+    def answer_body(self, endpoint: str, parameters: Mapping[str, str], text: str) -> JSONObject:
+        """For ``/api/positions`` :meth:`positions`; for ``/api/game`` the ``/api/game`` object of the game
+        record ``text``, its variations included; raises :class:`~solver.core.answers.record.RecordError`
+        naming the line of a record that cannot be read."""
+        if endpoint == "/api/positions":
+            return self.positions(game_of(parameters.get("board", str(DEFAULT_GAME.grid)),
+                                          parameters.get("protocol", DEFAULT_GAME.setting)), position_lines(text))
         record = parse_record(text)
         return self._game_object(record.start, record.turns, record.variations, None)
+
+    def positions(self, game: Game, lines: list[str]) -> JSONObject:
+        """``{"answers": [...], "errors": n}``: each of ``lines`` (a position of ``game``) answered by
+        its value as ``necnon query --json`` gives it, without its ranking, or by an error object
+        ``{"line", "input", "error"}`` naming what is wrong with it."""
+        tablebase = self._tablebase(game)
+        answers: list[JSONObject] = []
+        for number, text in enumerate(lines, 1):
+            try:
+                if not text.strip():
+                    raise InputError("empty line")
+                position = Position.parse(text, game)
+            except InputError as error:
+                answers.append(line_error(number, text, str(error), MAX_POSITION_LENGTH))
+                continue
+            answers.append(report.position_object(position, tablebase.probe(position)))
+        return {"answers": answers, "errors": sum("error" in answer for answer in answers)}
 
     def game(self, start: Position, text: str) -> JSONObject:
         """The ``/api/game`` object of the turns ``text`` (variations included) from ``start``, read while
@@ -141,6 +171,11 @@ class NecnonApi:
                 "turns": names(turns), **said(positions), "refused": refused,
                 "variations": variation_objects(positions, variations, Position.play, branch)}
 
+    def stats(self, game: Game) -> JSONObject:
+        """The ``necnon stats --json`` object of ``game``'s table (its records read and checked once a table)."""
+        table = self._tablebase(game).table(game)
+        return report.stats_object(game, table.summary, table.attributes["solve_seconds"])
+
     def search(self, position: Position, seconds: float) -> JSONObject:
         """The search object of ``position`` after ``seconds`` of thinking, one search at a time."""
         if position.over:
@@ -180,9 +215,10 @@ class NecnonApi:
         return {"default": {"board": str(DEFAULT_GAME.grid), "protocol": DEFAULT_GAME.setting}}
 
     def _table_state(self, game: Game) -> str:
-        if self._path(game).is_file():
+        path = self._path(game)
+        if is_present(path):
             return "ready"
-        if game.grid.cells <= UNASKED_CELLS:
+        if game.grid.cells <= UNASKED_CELLS and buildable(path):
             return "on demand"
         try:
             check_solvable(game.grid)
@@ -190,7 +226,7 @@ class NecnonApi:
             return "too large"
         return "missing"
 
-    def _path(self, game: Game) -> Path:
+    def _path(self, game: Game) -> Location:
         return table_path(game) if self._directory is None else self._directory / table_path(game).name
 
     def _tablebase(self, game: Game) -> Tablebase:

@@ -10,7 +10,11 @@ PAGES = {
     "/necnon": ("necnon.html", "text/html; charset=utf-8"),
     "/necnon.js": ("necnon.js", "text/javascript; charset=utf-8"),
     "/necnon.css": ("necnon.css", "text/css; charset=utf-8"),
+    "/necnon-rules.md": ("rules.md", "text/markdown; charset=utf-8"),
 }
+
+#: The pages the in-browser reader answers for on a static site (``neutreeko site``).
+STATIC_PAGES = frozenset({"/necnon"})
 
 
 def palette() -> dict[str, str]:

@@ -95,7 +95,7 @@ def check_consistency(game: Game, result: npt.NDArray[np.uint8], listed: int = L
                       progress: Progress | None = None) -> CheckReport:
     """Check every index of ``result`` (one byte per index of ``game``) against its children, in
     parallel; list at most ``listed`` inconsistencies (all are counted). ``progress`` is told how far
-    the check is, about a hundred times (see :class:`CheckProgress`)."""
+    the check is, about a hundred times (see :class:`CheckStep`)."""
     import numba  # numba is imported only when something is checked
 
     from solver.neutreeko.checking import _forward
@@ -162,7 +162,7 @@ def check_folded(game: Game, folded: npt.NDArray[np.uint8], listed: int = LISTED
 
 
 @dataclass(frozen=True)
-class CheckProgress:
+class CheckStep:
     """How far a forward check is: ``done`` of ``total`` items (``unit``, indices or classes) checked in
     ``seconds``."""
 
@@ -177,7 +177,7 @@ class CheckProgress:
         return self.seconds * (self.total - self.done) / self.done if self.done else None
 
 
-Progress = Callable[[CheckProgress], None]
+Progress = Callable[[CheckStep], None]
 
 #: A check's first pass runs in about this many stretches of rows, each told to its progress.
 _STRETCHES = 100
@@ -193,7 +193,7 @@ class _Watch:
     def tell(self, share: float) -> None:
         """Tell the progress that ``share`` (0 to 1) of the items are checked."""
         if self.progress is not None:
-            self.progress(CheckProgress(self.unit, round(self.total * share), self.total,
+            self.progress(CheckStep(self.unit, round(self.total * share), self.total,
                                         time.perf_counter() - self.began))
 
 

@@ -28,7 +28,7 @@ class Check:
 
 
 def _start_value(table: Table) -> str:
-    return Evaluation.of_byte(int(table.lookup(Position.start(table.game).index()))).terse()
+    return Evaluation.of_byte(int(table.probe(Position.start(table.game).index()))).terse()
 
 
 def _figures(table: Table) -> dict[str, str]:

@@ -9,10 +9,14 @@ import click
 
 from solver.cli.common import (
     NamesChoice,
+    Output,
+    echo_answer,
     input_lines,
+    make_directory,
     picture_options,
     pictures_asked,
-    record_argument,
+    play_record_options,
+    record_to_annotate,
     seed_option,
     standard_input,
     table_option,
@@ -20,6 +24,7 @@ from solver.cli.common import (
     writing,
 )
 from solver.core import files
+from solver.core.storage.remote import Location
 from solver.neutreeko.cli.group import (
     board_option,
     build_option,
@@ -45,13 +50,10 @@ from solver.neutreeko.studies import DEPTH, TOP
 @click.option("--start", "start", default="standard", show_default=True, metavar="standard|fair|fair:K",
               help="Start from the standard start, a random one of the best fair starts (seeded by --seed), "
                    "or the K-th fair start (see neutreeko starts).")
-@click.option("--load", "load_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
-              help="Continue the game of a record (as save and --record write it).")
-@click.option("--record", "record_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
-              help="Write the game's record to FILE after every move.")
+@play_record_options("move")
 @click.option("--coach", is_flag=True, help="Judge each of your moves at once, in one line.")
 @seed_option("Seed of the engine's choices: the same seed, the same game", None)
-def play(board: str, rule: str, table_file: Path | None, build: bool, you: str, opponent: str,
+def play(board: str, rule: str, table_file: Location | None, build: bool, you: str, opponent: str,
          position: str | None, start: str, load_file: Path | None, record_file: Path | None, coach: bool,
          seed: int | None) -> None:
     """Play against the tables, with hints and take-backs.
@@ -59,7 +61,8 @@ def play(board: str, rule: str, table_file: Path | None, build: bool, you: str, 
     Type a move as FROM-TO (e.g. C4-C3, any case) or a command: hint, undo, line, fen, save FILE, help,
     quit. Three in a row wins; a position occurring for the third time is a draw. The end shows every
     mistake and blunder of both sides and the game's record, which annotate reads and --load continues.
-    Input may be piped.
+    Input may be piped. On the board, the piece that moved last is in brackets ([w]) and * marks the
+    square it left.
 
     \b
     Example (White against the fair engine, replayable with the same seed):
@@ -99,7 +102,7 @@ def play(board: str, rule: str, table_file: Path | None, build: bool, you: str, 
 @build_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (its schema is in the user guide).")
 @picture_options("Also draw the value-history chart")
-def annotate_command(game: str, table_file: Path | None, build: bool, as_json: bool, svg_file: Path | None,
+def annotate_command(game: str, table_file: Location | None, build: bool, as_json: bool, svg_file: Path | None,
                      png_file: Path | None) -> None:
     """Judge every move of a game record against the tables.
 
@@ -107,24 +110,25 @@ def annotate_command(game: str, table_file: Path | None, build: bool, as_json: b
     input. For every ply: the value before the move and the move's value for its player, its mark
     (best; ?! inaccuracy: a slower win or a faster loss; ? mistake: a win to a draw or a draw to a loss;
     ?? blunder: a win to a loss), the best moves, and how many moves kept the value; then a summary per
-    side, the first decisive error and the result.
+    side, the first decisive error and the result. A chart file asked for is written besides the text;
+    with --svg - the SVG goes to standard output instead of it.
 
     \b
     Example (Black's first move throws the draw away):
       printf '1. C4-C3 D5-D2 2. B1-A1\\n' | neutreeko annotate -
     """
     from solver.neutreeko.drawing import pictures
+    from solver.neutreeko.model.position import BLACK, WHITE, Colour
     from solver.neutreeko.playing.annotate import annotate, annotation_object, annotation_text
     from solver.neutreeko.playing.record import parse_record
 
     asked = pictures_asked(svg=svg_file, png=png_file)
-    record = record_argument(game, parse_record)
+    record = record_to_annotate(game, parse_record, "move")
     judged = annotate(tablebase_for(table_file, build), record.start, record.moves)
     write_pictures(asked, lambda kind: pictures.annotation_picture(judged, kind))
-    if as_json:
-        click.echo(json.dumps(annotation_object(judged)))
-    else:
-        click.echo(annotation_text(judged, {side: record.tag(side.capitalize()) for side in ("black", "white")}))
+    names: dict[Colour, str] = {side: record.tag(side.capitalize()) for side in (BLACK, WHITE)}
+    echo_answer(svg_file, lambda: json.dumps(annotation_object(judged)) if as_json else annotation_text(judged, names),
+                lambda: pictures.annotation_picture(judged, "svg"))
 
 
 @click.command(name="starts")
@@ -136,9 +140,9 @@ def annotate_command(game: str, table_file: Path | None, build: bool, as_json: b
 @click.option("--depth", type=click.IntRange(min=1, max=200), default=DEPTH, show_default=True,
               help="Plies of draw-keeping play the freedom is measured over.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (its schema is in the user guide).")
-@click.option("--svg", "svg_dir", type=click.Path(path_type=Path, file_okay=False), default=None, metavar="DIR",
+@click.option("--svg", "svg_dir", type=Output(file_okay=False), default=None, metavar="DIR",
               help="Also draw each listed start, with its first moves, as DIR/start-01.svg, ...")
-def starts_command(board: str, rule: str, table_file: Path | None, build: bool, count: int, depth: int,
+def starts_command(board: str, rule: str, table_file: Location | None, build: bool, count: int, depth: int,
                    as_json: bool, svg_dir: Path | None) -> None:
     """Fair starts: drawn setups where neither side is favoured by shape, ranked by freedom.
 
@@ -156,6 +160,8 @@ def starts_command(board: str, rule: str, table_file: Path | None, build: bool, 
     from solver.neutreeko.model.game import Game
     from solver.neutreeko.studies.starts import fair_starts, starts_object, starts_text
 
+    if svg_dir is not None:
+        make_directory(svg_dir)
     pictured = [svg_dir / f"start-{rank:02d}.svg" for rank in range(1, count + 1)] if svg_dir else []
     asked = pictures_asked(svg=pictured[0]) if pictured else []
     tablebase = tablebase_for(table_file, build)

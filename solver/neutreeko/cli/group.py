@@ -6,7 +6,6 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from functools import partial
-from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 import click
@@ -14,6 +13,7 @@ import click
 from solver import __version__
 from solver.cli import common
 from solver.cli.common import CommandGroup, table_option
+from solver.core.storage.remote import Location
 from solver.neutreeko.model.board import MAX_SIDE, MIN_SIDE
 from solver.neutreeko.model.rules import DEFAULT_RULE, RULES
 
@@ -92,7 +92,7 @@ def terminal_progress(always: bool = False) -> Callable[[Level], None] | None:
     return progress
 
 
-def open_or_build(game: Game, table_file: Path | None, build: bool) -> Table:
+def open_or_build(game: Game, table_file: Location | None, build: bool) -> Table:
     """The table of ``game`` at ``table_file``, or the default one, built (with progress) if it is
     missing (a board larger than 5 x 5 only if ``build``: see :func:`~solver.neutreeko.tables.build.ensure_table`)."""
     from solver.neutreeko.tables.build import build_cost, ensure_table, is_large
@@ -102,7 +102,7 @@ def open_or_build(game: Game, table_file: Path | None, build: bool) -> Table:
                                 terminal_progress(), str(game), lambda: build_cost(game) if is_large(game) else "")
 
 
-def tablebase_for(table_file: Path | None, build: bool) -> Tablebase:
+def tablebase_for(table_file: Location | None, build: bool) -> Tablebase:
     """A tablebase opening tables as :func:`open_or_build` does."""
     from solver.neutreeko.querying.probe import Tablebase
 

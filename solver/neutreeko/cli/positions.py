@@ -10,15 +10,16 @@ from typing import TYPE_CHECKING
 import click
 
 from solver.cli.common import (
-    STANDARD_OUTPUT,
-    SVG_HINT,
+    Output,
+    echo_answer,
     fail,
     picture_options,
     pictures_asked,
     standard_input,
-    svg_on_standard_output,
     write_pictures,
 )
+from solver.core.answers.report import counted
+from solver.core.storage.remote import Location
 from solver.neutreeko.cli.group import (
     position_options,
     read_position,
@@ -39,7 +40,7 @@ if TYPE_CHECKING:
               help=f"With -: answer at most N lines waiting on standard input together (default {BATCH_LINES:,}, "
                    f"or {LINES_PER_CHUNK} a chunk of a table larger than the chunk cache). Such a table is read "
                    f"once a batch, so larger batches answer random positions faster, in more memory.")
-def query(position: tuple[str, ...], board: str, rule: str, table_file: Path | None, build: bool, moves: str,
+def query(position: tuple[str, ...], board: str, rule: str, table_file: Location | None, build: bool, moves: str,
           as_json: bool, with_moves: bool, batch_lines: int | None) -> None:
     """The value of POSITION and of every legal move, best first.
 
@@ -90,7 +91,7 @@ def _query_stdin(game: Game, tablebase: Tablebase, with_moves: bool, batch_lines
         sys.stdout.flush()
         lines, errors = lines + len(answers.texts), errors + answers.errors
     if errors:
-        fail(f"{errors} of {lines} lines could not be answered (see their error objects)", 2)
+        fail(f"{errors} of {counted(lines, 'line')} could not be answered (see their error objects)", 2)
 
 
 @click.command()
@@ -99,9 +100,9 @@ def _query_stdin(game: Game, tablebase: Tablebase, with_moves: bool, batch_lines
               help="Stop after this many plies (default: at the win or the third repetition).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @picture_options("Also draw the line as a sheet of small boards, one per ply,")
-@click.option("--html", "html_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
+@click.option("--html", "html_file", type=Output(), default=None, metavar="FILE",
               help="Also draw the line as an HTML page of small boards, one per ply.")
-def line(position: tuple[str, ...], board: str, rule: str, table_file: Path | None, build: bool, moves: str,
+def line(position: tuple[str, ...], board: str, rule: str, table_file: Location | None, build: bool, moves: str,
          max_plies: int | None, as_json: bool, svg_file: Path | None, png_file: Path | None,
          html_file: Path | None) -> None:
     """The line of perfect play from POSITION.
@@ -110,7 +111,8 @@ def line(position: tuple[str, ...], board: str, rule: str, table_file: Path | No
     draw, ties as in query. The line ends at the win, at a position's third occurrence (draw by
     repetition) or after --max-plies plies. Each ply is numbered as in play (1. for Black, 1... for
     White) and shown with the value of the position after it; ! marks a forced move, the only one
-    that keeps the value.
+    that keeps the value. A picture file asked for is written besides the text; with --svg - the SVG
+    goes to standard output instead of it.
 
     \b
     Example (the 51-ply win, as text and as a page of boards):
@@ -122,7 +124,8 @@ def line(position: tuple[str, ...], board: str, rule: str, table_file: Path | No
     asked = pictures_asked(svg=svg_file, png=png_file, html=html_file)
     played = tablebase_for(table_file, build).line(read_position(position, board, rule, moves), max_plies)
     write_pictures(asked, lambda kind: pictures.line_picture(played, kind))
-    click.echo(json.dumps(report.line_object(played)) if as_json else report.line_text(played))
+    echo_answer(svg_file, lambda: json.dumps(report.line_object(played)) if as_json else report.line_text(played),
+                lambda: pictures.line_picture(played, "svg"))
 
 
 @click.command()
@@ -133,18 +136,19 @@ def line(position: tuple[str, ...], board: str, rule: str, table_file: Path | No
               help="Draw only the moves that keep the value: the winning moves of a won position, the "
                    "drawing moves of a drawn one (every move of a lost one).")
 @picture_options("Draw the diagram")
-@click.option("--html", "html_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
+@click.option("--html", "html_file", type=Output(), default=None, metavar="FILE",
               help="Write the diagram and the table of its moves to an HTML page.")
-def show(position: tuple[str, ...], board: str, rule: str, table_file: Path | None, build: bool, moves: str,
+def show(position: tuple[str, ...], board: str, rule: str, table_file: Location | None, build: bool, moves: str,
          best: int | None, keeping: bool, svg_file: Path | None, png_file: Path | None,
          html_file: Path | None) -> None:
     """A diagram of POSITION, with every legal move as an arrow.
 
     Each arrow goes from a piece to the square it stops on, coloured by the move's value for the side to
     move (win, draw, loss) and labelled at its head with it (W3: wins in 3 plies, D: draw, L22: loses
-    in 22); the best moves are bold. The last move of --moves is highlighted. With --svg - the SVG goes
-    to standard output; so it does without --svg, --png or --html when standard output is redirected,
-    while a terminal gets the board and its moves as text (as query prints them).
+    in 22); the best moves are bold. The last move of --moves is highlighted. The board and its moves
+    are printed as text (as query prints them), and a picture file asked for is written besides; with
+    --svg - the SVG goes to standard output instead of the text, and so it does without --svg, --png or
+    --html when standard output is redirected.
 
     \b
     Example (White's two winning replies to C4-C3):
@@ -155,7 +159,7 @@ def show(position: tuple[str, ...], board: str, rule: str, table_file: Path | No
     from solver.neutreeko.querying import report
     from solver.neutreeko.querying.probe import keeping_moves
 
-    asked = pictures_asked(svg=None if svg_file == STANDARD_OUTPUT else svg_file, png=png_file, html=html_file)
+    asked = pictures_asked(svg=svg_file, png=png_file, html=html_file)
     start = read_position(position, board, rule, "")
     played = read_moves(start, moves)
     shown = play_moves(start, played)
@@ -164,9 +168,6 @@ def show(position: tuple[str, ...], board: str, rule: str, table_file: Path | No
     evaluation, ranked = tablebase.probe(shown), tablebase.moves(shown)
     kept = keeping_moves(evaluation, ranked) if keeping else ranked
     drawn = kept[:best] if best else kept
-    if svg_on_standard_output(svg_file, bool(asked)):
-        click.echo(pictures.position_picture(shown, evaluation, drawn, last_move, "svg").decode(), nl=False)
-    elif not asked:
-        click.echo(report.query_text(shown, evaluation, drawn))
-        click.echo(SVG_HINT, err=True)
     write_pictures(asked, lambda kind: pictures.position_picture(shown, evaluation, drawn, last_move, kind))
+    echo_answer(svg_file, lambda: report.query_text(shown, evaluation, drawn),
+                lambda: pictures.position_picture(shown, evaluation, drawn, last_move, "svg"), bool(asked))

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import click
 
-from solver.cli.common import NamesChoice, seed_option, table_option, write_pictures, writing
+from solver.cli.common import NamesChoice, Output, make_directory, seed_option, table_option, write_pictures, writing
 from solver.core import files
+from solver.core.storage.remote import Location
 from solver.neutreeko.cli.group import board_option, build_option, rule_option, tablebase_for
 
 
@@ -29,11 +30,11 @@ from solver.neutreeko.cli.group import board_option, build_option, rule_option, 
               show_default=True, help="Where the sampled games begin: the standard start, or the fair starts "
                                       "(neutreeko starts), a random one of the top list a game.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (its schema is in the user guide).")
-@click.option("--svg", "svg_dir", type=click.Path(path_type=Path, file_okay=False), default=None, metavar="DIR",
+@click.option("--svg", "svg_dir", type=Output(file_okay=False), default=None, metavar="DIR",
               help="Also draw each puzzle's position as DIR/puzzle-001.svg, ...")
-@click.option("--out", "out_file", type=click.Path(path_type=Path, dir_okay=False), default=None, metavar="FILE",
+@click.option("--out", "out_file", type=Output(dir_okay=False), default=None, metavar="FILE",
               help="Write the text (or JSON) to FILE, atomically, instead of standard output.")
-def puzzles_command(board: str, rule: str, table_file: Path | None, build: bool, count: int, kind: str,
+def puzzles_command(board: str, rule: str, table_file: Location | None, build: bool, count: int, kind: str,
                     min_plies: int, max_plies: int | None, seed: int, origin: str, as_json: bool, svg_dir: Path | None,
                     out_file: Path | None) -> None:
     """Puzzles from exact values: find the only move that keeps the win (or the draw).
@@ -66,8 +67,7 @@ def puzzles_command(board: str, rule: str, table_file: Path | None, build: bool,
         with writing(out_file):
             files.check_writable(out_file)
     if svg_dir is not None:
-        with writing(svg_dir):
-            svg_dir.mkdir(parents=True, exist_ok=True)
+        make_directory(svg_dir)
     tablebase = tablebase_for(table_file, build)
     found = find_puzzles(tablebase, Game.of(board, rule), count, kind.lower(), min_plies, max_plies, seed,
                          origin.lower())

@@ -11,11 +11,13 @@ from typing import TYPE_CHECKING
 import click
 
 from solver.cli import releases
-from solver.cli.common import fail, out_option, rebuild_option, table_option, writing
+from solver.cli.common import Output, fail, out_option, rebuild_option, table_option, writing
+from solver.core.answers.report import counted
 
 #: Where ``neutreeko survey`` writes its report unless told otherwise.
 SURVEY_REPORT = Path("docs/survey.md")
 from solver.core import files
+from solver.core.storage.remote import Location
 from solver.neutreeko.cli.group import (
     board_option,
     build_option,
@@ -28,7 +30,7 @@ from solver.neutreeko.model.rules import RULES
 from solver.neutreeko.solving import EVERY
 
 if TYPE_CHECKING:
-    from solver.neutreeko.checking.check import CheckProgress, CheckReport, Progress
+    from solver.neutreeko.checking.check import CheckReport, CheckStep, Progress
     from solver.neutreeko.model.game import Game
     from solver.neutreeko.tables.table import Table
 
@@ -58,6 +60,7 @@ def solve(board: str, rule: str, out: Path | None, force: bool, fold: bool, prog
     Example (the 4 x 4 board, orthogonal rows only, into the tables directory):
       neutreeko solve --board 4x4 --rule orthogonal
     """
+    from solver.core.storage import container
     from solver.neutreeko.model.game import Game
     from solver.neutreeko.solving.checkpoint import state_path
     from solver.neutreeko.tables.build import build_table, check_memory
@@ -72,7 +75,7 @@ def solve(board: str, rule: str, out: Path | None, force: bool, fold: bool, prog
     try:
         path, summary, seconds = build_table(game, out, force, shown, fold, resume, save_every)
     except KeyboardInterrupt:
-        saved = state_path(out if out is not None else table_path(game))
+        saved = state_path(out if out is not None else container.local(table_path(game)))
         if saved.exists():
             click.echo(f"the solve's state at the start of a level is saved in {saved}; the same command with "
                        f"--resume continues from it", err=True)
@@ -96,12 +99,14 @@ def fetch(board: str, rule: str, mirror: str | None, force: bool, quiet: bool) -
     Example (the 8 x 8 table, instead of a long solve):
       neutreeko fetch 8x8 --mirror https://example.org/neutreeko-tables/
     """
+    from solver.core.storage import container
     from solver.neutreeko.model.game import Game
     from solver.neutreeko.tables.digests import committed_digest
     from solver.neutreeko.tables.table import open_table, table_path
 
     game = Game.of(board, rule)
-    releases.fetch_table({"game": "neutreeko", "board": str(game.board), "rule": game.rule.name}, table_path(game),
+    releases.fetch_table({"game": "neutreeko", "board": str(game.board), "rule": game.rule.name},
+                         container.local(table_path(game)),
                          committed_digest(game), partial(open_table, game), mirror, force, quiet)
 
 
@@ -112,7 +117,7 @@ def fetch(board: str, rule: str, mirror: str | None, force: bool, quiet: bool) -
 @build_option
 @click.option("--progress", is_flag=True,
               help="Show how far the check is even when standard error is not a terminal.")
-def check_command(board: str, rule: str, table_file: Path | None, build: bool, progress: bool) -> None:
+def check_command(board: str, rule: str, table_file: Location | None, build: bool, progress: bool) -> None:
     """Confirm every value of a table from its children's values, by a forward pass of its own; list
     the inconsistencies (the first 1,000, in index order; all are counted) and exit 1 if there is any.
     A folded table is checked class by class, without unfolding it.
@@ -144,7 +149,7 @@ def check_command(board: str, rule: str, table_file: Path | None, build: bool, p
               help="A larger board to add, under RULES (comma-separated) or else those of --rules; repeatable.")
 @click.option("--check", "check_tables", is_flag=True,
               help="Confirm every table with the forward check (neutreeko check) and say so in each row.")
-@click.option("--out", type=click.Path(path_type=Path), default=SURVEY_REPORT, show_default=True,
+@click.option("--out", type=Output(), default=SURVEY_REPORT, show_default=True,
               help="Markdown report; the CSV goes beside it with the suffix .csv, the start diagrams in "
                    "a folder named after it (survey-starts/).")
 @click.option("--force", is_flag=True, help="Overwrite an existing report.")
@@ -161,6 +166,7 @@ def survey_command(max_board: str, rules: str, also: tuple[str, ...], check_tabl
       neutreeko survey --max-board 7x7 --rules all --also 8x8:connected --also 9x9:connected --also 10x10:connected --check --build --keep
     """
     from solver.core.answers.report import csv_path
+    from solver.core.storage import container
     from solver.neutreeko.studies.survey import (
         SurveyRow,
         read_csv,
@@ -183,7 +189,7 @@ def survey_command(max_board: str, rules: str, also: tuple[str, ...], check_tabl
             raise click.ClickException(f"not overwriting {path} without --force")
     before = {(row.board, row.rule): row for row in read_csv(csv_path(out))} if keep else {}
     kept = {key: before[key] for game in games
-            if (key := (str(game.board), game.rule.name)) in before and not table_path(game).exists()}
+            if (key := (str(game.board), game.rule.name)) in before and not container.local(table_path(game)).exists()}
     read = [game for game in games if (str(game.board), game.rule.name) not in kept]
     check_build_asked(read, build)
 
@@ -210,7 +216,7 @@ def survey_command(max_board: str, rules: str, also: tuple[str, ...], check_tabl
                         *(["--force"] if force else []), *(["--keep"] if keep else [])])  # as run; the report names it
     with writing(out):
         table = write_report(rows, out, command, list(kept.values()))
-    click.echo(f"surveyed {len(rows)} boards and rules -> {out}, {table}, {starts_dir(out)}/"
+    click.echo(f"surveyed {counted(len(rows), 'board and rule', 'boards and rules')} -> {out}, {table}, {starts_dir(out)}/"
                + (f" ({len(kept)} kept from the report before)" if keep else ""))
     if failed:
         fail(f"the forward check failed: {'; '.join(failed)}", 1)
@@ -231,7 +237,7 @@ def check_progress(always: bool = False) -> Progress | None:
     if not (always or sys.stderr.isatty()):
         return None
 
-    def progress(step: CheckProgress) -> None:
+    def progress(step: CheckStep) -> None:
         left = step.seconds_left
         click.echo(f"  checked {100 * step.done / max(step.total, 1):5.1f} % of the {step.unit} {step.seconds:9.1f} s"
                    + ("" if left is None else f", about {left:,.0f} s left"), err=True)
@@ -239,7 +245,7 @@ def check_progress(always: bool = False) -> Progress | None:
     return progress
 
 
-def _checked(report: CheckReport, path: Path) -> str:
+def _checked(report: CheckReport, path: Location) -> str:
     """The summary line of a forward check."""
     counted = (f"{report.indices:,} classes of legal positions" if report.unit == "classes"
                else f"{report.indices:,} indices, {report.legal:,} legal positions")
@@ -274,6 +280,7 @@ def verify_command(board: str, rule: str, build: bool) -> None:
     """
     from solver.neutreeko.checking.verify import verify
     from solver.neutreeko.model.game import Game
+    from solver.neutreeko.model.values import plies_text
 
     game = Game.of(board, rule)
     table = open_or_build(game, None, build)
@@ -281,7 +288,7 @@ def verify_command(board: str, rule: str, build: bool) -> None:
     if not checks:
         summary = table.summary
         click.echo(f"no published figures for {game}; its table gives {summary.legal:,} legal positions, "
-                   f"{summary.draws:,} draws, longest win {summary.longest_win} plies")
+                   f"{summary.draws:,} draws, longest win {plies_text(summary.longest_win)}")
         return
     width = max(len(check.name) for check in checks)
     click.echo(f"{'check':<{width}}  {'expected':>12}  {'table':>12}  result")
@@ -302,7 +309,7 @@ def verify_command(board: str, rule: str, build: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--all", "every", is_flag=True,
               help="List every position of the longest wins, not only one of each symmetry class.")
-def stats(board: str, rule: str, table_file: Path | None, build: bool, as_json: bool, every: bool) -> None:
+def stats(board: str, rule: str, table_file: Location | None, build: bool, as_json: bool, every: bool) -> None:
     """Counts by value and distance, and the longest wins.
 
     The longest wins are grouped by symmetry class (the positions that a rotation or mirror of the board
@@ -340,7 +347,7 @@ def stats(board: str, rule: str, table_file: Path | None, build: bool, as_json: 
                f"{'every position, by class' if every else 'one position of each class, --all for every one'}):")
     width = max((len(fen) for fen, _ in classes), default=0)
     for fen, members in classes:
-        click.echo(f"  {fen:<{width}}  {len(members)} position{'s' if len(members) > 1 else ''}")
+        click.echo(f"  {fen:<{width}}  {counted(len(members), 'position')}")
         if every:
             click.echo("\n".join(f"    {member}" for member in members))
 

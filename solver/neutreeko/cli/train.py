@@ -7,6 +7,8 @@ from pathlib import Path
 import click
 
 from solver.cli.common import NamesChoice, input_lines, seed_option, standard_input, table_option
+from solver.core.answers.report import counted
+from solver.core.storage.remote import Location
 from solver.neutreeko.cli.group import board_option, build_option, rule_option, tablebase_for
 
 #: Puzzles of a drill without --from-game and without --count.
@@ -26,7 +28,7 @@ COUNT = 10
 @click.option("--from-game", "record_file", type=click.Path(path_type=Path, dir_okay=False), default=None,
               metavar="RECORD", help="Replay your mistakes: a puzzle from the position before every mistake "
                                      "and blunder of this game record (its own board and rule).")
-def train(board: str, rule: str, table_file: Path | None, build: bool, count: int | None, kind: str,
+def train(board: str, rule: str, table_file: Location | None, build: bool, count: int | None, kind: str,
           seed: int | None, record_file: Path | None) -> None:
     """Solve puzzles one after another, each answer judged against the table.
 
@@ -62,7 +64,7 @@ def train(board: str, rule: str, table_file: Path | None, build: bool, count: in
         seed = new_seed() if seed is None else seed
         found = find_puzzles(tablebase, Game.of(board, rule), count or COUNT, kind.lower(), seed=seed)
         exercises = from_puzzles(tablebase, found)
-        click.echo(f"{len(exercises)} puzzles on {found.game} (seed {seed}): find the only move that keeps the "
+        click.echo(f"{counted(len(exercises), 'puzzle')} on {found.game} (seed {seed}): find the only move that keeps the "
                    "value. Type a move such as C4-C3, or quit.")
     stdin = standard_input()
     drill = Drill(tablebase, exercises, write=lambda text: click.echo(text, nl=False), echo_input=not stdin.isatty())

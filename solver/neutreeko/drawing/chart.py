@@ -25,7 +25,7 @@ from solver.core.drawing.scene import Circle, Group, Rect, Scene, Shape, Text, t
 from solver.core.drawing.scene import Line as Stroke
 from solver.neutreeko.drawing.diagram import FAINT_INK, INK, VALUE_COLOURS
 from solver.neutreeko.model.position import BLACK, Colour, Position
-from solver.neutreeko.model.values import Evaluation
+from solver.neutreeko.model.values import Evaluation, plies_text
 from solver.neutreeko.playing.annotate import Annotation
 
 #: Row shading by the side to move.
@@ -63,7 +63,7 @@ def value_history(annotation: Annotation, title: str = "") -> Scene:
     bottom = top + len(positions) * ROW
     width = round(2 * margin + grid_width)
 
-    title = title or (f"Neutreeko {annotation.start.game}: {len(annotation.plies)} plies, "
+    title = title or (f"Neutreeko {annotation.start.game}: {plies_text(len(annotation.plies))}, "
                       f"{'not over' if annotation.result == '*' else annotation.result}")
     shapes: list[Shape] = [Text(width / 2, 16, title, 14, INK, bold=True),
                            Text(left, 38, "<- Black winning", FONT, INK, anchor="start", bold=True),

@@ -28,12 +28,15 @@ from solver.core.drawing.scene import Circle, Group, Polygon, Rect, Scene, Shape
 from solver.core.drawing.scene import Line as Stroke
 from solver.neutreeko.model.outcome import game_over
 from solver.neutreeko.model.position import BLACK, WHITE, Colour, Move, Position
+from solver.neutreeko.model.values import plies_text
 from solver.neutreeko.playing.record import ply_label
 from solver.neutreeko.querying import report
 from solver.neutreeko.querying.probe import Evaluation, Line, RankedMove, best_moves
 
-#: Arrow and label colour of a move's value (for the player making it).
-VALUE_COLOURS = {"win": "#1a9850", "draw": "#5f7186", "loss": "#d73027"}
+#: Arrow and label colour of a move's value (for the player making it): blue and orange (Okabe and Ito's),
+#: told apart under the common colour-vision deficiencies, a neutral grey between them; each takes white
+#: letters at 4.5:1.
+VALUE_COLOURS = {"win": "#0072b2", "draw": "#6e6e6e", "loss": "#c05000"}
 LIGHT_SQUARE, DARK_SQUARE, BOARD_EDGE = "#f3ead8", "#e4d4b3", "#8c7853"
 LAST_MOVE = "#f5d547"
 WINNING_RING = "#f0b400"
@@ -259,7 +262,7 @@ def small_board(frame: Frame, cell: float = SMALL_CELL) -> Scene:
 
 def line_summary(line: Line) -> str:
     """``"Black to move wins in 51 plies; the line: 51 plies, black wins"``."""
-    return f"{report.describe(line.position, line.evaluation)}; the line: {len(line.steps)} plies, {line.result}"
+    return f"{report.describe(line.position, line.evaluation)}; the line: {plies_text(len(line.steps))}, {line.result}"
 
 
 def forced_note(line: Line) -> str:

@@ -10,7 +10,7 @@ import numpy as np
 from solver.core.errors import BoardError
 from solver.neutreeko.model import index
 from solver.neutreeko.model.board import MAX_INDICES, MAX_RAY_SQUARES, Board
-from solver.neutreeko.model.rules import DEFAULT_RULE, Rule, Triple, get_rule, start_squares
+from solver.neutreeko.model.rules import DEFAULT_RULE, Rule, Triple, start_squares
 
 
 @dataclass(frozen=True)
@@ -27,7 +27,7 @@ class Game:
         Raises :class:`~solver.core.errors.BoardError` or :class:`~solver.neutreeko.model.rules.RuleError` for a board or
         rule that does not exist or does not go together."""
         board = board if isinstance(board, Board) else Board.parse(board)
-        rule = rule if isinstance(rule, Rule) else get_rule(rule)
+        rule = rule if isinstance(rule, Rule) else Rule.of(rule)
         rule.check(board)
         return cls(board, rule)
 

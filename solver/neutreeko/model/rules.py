@@ -89,6 +89,14 @@ class Rule:
     def __repr__(self) -> str:
         return f"Rule({self.name!r})"
 
+    @staticmethod
+    def of(name: str) -> Rule:
+        """The rule called ``name`` (any case); raise :class:`RuleError` naming the known ones otherwise."""
+        try:
+            return RULES[checked(name, "rule", MAX_RULE_LENGTH, RuleError).lower()]
+        except KeyError:
+            raise RuleError(f"unknown rule {quote(name)}; known rules: {', '.join(RULES)}") from None
+
     def check(self, board: Board) -> None:
         """Raise :class:`RuleError` if this condition is not offered on ``board``."""
         if not self._offered(board):
@@ -124,16 +132,8 @@ RULES: dict[str, Rule] = {
 }
 
 DEFAULT_RULE = "connected"
-#: get_rule refuses longer names.
+#: :meth:`Rule.of` refuses longer names.
 MAX_RULE_LENGTH = 32
-
-
-def get_rule(name: str) -> Rule:
-    """The rule called ``name``; raise :class:`RuleError` naming the known ones otherwise."""
-    try:
-        return RULES[checked(name, "rule", MAX_RULE_LENGTH, RuleError).lower()]
-    except KeyError:
-        raise RuleError(f"unknown rule {quote(name)}; known rules: {', '.join(RULES)}") from None
 
 
 # Haugland's program places the pieces specially for these; every other board and rule numbers the

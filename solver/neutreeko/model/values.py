@@ -26,6 +26,8 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
+from solver.core.answers.report import counted
+
 #: The result byte of a position not decided yet (while solving; a draw once solved), of an illegal one,
 #: and the longest distance a byte holds.
 UNDECIDED, ILLEGAL, MAX_DISTANCE = 0, 255, 253
@@ -40,7 +42,7 @@ VALUES: tuple[Value, ...] = ("win", "draw", "loss")
 
 def plies_text(count: int) -> str:
     """``1 ply``, ``4 plies``."""
-    return f"{count} ply" if count == 1 else f"{count} plies"
+    return counted(count, "ply", "plies")
 
 
 @dataclass(frozen=True)

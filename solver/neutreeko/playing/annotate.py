@@ -19,8 +19,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from solver.core.answers.marks import Mark
-from solver.core.answers.report import aligned
+from solver.core.answers.marks import Mark, some
+from solver.core.answers.report import aligned, counted
 from solver.core.errors import IllegalMoveError
 from solver.neutreeko.model.outcome import Outcome, ending
 from solver.neutreeko.model.position import BLACK, WHITE, Colour, Move, Position
@@ -86,8 +86,8 @@ class AnnotatedPly:
         if self.mark is Mark.BEST and self.before.value == "loss":
             return f"{head} best: the longest resistance ({self.after.move_text()})"
         if self.mark is Mark.BEST:
-            return (f"{head} best: {self.after.move_text()} ({self.keeping} of {self.legal} moves keep "
-                    f"the {self.before.value})")
+            return (f"{head} best: {self.after.move_text()} ({self.keeping} of {counted(self.legal, 'move')} "
+                    f"keep{'s' if self.keeping == 1 else ''} the {self.before.value})")
         return (f"{head} {self.mark.article} {self.mark.value}: {self.before.terse()} -> {self.after.terse()}; "
                 f"best {' '.join(self.best)} ({self.before.terse()})")
 
@@ -112,12 +112,9 @@ class SideSummary:
 
     def text(self) -> str:
         """``"Black: 12 moves, 11 kept the value (10 best, 1 inaccuracy), 1 mistake, 0 blunders"``."""
-        def count(number: int, word: str, plural: str) -> str:
-            return f"{number} {word if number == 1 else plural}"
-
-        return (f"{self.side.capitalize()}: {count(self.moves, 'move', 'moves')}, {self.kept} kept the value "
-                f"({self.best} best, {count(self.inaccuracies, 'inaccuracy', 'inaccuracies')}), "
-                f"{count(self.mistakes, 'mistake', 'mistakes')}, {count(self.blunders, 'blunder', 'blunders')}")
+        return (f"{self.side.capitalize()}: {counted(self.moves, 'move')}, {self.kept} kept the value "
+                f"({self.best} best, {counted(self.inaccuracies, 'inaccuracy', 'inaccuracies')}), "
+                f"{counted(self.mistakes, 'mistake')}, {counted(self.blunders, 'blunder')}")
 
 
 @dataclass(frozen=True)
@@ -213,12 +210,6 @@ def ply_object(ply: AnnotatedPly) -> JSONObject:
             "mark": ply.mark.value, "best": list(ply.best), "keeping": ply.keeping, "legal": ply.legal}
 
 
-def _some(names: Sequence[str], shown: int = 4) -> str:
-    """At most ``shown`` names, and how many more."""
-    more = f" (+{len(names) - shown})" if len(names) > shown else ""
-    return " ".join(names[:shown]) + more
-
-
 def annotation_text(annotation: Annotation, players: dict[Colour, str] | None = None) -> str:
     """A table of the plies (move, value before, the move's value, mark, best moves, moves keeping the
     value of the legal ones), a summary per side, the first decisive error and the result."""
@@ -228,7 +219,7 @@ def annotation_text(annotation: Annotation, players: dict[Colour, str] | None = 
              + "".join(f"; {side.capitalize()}: {players[side]}" for side in (BLACK, WHITE) if players.get(side))]
     rows = [("", "move", "before", "move's value", "mark", "keep/legal", "best")]
     rows += [(ply.number, ply.move + ply.mark.symbol, ply.before.terse(), ply.after.move_text(),
-              "" if ply.mark is Mark.BEST else ply.mark.value, f"{ply.keeping}/{ply.legal}", _some(ply.best))
+              "" if ply.mark is Mark.BEST else ply.mark.value, f"{ply.keeping}/{ply.legal}", some(ply.best))
              for ply in annotation.plies]
     lines += aligned(rows)
     lines.append("values are for the player moving; a move's plies count from the position before it")

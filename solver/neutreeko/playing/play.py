@@ -27,10 +27,10 @@ import random
 import re
 from collections import Counter
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Mapping, NamedTuple
+from typing import Callable, Iterable, Mapping, NamedTuple
 
-from solver.core.answers.console import read_line, save_text, until_interrupted
 from solver.core.answers.notation import checked, quote
+from solver.core.answers.session import Session, Write
 from solver.core.errors import IllegalMoveError, NotationError
 from solver.neutreeko.model.outcome import LINE_RESULTS, Outcome, Termination, ending
 from solver.neutreeko.model.position import BLACK, WHITE, Colour, Move, Position
@@ -42,7 +42,6 @@ from solver.neutreeko.querying.probe import RankedMove, Tablebase, best_moves
 
 #: An engine: the move it plays, chosen from every legal move ranked, with a random source.
 Engine = Callable[[list[RankedMove], random.Random], RankedMove]
-Write = Callable[[str], None]
 
 #: How often the fair engine plays a random safe move instead of a best one.
 FAIR_SLIP = 0.2
@@ -64,6 +63,8 @@ COMMANDS = {
     "help": "this list",
     "quit": "end the game",
 }
+#: What the marks of the board shown after each move mean (``play --help`` says it too).
+MARKS = "On the board, the piece that moved last is in brackets ([w]) and * marks the square it left."
 _ALIASES = {"?": "help", "exit": "quit"}
 _GLUED_MOVE = re.compile(r"[a-z][0-9]+[a-z][0-9]+")
 #: A first word longer than this is neither a move nor a command.
@@ -141,33 +142,36 @@ def _print(text: str) -> None:
     print(text, end="", flush=True)
 
 
-class Match:
-    """A game from ``start`` between persons and engines.
+class Match(Session[Ply, PlayedGame]):
+    """A game from ``start`` between persons and engines (see :class:`~solver.core.answers.session.Session`).
 
     ``engines`` maps ``"black"`` and/or ``"white"`` to an :data:`Engine`; a colour without one is played
-    by a person through the lines given to :meth:`run`. ``write`` receives all output, prompts without a
-    line end; with ``echo_input`` each line read is written after its prompt (for piped input, so that
-    the transcript reads like a terminal session). With ``coach``, each move a person makes gets a
-    one-line verdict. With ``record_path``, the record is written there after every ply and at the
-    end; ``tags`` are tags of the record besides the players' (kept from a record the game continues).
+    by a person through the lines given to :meth:`~solver.core.answers.session.Session.run`. ``write``
+    receives all output, prompts without a line end; with ``echo_input`` each line read is written after
+    its prompt (for piped input, so that the transcript reads like a terminal session). With ``coach``,
+    each move a person makes gets a one-line verdict. With ``record_path``, the record is written there
+    after every ply and at the end; ``tags`` are tags of the record besides the players' (kept from a
+    record the game continues).
     """
+
+    program = "neutreeko"
+    commands = COMMANDS
+    how_to_move = "Type a move as FROM-TO, e.g. C4-C3 (a piece slides as far as it can), or a command:"
+    marks = MARKS
 
     def __init__(self, tablebase: Tablebase, start: Position, engines: Mapping[Colour, Engine],
                  rng: random.Random | None = None, write: Write = _print, echo_input: bool = False,
                  seed: int | None = None, opponent: str | None = None, coach: bool = False,
                  record_path: Path | None = None, tags: Iterable[tuple[str, str]] = ()) -> None:
+        super().__init__(write, echo_input, record_path)
         self.tablebase = tablebase
         self.start = start
         self.engines = dict(engines)
         self.rng = rng if rng is not None else random.Random(seed)
         self.seed = seed
         self.opponent = opponent
-        self.echo_input = echo_input
         self.coach = coach
-        self.record_path = record_path
         self.tags = tuple((name, value) for name, value in tags if name not in ("Black", "White"))
-        self.plies: list[Ply] = []
-        self._write = write
         self._seen = Counter([start])
 
     @classmethod
@@ -204,47 +208,28 @@ class Match:
         players = [(side.capitalize(), "person" if side in self.persons else engine) for side in (BLACK, WHITE)]
         return GameRecord(self.start, tuple(ply.played.move for ply in self.plies), (*players, *self.tags))
 
-    def run(self, lines: Iterable[str]) -> PlayedGame:
-        """Play until the game ends, reading the persons' input from ``lines`` (line ends optional).
+    def _check_tables(self) -> None:
+        self.tablebase.table(self.start.game)
 
-        A :class:`KeyboardInterrupt` (Ctrl-C, not SIGTERM) during play shows the end screen of a game
-        stopped, record included, and is raised again: the game is not lost, and the command still
-        exits as interrupted."""
-        lines = iter(lines)
-        self.tablebase.table(self.start.game)  # a missing or broken table fails here, before any play
-        self._say(self._introduction())
+    def _over(self) -> bool:
+        return ending(self.position, self._seen[self.position]) is not None
 
-        def stopped() -> None:
-            self._write("\n")  # end the prompt's line (and the terminal's ^C)
-            self._finish(Outcome(Termination.INTERRUPTED))
+    def _person_to_move(self) -> bool:
+        return self.position.side_to_move not in self.engines
 
-        return until_interrupted(lambda: self._play(lines), stopped)
+    def _by_person(self, ply: Ply) -> bool:
+        return ply.before.side_to_move in self.persons
 
-    def _play(self, lines: Iterator[str]) -> PlayedGame:
-        show_board = True
-        while True:
-            outcome = ending(self.position, self._seen[self.position])
-            if outcome:
-                return self._finish(outcome)
-            side = self.position.side_to_move
-            if side in self.engines:
-                self._engine_move(side)
-                show_board = True
-                continue
-            if show_board:
-                self._say(self._board())
-                show_board = False
-            text = self._read(lines, f"{side.capitalize()}> ")
-            if text is None:
-                return self._finish(Outcome(Termination.END_OF_INPUT))
-            command = self._command(text)
-            if command == "quit":
-                return self._finish(Outcome(Termination.QUIT))
-            show_board = command in ("move", "undo")
+    def _name(self, ply: Ply) -> str:
+        return ply.played.name
+
+    def _counted(self, count: int) -> str:
+        return plies_text(count)
 
     # -- one turn -----------------------------------------------------------------------------------
 
-    def _engine_move(self, side: Colour) -> None:
+    def _machine_move(self) -> None:
+        side = self.position.side_to_move
         chosen = self.engines[side](self.tablebase.moves(self.position), self.rng)
         self._push(self.position, chosen.move)
         self._say(f"{side.capitalize()} plays {chosen.name}")
@@ -269,19 +254,12 @@ class Match:
         if word == "hint":
             self._say("\n".join(report.ranking_lines(self.position, self.tablebase.probe(self.position),
                                                      self.tablebase.moves(self.position))))
-        elif word == "undo" and not self._undo():
-            return None
         elif word == "line":
             self._say(report.line_text(self.tablebase.line(self.position)))
         elif word == "fen":
             self._say(self.position.fen())
-        elif word == "save" and not argument.strip():
-            self._say("save the record where? type save FILE")
-            return None
-        elif word == "save":
-            self._save(Path(argument.strip()))
-        elif word == "help":
-            self._say(self._help())
+        else:
+            return self._shared_command(word, argument.strip())
         return word
 
     def _person_move(self, text: str) -> bool:
@@ -301,20 +279,9 @@ class Match:
             self._say(f"coach: {note.verdict()}")
         return True
 
-    def _undo(self) -> bool:
-        """Take back plies up to the last position where a person was to move: the person's last move
-        and any engine reply after it. False if there is none."""
-        back = next((number for number in reversed(range(len(self.plies)))
-                     if self.plies[number].before.side_to_move in self.persons), None)
-        if back is None:
-            self._say("nothing to undo")
-            return False
-        taken = [ply.played.name for ply in self.plies[back:]]
+    def _take_back(self, back: int) -> None:
         while len(self.plies) > back:
             self._seen[self.plies.pop().played.position] -= 1
-        self._say(f"took back {' '.join(taken)}")
-        self._keep_record()
-        return True
 
     def _push(self, position: Position, move: Move) -> AnnotatedPly:
         """Play ``move`` (legal) in ``position``, the position now, judge it, and keep the record."""
@@ -328,19 +295,6 @@ class Match:
         self._keep_record()
         return note
 
-    def _keep_record(self) -> None:
-        if self.record_path is not None:
-            self._save(self.record_path, quiet=True)
-
-    def _save(self, path: Path, quiet: bool = False) -> None:
-        """Write the record to ``path``; say so unless ``quiet``, and say why not if it fails."""
-        save_text(path, self.record().text(), self._say,
-                  None if quiet else f"saved the record of {plies_text(len(self.plies))} to {path}")
-
-    def _read(self, lines: Iterator[str], prompt: str) -> str | None:
-        """The next line without its line end, after writing ``prompt``; None at the end of input."""
-        return read_line(lines, prompt, self._write, self.echo_input)
-
     # -- the end ------------------------------------------------------------------------------------
 
     def annotation(self) -> Annotation:
@@ -349,8 +303,10 @@ class Match:
         return Annotation(self.start, self.tablebase.probe(self.start), tuple(ply.note for ply in self.plies),
                           position, self.tablebase.probe(position), ending(position, self._seen[position]))
 
-    def _finish(self, outcome: Outcome) -> PlayedGame:
+    def _finish(self, stopped: str) -> PlayedGame:
         position = self.position
+        ended = ending(position, self._seen[position])
+        outcome = ended if ended is not None and not stopped else Outcome(Termination(stopped))
         if not outcome.finished:
             headline = f"game stopped ({outcome.result}) after {plies_text(len(self.plies))}"
         else:
@@ -361,13 +317,7 @@ class Match:
         if not outcome.finished:
             lines.append(f"with best play from here: {report.describe(position, self.tablebase.probe(position))}")
         lines += self._judgement(outcome)
-        record = self.record()
-        lines += ["the record (neutreeko annotate reads it, play --load continues it):", record.text().rstrip("\n")]
-        if outcome.termination is not Termination.INTERRUPTED:
-            # Interrupted, the record file is already up to date (written after every ply), and
-            # writing a file then is refused (see solver.core.interrupts).
-            self._keep_record()
-        self._say("\n".join(lines))
+        self._end(lines, stopped)
         return PlayedGame(outcome, tuple(self.plies), position)
 
     def _judgement(self, outcome: Outcome) -> list[str]:
@@ -414,17 +364,9 @@ class Match:
             text += f"\n{position.side_to_move.capitalize()} to move ({plies_text(len(self.plies))} played)"
         return text
 
-    def _help(self) -> str:
-        width = max(len(name) for name in COMMANDS)
-        return "\n".join(["Type a move as FROM-TO, e.g. C4-C3 (a piece slides as far as it can), or a command:",
-                          *(f"  {name:<{width}}  {text}" for name, text in COMMANDS.items())])
-
     def _unknown(self, word: str) -> str:
         if _GLUED_MOVE.fullmatch(word):
             return f"write a move with a dash between the squares, e.g. {word[:2].upper()}-{word[2:].upper()}"
         close = difflib.get_close_matches(word, COMMANDS, n=1)
         suggestion = f"; did you mean {close[0]}?" if close else "; type help for the commands"
         return f"unknown command {quote(word)}{suggestion}"
-
-    def _say(self, text: str) -> None:
-        self._write(text + "\n")

@@ -29,6 +29,7 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
+from solver.core.answers.report import counted
 from solver.core.errors import InputError
 from solver.neutreeko.model import index
 from solver.neutreeko.model.children import children
@@ -138,7 +139,7 @@ def _sample(tablebase: Tablebase, game: Game, rng: np.random.Generator, kinds: t
             mover, other = index.decode(current, game.board.size)
             moves = children(game, mover, other)
             after = np.where(moves.legal, moves.after, 0)
-            after_bytes = np.asarray(table.lookup(after.reshape(-1)), dtype=np.uint8).reshape(after.shape)
+            after_bytes = np.asarray(table.probe(after.reshape(-1)), dtype=np.uint8).reshape(after.shape)
             after_bytes = np.where(moves.legal, after_bytes, np.uint8(ILLEGAL))
             scores = _move_scores(after_bytes, moves.legal)
             best = scores.max(axis=1)
@@ -274,7 +275,7 @@ def summary_line(found: Puzzles) -> str:
     games, at which plies of those games they were reached, and their plies."""
     kinds = Counter(puzzle.kind for puzzle in found.puzzles)
     fewer = f" (of {found.asked:,} asked: no more were found)" if len(found.puzzles) < found.asked else ""
-    return (f"{len(found.puzzles)} puzzles{fewer} ({kinds['win']} win, {kinds['save']} save) on {found.game}, one per "
+    return (f"{counted(len(found.puzzles), 'puzzle')}{fewer} ({kinds['win']} win, {kinds['save']} save) on {found.game}, one per "
             f"class of {found.candidates:,} found in {found.positions:,} positions of {found.games:,} sampled games "
             f"from {'the fair starts' if found.origin == 'fair' else 'the start'}; "
             f"reached at ply {_summary([puzzle.found_at for puzzle in found.puzzles])} of their games; "

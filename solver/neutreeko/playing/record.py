@@ -10,10 +10,11 @@ A record is tag lines, then the moves, numbered as in chess (Black moves first):
 
 The syntax of tags, comments and lines is every game's (:mod:`solver.core.answers.record`).
 :func:`parse_record` and :func:`read_record` read a record into a :class:`GameRecord` (its main line
-:attr:`GameRecord.moves`, what ``Result`` describes, and its variations), :meth:`GameRecord.text` and
-:func:`write_record` write one. :func:`read_moves` reads move text (what ``--moves`` takes everywhere:
-moves ``FROM-TO``, optionally numbered), :func:`read_variations` move text with variations in
-parentheses, :func:`numbered` writes the numbers; each move is checked by
+:attr:`GameRecord.moves`, what ``Result`` describes, and its variations),
+:meth:`~solver.core.answers.record.GameLine.text` and :func:`~solver.core.answers.record.write_record`
+write one. :func:`read_moves` reads move text (what ``--moves`` takes everywhere: moves ``FROM-TO``,
+optionally numbered), :func:`read_variations` move text with variations in parentheses,
+:func:`numbered` writes the numbers; each move is checked by
 :meth:`Position.parse_move <solver.neutreeko.model.position.Position.parse_move>`. A record that cannot be
 read raises :class:`~solver.core.answers.record.RecordError`, one line naming the line and the problem;
 move text raises it for a wrong move number, and what ``parse_move`` raises for a bad move.
@@ -29,27 +30,23 @@ from functools import cached_property
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from solver.core import files
-from solver.core.answers.notation import checked
 from solver.core.answers.record import (
     MAX_NUMBER_DIGITS,
     MOVE_NUMBER,
+    GameLine,
     GameOverError,
     LineReader,
     RecordError,
     RecordLines,
-    Tagged,
     TreeReader,
     Variation,
-    at_line,
     check_result,
+    one_line,
     read_file,
     split_record,
-    tag_lines,
-    tokens,
-    wrap,
 )
 from solver.core.answers.record import tree_groups as core_tree_groups
+from solver.core.answers.record import write_record as write_record  # a record's file, as every game writes it
 from solver.core.errors import BoardError, InputError
 from solver.neutreeko.model.board import Board
 from solver.neutreeko.model.game import Game
@@ -64,6 +61,7 @@ GAME_TAGS = ("Board", "Rule", "Start")
 PLAYER_TAGS = ("Black", "White")
 #: :func:`read_moves` refuses longer move text: room for a thousand moves with their numbers.
 MAX_MOVE_TEXT_LENGTH = 10_000
+
 # -- numbering ----------------------------------------------------------------------------------------
 
 def move_number(start: Position, ply: int) -> int:
@@ -186,11 +184,8 @@ def _tree_reader(start: Position) -> TreeReader[Position, Move]:
     """A reader of move text with variations from ``start``: every line's move numbers alike, a move after
     the end of its line's game refused."""
     numbers, seen = _Numbers(), Counter([start])
-    return TreeReader(start, lambda ply, before: _Line(start, ply, before, numbers, seen))
-
-
-def _one_line(text: str) -> str:
-    return text.replace("\r", " ").replace("\n", " ")  # move text may run over lines, as in a record
+    return TreeReader(start, lambda ply, before: _Line(start, ply, before, numbers, seen), "move text",
+                      MAX_MOVE_TEXT_LENGTH, lambda ply: ply_label(start, ply))
 
 
 def read_moves(start: Position, text: str) -> list[Move]:
@@ -204,7 +199,7 @@ def read_moves(start: Position, text: str) -> list[Move]:
     ['C4-C3', 'D5-D2', 'B1-B4']
     """
     line = _Line(start, 1, start, _Numbers(), None)
-    for token in checked(_one_line(text), "move text", MAX_MOVE_TEXT_LENGTH).split():
+    for token in one_line(text, "move text", MAX_MOVE_TEXT_LENGTH).split():
         line.feed(token)
     line.check_complete()
     return line.moves
@@ -219,10 +214,7 @@ def read_variations(start: Position, text: str) -> tuple[tuple[Move, ...], tuple
     >>> len(moves), variations[0].ply, len(variations[0].moves)
     (2, 1, 2)
     """
-    reader = _tree_reader(start)
-    for token in tokens(checked(_one_line(text), "move text", MAX_MOVE_TEXT_LENGTH)):
-        reader.feed(token)
-    return reader.finish()
+    return _tree_reader(start).read(text)
 
 
 def read_playable(start: Position, text: str) -> tuple[tuple[Move, ...], tuple[Variation[Move], ...], str | None]:
@@ -231,7 +223,7 @@ def read_playable(start: Position, text: str) -> tuple[tuple[Move, ...], tuple[V
     ..."``), or None if all were read (see :meth:`TreeReader.read_playable
     <solver.core.answers.record.TreeReader.read_playable>`). Raises :class:`~solver.core.errors.InputError` only
     for text that is too long or not printable ASCII."""
-    return _tree_reader(start).read_playable(checked(_one_line(text), "move text", MAX_MOVE_TEXT_LENGTH))
+    return _tree_reader(start).read_playable(text)
 
 
 def play_moves(start: Position, moves: Iterable[Move]) -> Position:
@@ -267,35 +259,29 @@ class Moves(tuple[Move, ...]):
         return f"Moves({' '.join(move.name(self.board) for move in self)!r})"
 
 
-@dataclass(frozen=True)
-class GameRecord(Tagged):
-    """A game: where it started, its moves (each legal, none after the game ended: the main line), its
-    tags other than those of :data:`GAME_TAGS` and ``Result``, which come from the game itself (the
-    players' names, ``Black`` and ``White``, and any others, in order), and the variations of its
-    moves, in the order of their plies. Everything that reads a game (annotation, play, training)
-    reads its main line; :meth:`text` writes the variations too."""
+@dataclass(frozen=True, repr=False)
+class GameRecord(GameLine[Position, Move]):
+    """A game (see :class:`~solver.core.answers.record.GameLine`): where it started, its moves (each
+    legal, none after the game ended: the main line), its tags other than those of :data:`GAME_TAGS`
+    and ``Result``, which come from the game itself (the players' names, ``Black`` and ``White``, and
+    any others, in order), and the variations of its moves, in the order of their plies. Everything
+    that reads a game (annotation, play, training) reads its main line;
+    :meth:`~solver.core.answers.record.GameLine.text` writes the variations too."""
 
     start: Position
     moves: tuple[Move, ...] = ()
     tags: tuple[tuple[str, str], ...] = field(default=())
     variations: tuple[Variation[Move], ...] = ()
+    player_tags = PLAYER_TAGS
+    line_field = "moves"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "moves", Moves(self.moves, self.start.game.board))
         self.check_tags(GAME_TAGS)
 
-    @cached_property
-    def positions(self) -> tuple[Position, ...]:
-        """The start, then the position after each move."""
-        positions = [self.start]
-        for move in self.moves:
-            positions.append(positions[-1].play(move))
-        return tuple(positions)
-
     @property
-    def end(self) -> Position:
-        """The position after the last move."""
-        return self.positions[-1]
+    def line(self) -> tuple[Move, ...]:
+        return self.moves
 
     @cached_property
     def outcome(self) -> Outcome | None:
@@ -312,23 +298,13 @@ class GameRecord(Tagged):
         """The moves as ``FROM-TO``."""
         return [move.name(self.start.game.board) for move in self.moves]
 
-    def __repr__(self) -> str:
-        # The moves as move text, C4-C3 rather than Move(origin=17, target=12): a move does not know its
-        # board, the record does.
-        moves = " ".join(tree_groups(self.start, self.moves, self.variations))
-        tags = f", tags={self.tags!r}" if self.tags else ""
-        return f"GameRecord(start={self.start!r}, moves={moves!r}{tags}, result={self.result!r})"
-
-    def text(self) -> str:
-        """The record as text (see the module docstring), ending with a line end."""
+    def game_tags(self) -> list[tuple[str, str]]:
         game = self.start.game
-        tags = [("Board", str(game.board)), ("Rule", game.rule.name)]
-        if self.start != Position.start(game):
-            tags.append(("Start", self.start.fen()))
-        players = [(name, self.tag(name)) for name in PLAYER_TAGS if self.tag(name)]
-        others = [(name, value) for name, value in self.tags if name not in PLAYER_TAGS]
-        tags += [*players, ("Result", self.result), *others]
-        return "\n".join([*tag_lines(tags), "", wrap(tree_groups(self.start, self.moves, self.variations))]) + "\n"
+        start = [] if self.start == Position.start(game) else [("Start", self.start.fen())]
+        return [("Board", str(game.board)), ("Rule", game.rule.name), *start]
+
+    def groups(self) -> list[str]:
+        return tree_groups(self.start, self.moves, self.variations)
 
 
 def parse_record(text: str) -> GameRecord:
@@ -338,27 +314,10 @@ def parse_record(text: str) -> GameRecord:
     lead to."""
     split = split_record(text)
     start = _start(split)
-    reader = _tree_reader(start)
-    for number, line in split.moves:
-        with at_line(number):
-            words = tokens(checked(line, "move text", MAX_MOVE_TEXT_LENGTH))
-        for token in words:
-            try:
-                reader.feed(token, number)
-            except InputError as error:
-                raise RecordError(f"line {number}: {error}{_within(start, reader)}") from None
-    with at_line(split.moves[-1][0] if split.moves else 0):  # without moves, nothing can be amiss
-        main, variations = reader.finish()
-    players = tuple((name, value) for name, (_, value) in split.tags.items() if name not in (*GAME_TAGS, "Result"))
-    record = GameRecord(start, main, players, variations)
+    main, variations = _tree_reader(start).read_record(split)
+    record = GameRecord(start, main, split.others(GAME_TAGS), variations)
     check_result(split, record.result, RESULTS.__contains__, f"one of {', '.join(RESULTS)}")
     return record
-
-
-def _within(start: Position, reader: TreeReader[Position, Move]) -> str:
-    """`` (in the variation at 2...)``: where the line being read branches off, if it is a variation."""
-    line = reader.lines[-1]
-    return f" (in the variation at {ply_label(start, line.ply)})" if len(reader.lines) > 1 else ""
 
 
 def _start(split: RecordLines) -> Position:
@@ -382,8 +341,3 @@ def read_record(path: Path | str) -> GameRecord:
     """The record in the file ``path`` (UTF-8). Raises :class:`~solver.core.answers.record.RecordError` naming the file, and the
     line for a record that cannot be read."""
     return read_file(path, parse_record)
-
-
-def write_record(path: Path | str, record: GameRecord) -> None:
-    """Write ``record`` to ``path`` atomically (see :mod:`solver.core.files`); raises :class:`OSError`."""
-    files.write_atomically(path, record.text())

@@ -195,7 +195,7 @@ class _Looked(NamedTuple):
     indices: np.ndarray  # sorted, without repeats
     results: np.ndarray
 
-    def lookup(self, indices: np.ndarray) -> np.ndarray:
+    def probe(self, indices: np.ndarray) -> np.ndarray:
         """The result byte of each of ``indices`` (any shape): the byte of each one of :attr:`indices`,
         some byte for another (which the callers mask: index 0 stands in for a slot without a move)."""
         found: np.ndarray = self.results[np.searchsorted(self.indices, indices)]
@@ -203,7 +203,7 @@ class _Looked(NamedTuple):
 
 
 class _Lookup(Protocol):
-    def lookup(self, indices: np.ndarray) -> np.ndarray: ...
+    def probe(self, indices: np.ndarray) -> np.ndarray: ...
 
 
 def default_batch_lines(table: Table) -> int:
@@ -233,7 +233,7 @@ def _look_up(table: Table, regulars: list[_Regular], with_moves: bool) -> _Looke
             wanted.append(moves.after[moves.legal])
     indices = np.sort(np.concatenate(wanted))
     indices = indices[np.r_[True, indices[1:] != indices[:-1]]]  # np.unique, without its slower hashing
-    return _Looked(indices, table.lookup(indices))
+    return _Looked(indices, table.probe(indices))
 
 
 def _answer_one(text: str, tablebase: Tablebase, game: Game, with_moves: bool,
@@ -353,7 +353,7 @@ def _row_sums(cells: np.ndarray) -> np.ndarray:
 
 def _answer_values(regular: _Regular, table: _Lookup, texts: list[str | None]) -> None:
     """Answer, in ``texts``, the regular lines without their moves."""
-    results = table.lookup(regular.indices())
+    results = table.probe(regular.indices())
     middles = {side: f'", "board": "{regular.game.board}", "to_move": "{BLACK if side else WHITE}", "value": "'
                for side in (True, False)}
     for row, fen, black_to_move, result in zip(regular.rows, regular.fens, regular.black_to_move.tolist(),
@@ -365,9 +365,9 @@ def _answer_values(regular: _Regular, table: _Lookup, texts: list[str | None]) -
 def _answer_with_moves(regular: _Regular, table: _Lookup, texts: list[str | None]) -> None:
     """Answer, in ``texts``, the regular lines with every move ranked (see the module docstring)."""
     game, templates = regular.game, _Templates.of(regular.game)
-    results = table.lookup(regular.indices())
+    results = table.probe(regular.indices())
     moves = children(game, regular.mover, regular.other)
-    after = np.where(moves.legal, table.lookup(np.maximum(moves.after, 0)), 0)
+    after = np.where(moves.legal, table.probe(np.maximum(moves.after, 0)), 0)
     answerable = (results != ILLEGAL) & ~((after == ILLEGAL) & moves.legal).any(axis=1)
     # Best first: the value's place in the order, from the result byte after the move, then the name.
     keys = np.where(moves.legal, templates.order[after] << 12 | templates.name_order[moves.origin, moves.target],

@@ -22,18 +22,18 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Callable, TypeVar
 
 import numpy as np
 
 from solver.core.errors import MissingTableError
 from solver.core.storage.container import damaged
+from solver.core.storage.remote import Location, location
 from solver.core.storage.tablebase import OpenedTables
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.model.outcome import LINE_RESULTS, Outcome, Termination, ending
 from solver.neutreeko.model.position import Move, Position
-from solver.neutreeko.model.values import ILLEGAL, Evaluation, Value
+from solver.neutreeko.model.values import ILLEGAL, Evaluation, Value, plies_text
 from solver.neutreeko.tables.table import Table, open_table, solve_command, table_path
 
 __all__ = ["LINE_RESULTS", "Evaluation", "Line", "LineStep", "RankedMove", "RankedMoves", "Tablebase",
@@ -115,7 +115,7 @@ class Line:
         return self.steps[-1].position if self.steps else self.position
 
     def __repr__(self) -> str:
-        return f"Line(from {self.position.fen()!r}: {len(self.steps)} plies, {self.result})"
+        return f"Line(from {self.position.fen()!r}: {plies_text(len(self.steps))}, {self.result})"
 
     def _repr_html_(self) -> str:
         """Its summary and its sheet of small boards (:func:`solver.neutreeko.drawing.diagram.line_sheet`) as inline
@@ -142,7 +142,8 @@ def keeping_moves(evaluation: Evaluation, ranked: list[RankedMove]) -> list[Rank
 class Tablebase(OpenedTables[Game, Table]):
     """Values of positions, read from the tables of their games (opened on first use, then kept).
 
-    ``directory``: where the tables are (default: :func:`solver.neutreeko.tables.table.tables_dir`); or ``opener``, a
+    ``directory``: where the tables are, a directory or a release's address (default:
+    :func:`solver.neutreeko.tables.table.tables_dir`); or ``opener``, a
     function returning the :class:`~solver.neutreeko.tables.table.Table` of a :class:`~solver.neutreeko.model.game.Game` (the command
     line passes one that builds a missing table). Positions may be given as :class:`~solver.neutreeko.model.position.Position` or as
     notation (read as standard Neutreeko; pass a ``Position`` for another rule).
@@ -165,11 +166,11 @@ class Tablebase(OpenedTables[Game, Table]):
     'no table'
     """
 
-    def __init__(self, directory: Path | str | None = None,
+    def __init__(self, directory: Location | str | None = None,
                  opener: Callable[[Game], Table] | None = None) -> None:
         if opener is None:
             def opener(game: Game) -> Table:
-                return open_table(game, None if directory is None else Path(directory) / table_path(game).name)
+                return open_table(game, None if directory is None else location(directory) / table_path(game).name)
         super().__init__(opener, key=lambda game: (str(game.board), game.rule.name))
 
     def probe(self, position: Position | str) -> Evaluation:
@@ -223,18 +224,18 @@ class Tablebase(OpenedTables[Game, Table]):
         return Line(start, evaluation, tuple(steps), outcome)
 
     def _evaluate(self, game: Game, indices: list[int]) -> list[Evaluation]:
-        """Evaluations of positions of ``game`` by index, read through :meth:`Table.lookup`."""
+        """Evaluations of positions of ``game`` by index, read through :meth:`Table.probe`."""
         table = self.table(game)
         if not indices:
             return []
-        results = table.lookup(np.asarray(indices, dtype=np.int64))
+        results = table.probe(np.asarray(indices, dtype=np.int64))
         if np.any(results == ILLEGAL):
             raise damaged(table.path, "it marks a legal position as illegal",
                           f"{solve_command(game, table.path)} --force")
         return [Evaluation.of_byte(int(byte)) for byte in results]
 
 
-def open_tablebase(directory: Path | str | None = None) -> Tablebase:
+def open_tablebase(directory: Location | str | None = None) -> Tablebase:
     """A :class:`Tablebase` reading the tables in ``directory`` (default: the tables directory)."""
     return Tablebase(directory)
 

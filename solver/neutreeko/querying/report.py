@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from solver.core.answers.record import wrap
+from solver.core.answers.report import line_error
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.model.outcome import game_over
 from solver.neutreeko.model.position import MAX_POSITION_LENGTH, Position
@@ -83,9 +84,7 @@ def longest_wins(game: Game, summary: Summary) -> list[tuple[str, list[str]]]:
 def error_object(line_number: int, text: str, message: str) -> JSONObject:
     """The object ``query -`` prints for a line it cannot answer; a line longer than any position is
     given by its first :data:`~solver.neutreeko.model.position.MAX_POSITION_LENGTH` characters and ``...``."""
-    if len(text) > MAX_POSITION_LENGTH:
-        text = text[:MAX_POSITION_LENGTH] + "..."
-    return {"line": line_number, "input": text, "error": message}
+    return line_error(line_number, text, message, MAX_POSITION_LENGTH)
 
 
 def describe(position: Position, evaluation: Evaluation) -> str:

@@ -7,7 +7,7 @@ canonical position is, and every position of a class has its value. How a class'
 counts every move, two moves to twins of one class included, and is lowered exactly once per move is
 told in :mod:`solver.neutreeko.solving._class_kernel`. The bytes at the end are, class for class, those that
 :func:`solver.neutreeko.tables.folding.fold` takes from the full solve: the folded table itself, which unfolds
-to the full one (``tests/neutreeko/test_solve_classes.py`` checks both on every board up to 6 x 6).
+to the full one (``tests/neutreeko/solving/test_solve_classes.py`` checks both on every board up to 6 x 6).
 """
 
 from __future__ import annotations

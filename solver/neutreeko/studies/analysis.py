@@ -21,6 +21,7 @@ from typing import Callable, Iterable, NamedTuple, Sequence
 import numpy as np
 import numpy.typing as npt
 
+from solver.core.answers.report import counted
 from solver.core.errors import MissingTableError
 from solver.neutreeko.model import index
 from solver.neutreeko.model.board import Board
@@ -394,7 +395,7 @@ def tree_lines(nodes: Sequence[OpeningNode], start: Position, ply: int = 1) -> l
         classes = f" ({len(losing)} up to symmetry)" if len(losing) != count else ""
         plies = [node.evaluation.plies or 0 for node in losing]
         spread = f"in {min(plies)}" if min(plies) == max(plies) else f"in {min(plies)} to {max(plies)}"
-        lines.append(f"{indent}{label} {count} losing move{'s' if count > 1 else ''}{classes}: {spread} plies, "
+        lines.append(f"{indent}{label} {counted(count, 'losing move')}{classes}: {spread} plies, "
                      f"the longest resistance {losing[0].names}")
     return lines
 

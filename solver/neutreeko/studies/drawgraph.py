@@ -51,7 +51,7 @@ class DrawGraph:
         classes = np.unique(canonical_indices(drawn, game.board))
         mover, other = index.decode(classes, game.board.size)
         moves = children(game, mover, other)
-        keeps = moves.legal & (table.lookup(np.maximum(moves.after, 0)) == UNDECIDED)
+        keeps = moves.legal & (table.probe(np.maximum(moves.after, 0)) == UNDECIDED)
         sources = np.nonzero(keeps)[0]
         targets = np.searchsorted(classes, canonical_indices(moves.after[keeps], game.board))
         edges = np.unique(np.stack([targets, sources], axis=1), axis=0)  # sorted by target

@@ -138,7 +138,7 @@ def fair_starts(tablebase: Tablebase, game: Game, depth: int = DEPTH) -> FairSta
     candidates = family(game)
     indices = np.array([position.index() for position in candidates], dtype=np.int64)
     classes = canonical_indices(indices, game.board)
-    results = np.asarray(table.lookup(indices))
+    results = np.asarray(table.probe(indices))
     immediate = results == encode_result(1)
     drawn = results == UNDECIDED
     # One start per drawn class: its member with Black nearest rank 1, then the smallest index.

@@ -27,7 +27,7 @@ from solver.neutreeko.drawing import diagram
 from solver.neutreeko.model.board import MIN_SIDE, Board
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.model.position import Position
-from solver.neutreeko.model.rules import MAX_RULE_LENGTH, RULES, Rule, RuleError, get_rule
+from solver.neutreeko.model.rules import MAX_RULE_LENGTH, RULES, Rule, RuleError
 from solver.neutreeko.model.values import VALUES, Evaluation, Value
 from solver.neutreeko.tables.stats import COUNT_NAMES
 from solver.neutreeko.tables.table import Table
@@ -68,7 +68,7 @@ def select_rules(text: str) -> list[Rule]:
     text = checked(text, "rule list", (MAX_RULE_LENGTH + 1) * len(RULES), RuleError)
     if text.lower() == "all":
         return list(RULES.values())
-    chosen = {get_rule(name).name for name in text.split(",") if name.strip(" ")}
+    chosen = {Rule.of(name).name for name in text.split(",") if name.strip(" ")}
     if not chosen:
         raise RuleError(f"no rule named in {quote(text)}; known rules: {', '.join(RULES)} (or all)")
     return [rule for name, rule in RULES.items() if name in chosen]
@@ -114,6 +114,7 @@ def write_report(rows: list[SurveyRow], markdown: Path, command: str, kept: Sequ
     atomically; return the CSV's path. ``kept`` are the rows taken from the report before, which it
     names (see :func:`to_markdown`). Raises ``OSError`` if they cannot be written."""
     table, diagrams = csv_path(markdown), starts_dir(markdown)
+    diagrams.mkdir(exist_ok=True)
     names = set()
     for row in rows:
         names.add(start_file(row))
@@ -131,12 +132,12 @@ def write_report(rows: list[SurveyRow], markdown: Path, command: str, kept: Sequ
 def survey_row(table: Table, verified: str = "") -> SurveyRow:
     """The figures of an opened table, verified as ``verified`` says (see :attr:`SurveyRow.verified`)."""
     counts = {name: table.attributes[name] for name in COUNT_NAMES}
-    start = Evaluation.of_byte(int(table.lookup(Position.start(table.game).index())))
+    start = Evaluation.of_byte(int(table.probe(Position.start(table.game).index())))
     return SurveyRow(
         board=str(table.game.board), rule=table.game.rule.name, **counts,
         draws_percent=round(100 * counts["draws"] / counts["legal"], 2),
         start_value=start.value, start_plies=start.plies,
-        table_bytes=table.path.stat().st_size,
+        table_bytes=table.contents.size,
         solve_seconds=round(table.attributes["solve_seconds"], 2), verified=verified,
     )
 

@@ -13,6 +13,7 @@ from solver.core.errors import InputError, MissingTableError, TableExistsError
 from solver.core.files import size_text
 from solver.core.storage import container
 from solver.core.storage.container import check_replaceable
+from solver.core.storage.remote import Location, location
 from solver.neutreeko.model import index
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.model.symmetry import symmetry_count
@@ -63,7 +64,7 @@ def build_table(game: Game, path: Path | None = None, force: bool = False, progr
     :class:`~solver.neutreeko.solving.checkpoint.StateError` for a saved state that cannot be taken up or whose
     table fails its check, and :class:`SolveTooLargeError` (see :func:`check_memory`) before anything else."""
     check_memory(game, fold)
-    path = Path(path) if path is not None else table_path(game)
+    path = container.local(location(path) if path is not None else table_path(game))
     check_replaceable(path, force, lambda existing: open_table(game, existing))
     checkpoints = Checkpoints(state_path(path), game, "classes" if fold else "positions", save_every, resume)
     resumed = resume and checkpoints.path.exists()
@@ -138,24 +139,24 @@ def _stopping(progress: Progress | None) -> Progress:
     return each_level
 
 
-def ensure_table(game: Game, path: Path | None = None, progress: Progress | None = None,
-                 on_build: Callable[[Path], None] | None = None, build_large: bool = False) -> Table:
+def ensure_table(game: Game, path: Location | None = None, progress: Progress | None = None,
+                 on_build: Callable[[Location], None] | None = None, build_large: bool = False) -> Table:
     """Open ``game``'s table, building it first if there is none (``on_build`` is told where).
 
     A board of more than :data:`UNASKED_SQUARES` squares is built only if ``build_large``; otherwise
     a missing table raises :class:`LargeTableError` saying what building it takes and how to ask."""
-    return container.ensure(Path(path) if path is not None else table_path(game), partial(open_table, game),
+    return container.ensure(location(path) if path is not None else table_path(game), partial(open_table, game),
                             lambda where: check_build_asked([game], build_large, where),
                             partial(build_table, game, force=True, progress=progress), on_build)
 
 
-def check_build_asked(games: Iterable[Game], build_large: bool, path: Path | None = None) -> None:
+def check_build_asked(games: Iterable[Game], build_large: bool, path: Location | None = None) -> None:
     """Raise :class:`LargeTableError` for the first of ``games`` whose table is missing (at ``path``, or
     the default place) and is larger than :data:`UNASKED_SQUARES` squares, unless ``build_large``, and
     :class:`SolveTooLargeError` for one whose solve does not fit in memory (:func:`check_memory`): so
     that a command building many tables refuses before building any."""
     for game in games:
-        where = path if path is not None else table_path(game)
+        where = container.local(path if path is not None else table_path(game))
         if where.exists():
             continue
         if build_large or not is_large(game):

@@ -6,7 +6,7 @@ encoded as :mod:`solver.neutreeko.model.values` says: either ``result``, one byt
 :attr:`Table.result` hands to statistics and checks at no cost), or ``class_result``, one byte per legal
 symmetry class in the order of :mod:`solver.neutreeko.tables.folding` (a *folded* table, written by
 ``neutreeko solve --fold``: smaller, for shipping and probing, unfolded for statistics and checks).
-Both answer every probe identically through :meth:`Table.lookup`, a folded one through the position's
+Both answer every probe identically through :meth:`Table.probe`, a folded one through the position's
 canonical twin; its attributes (:data:`ATTRIBUTES`, :data:`FOLDED_ATTRIBUTES`, the format version
 :data:`FORMAT_VERSION`) make it self-describing.
 
@@ -37,6 +37,7 @@ from solver.core.errors import TableError, TableMismatchError
 from solver.core.storage import container
 from solver.core.storage.chunks import Chunks
 from solver.core.storage.container import COUNT, FLAG, SECONDS, TEXT, Attributes, Contents, check_writable, tables_dir
+from solver.core.storage.remote import Location, Url, location
 from solver.neutreeko.model import index
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.model.rules import DEFAULT_RULE
@@ -73,7 +74,7 @@ ATTRIBUTES = {"board": TEXT, "rule": TEXT, "index_scheme": COUNT, "value_encodin
 FOLDED_ATTRIBUTES = {"symmetries": COUNT, "classes": COUNT, "canonical_form": TEXT}
 
 
-def table_path(game: Game) -> Path:
+def table_path(game: Game) -> Location:
     """Default path of ``game``'s table."""
     suffix = "" if game.rule.name == DEFAULT_RULE else f"-{game.rule.name}"
     return tables_dir() / f"neutreeko-{game.board}{suffix}.h5"
@@ -135,7 +136,7 @@ class Table:
     per index, or, if ``folded``, one per legal symmetry class (see the module docstring)."""
 
     game: Game
-    path: Path
+    path: Location
     chunks: Chunks = field(repr=False)
     contents: Contents = field(repr=False)
     folded: bool = False
@@ -144,7 +145,7 @@ class Table:
     def attributes(self) -> Attributes:
         return self.contents.attributes
 
-    def lookup(self, indices: Any) -> Any:
+    def probe(self, indices: Any) -> Any:
         """Result bytes (see :mod:`solver.neutreeko.model.values`) of an index or an array of indices, reading
         only the chunks that hold them; a folded table answers through each position's canonical twin,
         and :data:`~solver.neutreeko.model.values.ILLEGAL` where not legal."""
@@ -162,7 +163,7 @@ class Table:
     @property
     def result(self) -> npt.NDArray[np.uint8]:
         """``result[index]``: the byte of every index of ``game``, the whole table read (a folded table is
-        then unfolded, which takes time; prefer :meth:`lookup` for probes).
+        then unfolded, which takes time; prefer :meth:`probe` for probes).
 
         Raises :class:`~solver.core.errors.TableError` unless the data matches its digest, holds 255 exactly where the index
         has no legal position, and gives the counts the attributes state."""
@@ -257,15 +258,17 @@ def _legal_checked(game: Game, parts: Iterable[tuple[int, npt.NDArray[np.uint8]]
         yield first, part
 
 
-def solve_command(game: Game, path: Path | None = None) -> str:
-    """The command that builds ``game``'s table at ``path`` (default: where :func:`table_path` says):
-    over symmetry classes (``--fold``) if the solve over positions does not fit this machine's memory."""
-    out = "" if path is None or Path(path) == table_path(game) else f" --out {path}"
+def solve_command(game: Game, path: Location | None = None) -> str:
+    """The command that builds ``game``'s table at ``path`` (default, or an address: where
+    :func:`table_path` says): over symmetry classes (``--fold``) if the solve over positions does not fit
+    this machine's memory."""
+    out = "" if path is None or isinstance(location(path), Url) or location(path) == table_path(game) \
+        else f" --out {path}"
     fold = "" if fits_over_positions(game) else " --fold"
     return f"neutreeko solve --board {game.board} --rule {game.rule.name}{out}{fold}"
 
 
-def open_table(game: Game, path: Path | None = None) -> Table:
+def open_table(game: Game, path: Location | None = None) -> Table:
     """Open and check ``game``'s table (at ``path``, or where :func:`table_path` says).
 
     Raises :class:`~solver.core.errors.MissingTableError` (a ``KeyError``) if there is no file, :class:`~solver.core.errors.TableMismatchError`
@@ -273,10 +276,10 @@ def open_table(game: Game, path: Path | None = None) -> Table:
     than a regular file is there (a link leading nowhere, a FIFO, a device, a directory), or the file is
     not a table of ours or is damaged (see :mod:`solver.core.storage.container`: the header and the chunk map are
     verified here, each chunk when it is first read)."""
-    path = Path(path) if path is not None else table_path(game)
+    path = location(path) if path is not None else table_path(game)
     container.check_present(path, f"no table for {game} at {path} (build it with: {solve_command(game, path)})")
     rebuild = f"{solve_command(game, path)} --force"
-    contents = container.open_contents(path, rebuild)
+    contents = container.open_contents(path, rebuild, "neutreeko convert")
     try:
         folded = _checked(game, path, contents, rebuild)
         expected = folding.Classes.of(game).count if folded else game.positions
@@ -287,7 +290,7 @@ def open_table(game: Game, path: Path | None = None) -> Table:
     return Table(game, path, chunks, contents, folded)
 
 
-def _checked(game: Game, path: Path, contents: Contents, rebuild: str) -> bool:
+def _checked(game: Game, path: Location, contents: Contents, rebuild: str) -> bool:
     """Is the table ``contents`` of ``game`` folded? Raises as :func:`open_table` does when its attributes
     do not describe a table of ``game`` that this version reads."""
     attributes = contents.attributes
@@ -315,7 +318,7 @@ def _checked(game: Game, path: Path, contents: Contents, rebuild: str) -> bool:
     return folded
 
 
-def release_entry(path: Path, attributes: Mapping[str, object]) -> tuple[str, Table, str | None]:
+def release_entry(path: Location, attributes: Mapping[str, object]) -> tuple[str, Table, str | None]:
     """The table at ``path`` (``attributes`` read from it) as a release takes it: its file name there,
     the table opened, and its committed result digest, if any (see :class:`~solver.core.games.GameEntry`)."""
     game = Game.of(str(attributes.get("board")), str(attributes.get("rule")))

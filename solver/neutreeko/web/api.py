@@ -2,7 +2,7 @@
 :mod:`solver.web.api`): an endpoint and its parameters in, a JSON object out.
 
 :class:`NeutreekoApi` answers ``/api/position``, ``/api/line``, ``/api/annotate``, ``/api/game``,
-``/api/record``, ``/api/stats``, ``/api/puzzles``, ``/api/try`` and ``/api/games`` with the objects of
+``/api/record``, ``/api/positions``, ``/api/stats``, ``/api/puzzles``, ``/api/try`` and ``/api/games`` with the objects of
 :mod:`solver.neutreeko.querying.report`, :mod:`solver.neutreeko.playing.annotate` and
 :mod:`solver.neutreeko.web.training`, every value from the point of view of the side to move (see
 :mod:`solver.neutreeko.querying.probe`), a line of at most :data:`MAX_LINE_PLIES` plies. The endpoints,
@@ -21,6 +21,7 @@ builds a table on demand (see :mod:`solver.web.tables`): it writes the table of 
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 from collections.abc import Mapping, Sequence
@@ -30,6 +31,7 @@ from pathlib import Path
 
 from solver.core.answers.record import Variation
 from solver.core.errors import MissingTableError
+from solver.core.storage.remote import Location
 from solver.neutreeko.model.board import MAX_SIDE, MIN_SIDE
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.model.position import Move, Position
@@ -44,14 +46,15 @@ from solver.neutreeko.playing.record import (
     read_variations,
 )
 from solver.neutreeko.querying import report
+from solver.neutreeko.querying.bulk import answer_lines
 from solver.neutreeko.querying.probe import Tablebase
 from solver.neutreeko.tables.build import build_table, is_large
 from solver.neutreeko.tables.stats import COUNT_NAMES
 from solver.neutreeko.tables.table import Table, open_table, solve_command, table_path
 from solver.neutreeko.web import training
 from solver.neutreeko.web.summaries import Summaries
-from solver.web.game_api import ApiError, JSONObject, check_tree, variation_objects
-from solver.web.tables import Builds, LiveTables, listing, run_child
+from solver.web.game_api import ApiError, JSONObject, check_tree, position_lines, variation_objects
+from solver.web.tables import Builds, LiveTables, buildable, is_present, listing, run_child
 
 #: The most plies ``/api/line`` answers with: its lines stop there ("stopped").
 MAX_LINE_PLIES = 1000
@@ -68,8 +71,9 @@ ENDPOINTS: dict[str, tuple[str, ...]] = {
     "/api/puzzles": training.PUZZLES_PARAMETERS,
     "/api/try": training.TRY_PARAMETERS,
 }
-#: The endpoints that also take a game record, POSTed as the request's body.
-POSTED = ("/api/annotate", "/api/game")
+#: The endpoints that take a POST's body (a game record; positions one a line), and the parameters each
+#: reads from the URL.
+POSTED: dict[str, tuple[str, ...]] = {"/api/annotate": (), "/api/game": (), "/api/positions": ("board", "rule")}
 _PLIES = re.compile(r"[0-9]{1,4}")
 
 
@@ -82,7 +86,7 @@ class NeutreekoApi:
     endpoints = ENDPOINTS
     posted = POSTED
 
-    def __init__(self, directory: Path | None = None, builds: Builds | None = None,
+    def __init__(self, directory: Location | None = None, builds: Builds | None = None,
                  summaries: Summaries | None = None) -> None:
         self._directory = directory
         self._tables: LiveTables[Table] = LiveTables(builds or Builds())
@@ -117,11 +121,18 @@ class NeutreekoApi:
             return report.line_object(tablebase.line(position, int(plies)))
         return report.query_object(position, tablebase.probe(position), tablebase.moves(position))
 
-    def answer_record(self, endpoint: str, text: str) -> JSONObject:
-        """The JSON object ``endpoint`` (one of :data:`POSTED`) answers with for the game record ``text``."""
-        if endpoint not in POSTED:
-            raise ApiError(f"{endpoint} takes no game record; {' and '.join(POSTED)} do")
+    def answer_body(self, endpoint: str, parameters: Mapping[str, str], text: str) -> JSONObject:
+        """The JSON object ``endpoint`` (one of :data:`POSTED`) answers with for the body ``text``."""
+        if endpoint == "/api/positions":
+            return self.positions(game_of(parameters.get("board", str(Game.of().board)),
+                                          parameters.get("rule", DEFAULT_RULE)), position_lines(text))
         return self.annotate_record(text) if endpoint == "/api/annotate" else self.game_record(text)
+
+    def positions(self, game: Game, lines: list[str]) -> JSONObject:
+        """``{"answers": [...], "errors": n}``: each of ``lines`` answered as ``query -`` answers it (the
+        ``query --json`` object without its moves, or an error object ``{"line", "input", "error"}``)."""
+        answers = answer_lines(lines, self._tablebase(game), game)
+        return {"answers": [json.loads(text) for text in answers.texts], "errors": answers.errors}
 
     def annotate_record(self, text: str) -> JSONObject:
         """The annotation object (as ``/api/annotate`` answers) of the game record ``text``; raises
@@ -213,11 +224,12 @@ class NeutreekoApi:
         return games
 
     def _table_state(self, game: Game) -> str:
-        if self._path(game).is_file():
+        path = self._path(game)
+        if is_present(path):
             return "ready"
-        return "missing" if is_large(game) else "on demand"
+        return "missing" if is_large(game) or not buildable(path) else "on demand"
 
-    def _path(self, game: Game) -> Path:
+    def _path(self, game: Game) -> Location:
         return table_path(game) if self._directory is None else self._directory / table_path(game).name
 
     def _tablebase(self, game: Game) -> Tablebase:

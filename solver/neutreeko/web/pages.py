@@ -12,11 +12,15 @@ PAGES = {
     "/explorer.js": ("explorer.js", "text/javascript; charset=utf-8"),
     "/stats.js": ("stats.js", "text/javascript; charset=utf-8"),
     "/board.js": ("board.js", "text/javascript; charset=utf-8"),
+    "/rules.md": ("rules.md", "text/markdown; charset=utf-8"),
     "/train": ("train.html", "text/html; charset=utf-8"),
     "/train.js": ("train.js", "text/javascript; charset=utf-8"),
     "/train.css": ("train.css", "text/css; charset=utf-8"),
 }
 
+#: The pages the in-browser reader answers for on a static site (``neutreeko site``); training needs
+#: a server.
+STATIC_PAGES = frozenset({"/"})
 
 def palette() -> dict[str, str]:
     """The diagrams' colours (:mod:`solver.neutreeko.drawing.diagram`), by CSS custom property name."""

@@ -1,7 +1,8 @@
 /* What both pages of the explorer share (index.html: Neutreeko, necnon.html: NECNON): making elements,
  * the server's JSON API, the message line under the board, the focus and the scrolling of the lists,
- * the export buttons (copy the position, a link, the record; download the record), the paste box, and
- * the game selector of the top bar, which goes from one page to the other.
+ * the export buttons (copy the position, a link, the record; download the record), the paste box, the
+ * rules (the game's rules.md, which the documentation includes too), and the game selector and the
+ * menu of the top bar.
  */
 "use strict";
 
@@ -27,11 +28,17 @@ const Page = (() => {
   const queryText = pairs => pairs.map(([name, value]) =>
     `${name}=${encodeURIComponent(value).replace(/%2F/g, "/").replace(/%20/g, "+")}`).join("&");
 
+  // A static site (neutreeko site) marks its pages: they read the tables themselves (reader/api.js).
+  const reader = document.documentElement.hasAttribute("data-site")
+    ? import(new URL("reader/api.js", document.baseURI).href) : null;
+
   /**
    * The JSON answer of /api/<endpoint> to a GET with ``parameters`` (empty ones left out), or to a POST
-   * of ``body``; an Error with the server's message if it refuses.
+   * of ``body``; an Error with the server's message if it refuses. On a static site the in-browser
+   * reader answers instead, in the same shapes.
    */
   async function api(endpoint, parameters = {}, body = null) {
+    if (reader) return (await reader).answer(endpoint, parameters, body);
     const query = queryText(Object.entries(parameters)
       .filter(([, value]) => value !== undefined && value !== null && value !== ""));
     let response, answer;
@@ -156,9 +163,88 @@ const Page = (() => {
     });
   }
 
+  /**
+   * The blocks of the Markdown of the rules (paragraphs, fenced code; in a paragraph **bold**, *italic*
+   * and `code`), as elements: the text of the file, never markup of its own.
+   */
+  function markdown(text) {
+    const blocks = [];
+    let lines = [], fenced = false;
+    const close = () => {
+      if (fenced) blocks.push(html("pre", {}, lines.join("\n")));
+      else if (lines.length) blocks.push(paragraph(lines.join(" ")));
+      lines = [];
+    };
+    for (const line of text.split("\n")) {
+      if (line.startsWith("```")) {
+        close();
+        fenced = !fenced;
+      } else if (!fenced && !line.trim()) {
+        close();
+      } else {
+        lines.push(fenced ? line : line.trim());
+      }
+    }
+    close();
+    return blocks;
+  }
+
+  function paragraph(text) {
+    const block = html("p");
+    for (const piece of text.split(/(\*\*[^*]+\*\*|\*[^*]+\*|`[^`]+`)/)) {
+      if (/^\*\*.+\*\*$/.test(piece)) block.append(html("strong", {}, piece.slice(2, -2)));
+      else if (/^\*.+\*$/.test(piece)) block.append(html("em", {}, piece.slice(1, -1)));
+      else if (/^`.+`$/.test(piece)) block.append(html("code", {}, piece.slice(1, -1)));
+      else if (piece) block.append(piece);
+    }
+    return block;
+  }
+
+  /**
+   * A table of figures (both pages' Statistics): ``rows`` of [name, value, share], each row marked with
+   * its name (data-figure); a row whose share is null has its value across both columns, wrapping.
+   */
+  function figures(caption, rows) {
+    const table = html("table", {class: "figures"});
+    table.append(html("caption", {}, caption));
+    for (const [name, value, share] of rows) {
+      const row = html("tr", {"data-figure": name});
+      row.append(html("th", {scope: "row"}, name), ...(share === null
+        ? [html("td", {colspan: "2", class: "start"}, value)]
+        : [html("td", {}, value), html("td", {class: "share"}, share)]));
+      table.append(row);
+    }
+    return table;
+  }
+
+  // The Rules button opens the rules of the page's game (its data-source), read once, over the page.
+  const rules = $("rules-button");
+  if (rules) {
+    let read = null;
+    rules.addEventListener("click", async () => {
+      read = read || fetch(rules.dataset.source).then(answer => answer.text());
+      try {
+        $("rules-text").replaceChildren(...markdown(await read));
+      } catch (error) {
+        read = null;
+        say(`The rules could not be read (${error.message}).`);
+        return;
+      }
+      $("rules").showModal();
+    });
+  }
+
+  // On a phone the bar's selectors and paste box fold into its menu (explorer.css).
+  const menu = $("menu-toggle");
+  if (menu) {
+    menu.addEventListener("click", () => {
+      menu.setAttribute("aria-expanded", String(menu.closest(".bar").classList.toggle("open")));
+    });
+  }
+
   // The game selector's options are the pages' addresses.
   $("game-select").addEventListener("change", event => { location.href = event.target.value; });
 
   return {SVG, $, element, html, capitalise, plyCount, queryText, api, say, quiet, scrollWithin, keepingFocus,
-          attachExport, attachPaste};
+          attachExport, attachPaste, markdown, figures};
 })();

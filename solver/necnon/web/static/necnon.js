@@ -8,8 +8,9 @@
  * boards and protocols, and their tables), /api/game (the board's cells and where they are drawn, and for
  * the start and each turn of the game and its variations the position's state, which cells are allowed
  * and how many stones a turn lays, and its values where there is a table; a pasted record is posted
- * there), /api/line (the perfect line), /api/search (the search engine's view) and /api/record (the
- * game written as a record, to copy or download). The page never decides a rule or a value: a cell may
+ * there), /api/line (the perfect line), /api/search (the search engine's view), /api/record (the
+ * game written as a record, to copy or download) and /api/stats (the table's figures, for the
+ * statistics panel). With a table the value history (chart.js) shows the line's values. The page never decides a rule or a value: a cell may
  * be chosen when the state allows it, a turn is played when the server reads it.
  *
  * The game is a tree (tree.js), as on the Neutreeko page: its main line and variations, nested. The
@@ -22,11 +23,13 @@
  * (/necnon?board=3x3&protocol=nec&moves=b2+a1,c3+(b1,c1)+a2,b3&line=1&ply=2: the tree's turns, variations
  * in parentheses; the line by its place among the variations, none for the main line), so a link
  * reproduces it; a tree too long for a link keeps the main line and the line shown (tree.js: queryOf).
+ * The position editor (editor.js) sets up a position on the board shown; while it is open the URL holds
+ * that position (edit=...).
  */
 "use strict";
 
 (() => {
-  const {$, element, html, capitalise, api, say, quiet} = Page;  // page.js
+  const {$, element, html, capitalise, queryText, api, say, quiet} = Page;  // page.js
   const CELL = 100;   // a cell's width in board units (the server's centres are in cell widths)
   const MARGIN = 12;  // board units around the cells
   const REPLY_DELAY = 300;  // ms before the table's reply is played
@@ -93,6 +96,7 @@
    * ("replace" records nothing then): it stays the link that was shared.
    */
   async function show(view, how) {
+    editor.leave();
     const asked = view.answer || api("game", {game: "necnon", board: view.board, protocol: view.protocol,
                                               position: view.start, moves: view.moves});
     await catalogue;
@@ -262,7 +266,9 @@
       renderTurnBar();
       renderTurns();
       renderGame();
+      renderChart();
       renderControls();
+      renderStats();
     });
   }
 
@@ -279,6 +285,10 @@
   function renderStatus() {
     const position = shown(), node = valued(), status = $("status");
     status.replaceChildren();
+    if (editor.open) {
+      status.append(html("strong", {}, "Setting up a position"));
+      return;
+    }
     if (position.over) {
       status.append(html("strong", {}, `Game over: ${position.result}`));
     } else {
@@ -305,14 +315,17 @@
   const centre = cell => ({x: MARGIN + cell.x * CELL, y: MARGIN + cell.y * CELL});
 
   function renderBoard() {
-    const position = shown(), [width, height] = state.grid.extent;
+    // The editor's position: its stones, no cell allowed or forbidden, nothing of the game's.
+    const position = editor.open ? {position: editor.notation(), allowed: [], over: true, smothered: [], to_move: "black"}
+      : shown();
+    const [width, height] = state.grid.extent;
     const across = 2 * MARGIN + width * CELL, down = 2 * MARGIN + height * CELL;
     boardSvg.setAttribute("viewBox", `0 0 ${across} ${down}`);
     boardSvg.style.width = `${100 * across / Math.max(across, down)}%`;  // a tall board narrower, not taller
     boardSvg.setAttribute("aria-label", `Board ${state.board}, ${position.position}` +
                           (cursor ? `, the cursor on ${cursor}` : "") + (chosen.length ? `, chosen ${chosen.join(" ")}` : ""));
-    const last = state.ply > 0 && state.turns[state.ply - 1] !== "pass" ? state.turns[state.ply - 1].split(",") : [];
-    const stones = stonesOf(position.position), best = bestByCell(), node = valued();
+    const last = !editor.open && state.ply > 0 && state.turns[state.ply - 1] !== "pass" ? state.turns[state.ply - 1].split(",") : [];
+    const stones = stonesOf(position.position), node = editor.open ? null : valued(), best = node ? bestByCell() : new Map();
     const keeps = node && node.ranking.length ? node.ranking[0].value : null;
     const bestTurn = node && node.ranking.length && !chosen.length ? node.ranking[0].turn.split(",") : [];
     const cells = element("g", {class: "cells"}), marks = element("g", {class: "marks"});
@@ -497,6 +510,87 @@
     return button;
   }
 
+  /**
+   * The value history (chart.js), with a table: across, each position's value, Black's points ahead to
+   * the left, Green's to the right; a point coloured by what it is to the side to move (a win, a draw,
+   * a loss), a link by what the turn leaves its player.
+   */
+  function renderChart() {
+    $("history").hidden = !state.table;
+    if (!state.table) return;
+    const nodes = state.nodes, reach = Math.max(2, ...nodes.map(node => Math.abs(node.values.value)));
+    const unit = 0.5 / (reach + 1), every = reach > 10 ? 5 : 1;
+    const standing = (value, side) => {
+      const mine = side === "black" ? value : -value;
+      return mine > 0 ? "win" : mine === 0 ? "draw" : "loss";
+    };
+    const ticks = [];
+    for (let margin = 0; margin <= reach; margin += 1) {
+      const major = margin % every === 0;
+      ticks.push({at: 0.5 - margin * unit, text: major ? String(margin) : null, major});
+      if (margin) ticks.push({at: 0.5 + margin * unit, text: major ? String(margin) : null, major});
+    }
+    const rows = nodes.map((node, ply) => ({
+      at: 0.5 - node.values.value * unit, value: standing(node.values.value, node.rules.to_move),
+      title: `${ply ? `${ply}. ${state.turns[ply - 1]}` : "start"}: ${terse(node.values)}`,
+      label: state.turns[ply], left: node.rules.to_move === "black",
+      link: ply < state.turns.length ? standing(nodes[ply + 1].values.value, node.rules.to_move) : null,
+    }));
+    ValueChart.draw($("chart-head"), $("chart"), {sides: ["\u25C0 Black ahead", "draw", "Green ahead \u25B6"],
+                                                  axis: "points ahead", ticks, rows, current: state.ply, pick: goTo});
+  }
+
+  // -- the statistics panel: closed as the page starts; opened, the figures of the board's table ------
+
+  const figures = new Map();  // "board|protocol" -> the /api/stats answer
+
+  async function renderStats() {
+    const panel = $("stats"), key = `${state.board}|${state.protocol}`;
+    $("stats-caption").textContent = `${state.board} ${state.protocol}`;
+    if (panel.hidden || panel.dataset.key === key) return;
+    panel.dataset.key = key;
+    if (!state.table) {
+      panel.replaceChildren(html("p", {class: "empty"}, "No table for this board: the search engine plays it."));
+      return;
+    }
+    if (!figures.has(key)) {
+      panel.replaceChildren(html("p", {class: "empty"}, "Reading the table ..."));
+      try {
+        figures.set(key, await api("stats", {game: "necnon", board: state.board, protocol: state.protocol}));
+      } catch (error) {
+        panel.replaceChildren(html("p", {class: "stats-error"}, capitalise(error.message)));
+        return;
+      }
+    }
+    if (panel.dataset.key === key) panel.replaceChildren(...statsParts(figures.get(key)));
+  }
+
+  /** The figures of a /api/stats answer: counts of the positions reachable, and by value. */
+  function statsParts(answer) {
+    const number = count => count.toLocaleString("en-US");
+    const share = count => `${(100 * count / answer.positions).toFixed(2)} %`;
+    return [
+      Page.figures("Positions reachable from the empty board", [
+        ["Positions", number(answer.positions), ""], ["Symmetry classes", number(answer.classes), ""],
+        ["Black ahead", number(answer.black_wins), share(answer.black_wins)], ["Draws", number(answer.draws), share(answer.draws)],
+        ["Green ahead", number(answer.green_wins), share(answer.green_wins)], ["Finished", number(answer.finished), ""],
+        ["Empty board", terse(answer), null], ["Longest game", turnsText(answer.longest), null],
+        ["Best first stones", answer.best_first.join(" "), null],
+      ]),
+      Page.figures("Positions by value (Black's points minus Green's)", Object.entries(answer.margins)
+        .sort(([a], [b]) => Number(b) - Number(a))
+        .map(([margin, count]) => [label(Number(margin)), number(count), share(count)])),
+    ];
+  }
+
+  $("stats-toggle").addEventListener("click", () => {
+    const open = $("stats-toggle").getAttribute("aria-expanded") !== "true";
+    $("stats-toggle").setAttribute("aria-expanded", String(open));
+    $("stats").hidden = !open;
+    delete $("stats").dataset.key;
+    if (open) renderStats();
+  });
+
   function renderControls() {
     $("first").disabled = $("back").disabled = state.ply === 0;
     $("forward").disabled = $("last").disabled = state.ply === state.turns.length;
@@ -516,8 +610,30 @@
 
   boardSvg.addEventListener("click", event => {
     const cell = event.target.closest(".cell");
-    if (cell) choose(cell.dataset.cell);
+    if (cell && !editor.open) choose(cell.dataset.cell);
   });
+
+  // In the editor a press and its release put a stone (or empty the cell), or drag the stone pressed to
+  // the cell of the release (off the board: taken off).
+  let pressed = null;  // {cell, pointer}: the cell a press in the editor went down on
+  const cellUnder = event => {
+    const under = document.elementFromPoint(event.clientX, event.clientY);
+    return under && boardSvg.contains(under) && under.closest(".cell") ? under.closest(".cell").dataset.cell : null;
+  };
+  boardSvg.addEventListener("pointerdown", event => {
+    if (!editor.open || event.button !== 0) return;
+    pressed = {cell: cellUnder(event), pointer: event.pointerId};
+    boardSvg.setPointerCapture(event.pointerId);
+    event.preventDefault();
+  });
+  boardSvg.addEventListener("pointerup", event => {
+    if (!editor.open || !pressed || event.pointerId !== pressed.pointer) return;
+    const from = pressed.cell, to = cellUnder(event);
+    pressed = null;
+    if (from && from !== to && editor.at(from)) editor.move(from, to);
+    else if (to && to === from) editor.put(to, editor.chosen());
+  });
+  boardSvg.addEventListener("pointercancel", () => { pressed = null; });
 
   /** The cell next to ``name`` in the direction of an arrow key, as drawn: along its row, or in the next row up or down. */
   function step(name, key) {
@@ -540,8 +656,14 @@
   boardSvg.addEventListener("keydown", event => {
     if (!state.grid || event.altKey || event.ctrlKey || event.metaKey) return;
     cursor = cursor || firstCursor();
+    const puts = {b: "black", g: "green", Delete: "empty", Backspace: "empty"};
     if (event.key.startsWith("Arrow")) {
       cursor = step(cursor, event.key);
+    } else if (editor.open && (event.key in puts || event.key === "Enter" || event.key === " ")) {
+      event.preventDefault();
+      event.stopPropagation();
+      editor.put(cursor, puts[event.key] || editor.chosen());
+      return;
     } else if (event.key === "Enter" || event.key === " ") {
       choose(cursor);
     } else if (event.key === "Escape") {
@@ -556,7 +678,7 @@
   });
 
   /** Where the cursor starts: on the first allowed cell, or the first cell. */
-  const firstCursor = () => shown().allowed[0] || state.grid.cells[0].name;
+  const firstCursor = () => (editor.open ? null : shown().allowed[0]) || state.grid.cells[0].name;
 
   // The cursor shows while the board has the keyboard's focus; a click's focus redraws nothing (the click
   // would lose the cell it went down on).
@@ -565,6 +687,69 @@
     cursor = cursor || firstCursor();
     renderBoard();
   });
+
+  // -- the position editor (editor.js) --------------------------------------------------------------
+  //
+  // As on the Neutreeko page, on the board and protocol shown, with whose turn it is and whether the other
+  // side just passed; checked by /api/rules (the message the command line gives for a position that
+  // cannot occur, and the stones the turn lays) and, with a table, /api/position (its value, or that it
+  // cannot be reached).
+
+  /** The position of ``stones`` (a Map of cell -> "black" or "green"), in notation: rows top first, whose
+   * turn, the passes just made. */
+  function editorNotation(stones) {
+    const rows = state.grid.rows.map(row => {
+      let text = "", empty = 0;
+      for (const name of row) {
+        const colour = stones.get(name);
+        if (colour) {
+          text += (empty || "") + colour[0];
+          empty = 0;
+        } else {
+          empty += 1;
+        }
+      }
+      return text + (empty || "");
+    });
+    return [rows.join("/"), $("editor-side").value, $("editor-passes").value].join(" ").trim();
+  }
+
+  async function editorCheck(notation) {
+    const asking = {game: "necnon", board: state.board, protocol: state.protocol, position: notation};
+    const [rules, values] = await Promise.all([api("rules", asking), state.table ? api("position", asking) : null]);
+    const lays = rules.stones ? `lays ${rules.stones} stone${rules.stones === 1 ? "" : "s"}` : "passes";
+    const turn = rules.over ? `the game is over: ${rules.result}` : `${capitalise(rules.to_move)} to move, ${lays}`;
+    return `${turn}${values ? `; ${terse(values)}` : ""}`;
+  }
+
+  const editor = PositionEditor.create({
+    notation: editorNotation,
+    query: notation => "?" + queryText([["board", state.board], ["protocol", state.protocol], ["edit", notation]]),
+    check: editorCheck,
+    redraw: renderBoard,
+    explore: notation => act(() => show({board: state.board, protocol: state.protocol, start: notation, moves: "",
+                                         line: 0, ply: null}, "push")),
+    cancel: () => {
+      record("replace");
+      render();
+    },
+    hides: ".board-panel .controls, .board-panel .turn-bar",
+  });
+
+  /** Open the editor on the position ``notation`` (on the board shown), recorded in the URL as ``how`` says. */
+  function openEditor(notation, how) {
+    cancelReply();
+    const fields = notation.trim().split(/\s+/);
+    $("editor-side").value = fields[1] === "g" ? "g" : "b";
+    $("editor-passes").value = ["p", "pp"].includes(fields[2]) ? fields[2] : "";
+    chosen = [];
+    editor.begin(notation.toLowerCase() === "empty" ? [] : [...stonesOf(fields[0])], how);
+    renderStatus();
+  }
+
+  $("edit-button").addEventListener("click", () => act(() => openEditor(shown().position, "push")));
+  $("editor-side").addEventListener("change", () => editor.changed("replace"));
+  $("editor-passes").addEventListener("change", () => editor.changed("replace"));
 
   // -- controls ---------------------------------------------------------------------------------------
 
@@ -580,7 +765,8 @@
   $("last").addEventListener("click", () => goTo(state.turns.length));
 
   document.addEventListener("keydown", event => {
-    if (event.target.closest("input, select, textarea, #board") || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.target.closest("input, select, textarea, dialog, #board") || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (editor.open) return;  // no game to step through
     const steps = {ArrowLeft: state.ply - 1, ArrowRight: state.ply + 1, Home: 0, End: state.turns.length};
     if (event.key in steps) {
       event.preventDefault();
@@ -669,14 +855,19 @@
   $("board-select").addEventListener("change", () => act(() => show(fresh($("board-select").value, state.protocol), "push")));
   $("protocol-select").addEventListener("change", () => act(() => show(fresh(state.board, $("protocol-select").value), "push")));
 
-  window.addEventListener("popstate", () => act(() => showAsked(viewOf(new URLSearchParams(location.search)), null)));
+  window.addEventListener("popstate", () => act(async () => {
+    const parameters = new URLSearchParams(location.search);
+    await showAsked(viewOf(parameters), null);
+    if (parameters.get("edit")) openEditor(parameters.get("edit"), null);
+  }));
 
   // -- start ----------------------------------------------------------------------------------------
 
   act(async () => {
-    const asked = viewOf(new URLSearchParams(location.search));
+    const parameters = new URLSearchParams(location.search), asked = viewOf(parameters);
     try {
       await showAsked(asked, "replace");
+      if (parameters.get("edit")) openEditor(parameters.get("edit"), "replace");
     } catch (error) {
       await show({...asked, moves: "", line: 0, ply: null}, "replace").catch(() => show(fresh(null, null), "replace"));
       throw new Error(`the link could not be shown: ${error.message}`);

@@ -22,7 +22,8 @@
  * their parentheses open, none for the main line), so a link reproduces it. A tree whose link would be
  * too long keeps only the main line and the line shown (tree.js: queryOf). A new move, variation or
  * position adds a history entry (the browser's back button undoes it); stepping through the line
- * replaces the current one.
+ * replaces the current one. The position editor (editor.js) sets up a position on the board shown; while
+ * it is open the URL holds that position (?board=5x5&rule=connected&edit=...).
  */
 "use strict";
 
@@ -190,6 +191,7 @@
    * stays the link that was shared.
    */
   async function show(view, how) {
+    editor.leave();
     const asked = gameOf(view);  // asked for before the catalogue is awaited: the two requests overlap
     await catalogue;
     const entry = games.find(game => game.board === view.board && game.rule === view.rule);
@@ -317,6 +319,10 @@
   function renderStatus() {
     const node = current(), end = ending(state.ply), status = $("status");
     status.replaceChildren();
+    if (editor.open) {
+      status.append(html("strong", {}, "Setting up a position"));
+      return;
+    }
     if (end) {
       status.append(pieceIcon(end.winner || node.to_move), html("strong", {}, end.text));
     } else {
@@ -347,6 +353,14 @@
   }
 
   function renderBoard() {
+    if (editor.open) {
+      BoardView.draw(boardSvg, {
+        board: state.board, flipped, position: editor.notation(), label: `Position editor, ${editor.notation()}` +
+          (cursor ? `, the cursor on ${cursor}` : ""), last: null, selected: null, cursor, targets: new Map(),
+        movable: () => false, target: null, winner: null, drag: drag && drag.moved ? drag : null, slide: null,
+      });
+      return;
+    }
     const node = current(), end = ending(state.ply);
     BoardView.draw(boardSvg, {
       board: state.board, flipped, position: node.position,
@@ -505,71 +519,31 @@
   }
 
   /**
-   * The value history, as GamesmanUni draws it: one row per position, the plies going down; across, the
-   * distance to the end (remoteness), zero at the edges: Black winning to the left, White winning to the
-   * right, draws on the centre line. Each point is a position coloured by its value for the side to move,
-   * each link the move made from it, coloured by its value for its player; rows are labelled with the
-   * move, on its player's side.
+   * The value history (chart.js): across, the plies to the end of a won position, counted from Black's edge
+   * (left) when Black wins and from White's (right) when White does; draws on the centre line. Each point
+   * is coloured by its value for the side to move, each link by the move's value for its player.
    */
   function renderChart() {
-    const nodes = state.nodes, width = 360, labels = 44, header = 30, rowHeight = 17, top = 4;
-    const longest = Math.max(10, ...nodes.map(node => node.plies || 0));
+    const nodes = state.nodes, longest = Math.max(10, ...nodes.map(node => node.plies || 0));
     const step = longest > 40 ? 10 : 5, minor = longest > 40 ? 5 : 1;  // labelled and faint grid lines
-    const reach = Math.ceil(longest / step) * step;
-    const column = (width / 2 - labels) / (reach + 2);
-    const xOf = node => {
-      if (node.value === "draw") return width / 2;
+    const reach = Math.ceil(longest / step) * step, unit = 0.5 / (reach + 2);
+    const atOf = node => {
+      if (node.value === "draw") return 0.5;
       const blackWins = (node.value === "win") === (node.to_move === "black");
-      return blackWins ? labels + node.plies * column : width - labels - node.plies * column;
+      return blackWins ? node.plies * unit : 1 - node.plies * unit;
     };
-    const yOf = ply => top + ply * rowHeight + rowHeight / 2;
-    const height = top + nodes.length * rowHeight + 4;
-    // The head (sides and distances) stays above the rows, which scroll.
-    const head = [
-      element("text", {x: labels, y: 8, class: "side", "text-anchor": "start"}, "\u25C0 Black wins"),
-      element("text", {x: width - labels, y: 8, class: "side", "text-anchor": "end"}, "White wins \u25B6"),
-      element("text", {x: width / 2, y: 8, class: "side", "text-anchor": "middle"}, "draw"),
-    ];
-    const rows = [];
-    nodes.forEach((node, ply) => {
-      const row = element("rect", {x: 0, y: top + ply * rowHeight, width, height: rowHeight,
-                                   class: `row${ply === state.ply ? " current" : ""}`, "data-ply": ply});
-      row.append(element("title", {}, `${ply ? `${ply}. ${state.moves[ply - 1]}` : "start"}: ` +
-                                      `${capitalise(node.to_move)} to move, ${terse(node)}`));
-      row.addEventListener("click", () => goTo(ply));
-      rows.push(row);
-    });
+    const ticks = [];
     for (let distance = 0; distance <= reach; distance += minor) {
-      const major = distance % step === 0;
-      for (const x of [labels + distance * column, width - labels - distance * column]) {
-        rows.push(element("line", {x1: x, y1: 0, x2: x, y2: height, class: `grid${major ? " major" : ""}`}));
-        if (major && distance < reach) {
-          head.push(element("text", {x, y: header - 7, "text-anchor": "middle"}, String(distance)));
-        }
-      }
+      const major = distance % step === 0, text = major && distance < reach ? String(distance) : null;
+      ticks.push({at: distance * unit, text, major}, {at: 1 - distance * unit, text, major});
     }
-    rows.push(element("line", {x1: width / 2, y1: 0, x2: width / 2, y2: height, class: "centre"}));
-    for (let ply = 0; ply < state.moves.length; ply += 1) {
-      const mover = nodes[ply].to_move;
-      rows.push(element("text", {x: mover === "black" ? labels - 4 : width - labels + 4, y: yOf(ply),
-                                 "text-anchor": mover === "black" ? "end" : "start", class: "move-label"},
-                        state.moves[ply]));
-      rows.push(element("line", {x1: xOf(nodes[ply]), y1: yOf(ply), x2: xOf(nodes[ply + 1]), y2: yOf(ply + 1),
-                                 class: `link ${judged(ply + 1).after.value}`}));
-    }
-    nodes.forEach((node, ply) => {
-      rows.push(element("circle", {cx: xOf(node), cy: yOf(ply), r: ply === state.ply ? 5 : 3.6,
-                                   class: `point ${node.value}`}));
-    });
-    $("chart-head").setAttribute("viewBox", `0 0 ${width} ${header}`);
-    $("chart-head").replaceChildren(...head);
-    chartSvg.setAttribute("viewBox", `0 0 ${width} ${height}`);
-    chartSvg.replaceChildren(...rows);
-    const frame = chartSvg.parentElement, scale = chartSvg.clientWidth / width || 1;
-    const headHeight = header * scale, rowTop = headHeight + (top + state.ply * rowHeight) * scale;
-    if (rowTop < frame.scrollTop + headHeight || rowTop + rowHeight * scale > frame.scrollTop + frame.clientHeight) {
-      frame.scrollTop = Math.max(0, rowTop - headHeight - (frame.clientHeight - headHeight) / 2);
-    }
+    const rows = nodes.map((node, ply) => ({
+      at: atOf(node), value: node.value, left: node.to_move === "black",
+      title: `${ply ? `${ply}. ${state.moves[ply - 1]}` : "start"}: ${capitalise(node.to_move)} to move, ${terse(node)}`,
+      label: state.moves[ply], link: ply < state.moves.length ? judged(ply + 1).after.value : null,
+    }));
+    ValueChart.draw($("chart-head"), chartSvg, {sides: ["\u25C0 Black wins", "draw", "White wins \u25B6"],
+                                                axis: "plies to the end", ticks, rows, current: state.ply, pick: goTo});
   }
 
   function renderControls() {
@@ -604,6 +578,17 @@
   boardSvg.addEventListener("pointerdown", event => {
     if (event.button !== 0) return;
     const square = squareAt(pointOf(event));
+    if (editor.open) {
+      // A piece may be dragged (a click puts or takes off, at the pointer's release); an empty square is a click.
+      if (square && editor.at(square)) {
+        drag = {square, pointer: event.pointerId, from: pointOf(event), at: pointOf(event), moved: false};
+        boardSvg.setPointerCapture(event.pointerId);
+        event.preventDefault();
+      } else if (square) {
+        editor.put(square, editor.chosen());
+      }
+      return;
+    }
     if (choose(square)) return;
     if (selected) {
       drag = {square, pointer: event.pointerId, from: pointOf(event), at: pointOf(event), moved: false};
@@ -627,6 +612,12 @@
     if (!drag || event.pointerId !== drag.pointer) return;
     const {moved, square} = drag;
     drag = null;
+    if (editor.open) {
+      if (!moved) editor.put(square, editor.chosen());
+      else if (dropped) editor.move(square, squareAt(pointOf(event)));
+      else renderBoard();
+      return;
+    }
     if (moved) {
       const target = dropped ? squareAt(pointOf(event)) : null;
       const entry = targetsOf(square).get(target);
@@ -642,6 +633,63 @@
   boardSvg.addEventListener("pointerup", event => endDrag(event, true));
   boardSvg.addEventListener("pointercancel", event => endDrag(event, false));
 
+  // -- the position editor (editor.js) --------------------------------------------------------------
+  //
+  // It sets up a position on the board and rule shown, checked by /api/position: its value, or the
+  // message the command line gives for a position that is not legal.
+
+  /** The position of ``pieces`` (a Map of square -> "black" or "white") on the board shown, in notation. */
+  function editorFen(pieces) {
+    const [width, height] = BoardView.dimensions(state.board), ranks = [];
+    for (let rank = height - 1; rank >= 0; rank -= 1) {
+      let text = "", empty = 0;
+      for (let file = 0; file < width; file += 1) {
+        const colour = pieces.get(BoardView.squareName(file, rank));
+        if (colour) {
+          text += (empty || "") + colour[0];
+          empty = 0;
+        } else {
+          empty += 1;
+        }
+      }
+      ranks.push(text + (empty || ""));
+    }
+    return `${ranks.join("/")} ${$("editor-side").value}`;
+  }
+
+  const editor = PositionEditor.create({
+    notation: editorFen,
+    query: fen => "?" + queryText([["board", state.board], ["rule", state.rule], ["edit", fen]]),
+    check: fen => api("position", {position: fen, board: state.board, rule: state.rule})
+      .then(answer => `${capitalise(answer.to_move)} to move, ${terse(answer)}`),
+    redraw: renderBoard,
+    explore: fen => act(() => show({board: state.board, rule: state.rule, start: fen, moves: [], ply: null}, "push")),
+    cancel: () => {
+      record("replace");
+      render();
+    },
+    hides: ".board-panel .controls",
+  });
+
+  const placed = fen => piecesOf(fen, state.board).map(({colour, square}) => [square, colour]);
+
+  /** Open the editor on ``fen`` (on the board and rule shown), recorded in the URL as ``how`` says. */
+  function openEditor(fen, how) {
+    cancelReply();
+    $("editor-side").value = /\sw\s*$/.test(fen) ? "w" : "b";
+    selected = null;
+    editor.begin(placed(fen), how);
+    renderStatus();
+  }
+
+  $("edit-button").addEventListener("click", () => act(() => openEditor(current().position, "push")));
+  $("editor-side").addEventListener("change", () => editor.changed("replace"));
+  $("editor-start").addEventListener("click", () => act(async () => {
+    const start = await api("position", {position: "start", board: state.board, rule: state.rule});
+    $("editor-side").value = "b";
+    editor.begin(placed(start.position), "replace");
+  }));
+
   // -- controls, keys and forms ---------------------------------------------------------------------
 
   $("first").addEventListener("click", () => goTo(0));
@@ -654,8 +702,14 @@
   boardSvg.addEventListener("keydown", event => {
     if (!state.nodes.length || !boardSvg.matches(":focus-visible") || event.altKey || event.ctrlKey || event.metaKey) return;
     cursor = cursor || firstCursor();
+    const puts = {b: "black", w: "white", Delete: "empty", Backspace: "empty"};
     if (event.key in CURSOR_STEPS) {
       cursor = shape().step(cursor, event.key);
+    } else if (editor.open && (event.key in puts || event.key === "Enter" || event.key === " ")) {
+      event.preventDefault();
+      event.stopPropagation();
+      editor.put(cursor, puts[event.key] || editor.chosen());
+      return;
     } else if (event.key === "Enter" || event.key === " ") {
       event.preventDefault();
       if (choose(cursor)) return;
@@ -668,7 +722,8 @@
   });
 
   /** Where the cursor starts (on a new board or view): on a piece that can move, or A1. */
-  const firstCursor = () => piecesOf(current().position, state.board).map(piece => piece.square).find(movable) || "A1";
+  const firstCursor = () => (editor.open ? "A1"
+    : piecesOf(current().position, state.board).map(piece => piece.square).find(movable) || "A1");
 
   // The cursor shows while the board has the keyboard's focus.
   boardSvg.addEventListener("focus", () => {
@@ -678,7 +733,8 @@
   });
 
   document.addEventListener("keydown", event => {
-    if (event.target.closest("input, select, textarea") || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.target.closest("input, select, textarea, dialog") || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (editor.open) return;  // no game to step through
     const steps = {ArrowLeft: state.ply - 1, ArrowRight: state.ply + 1, Home: 0, End: state.moves.length,
                    ArrowUp: 0, ArrowDown: state.moves.length};
     if (event.key in steps) {
@@ -806,7 +862,11 @@
   // A longest win's link in the statistics panel opens its position as a new view.
   StatsPanel.attach({pill, open: parameters => act(() => showAsked(viewOf(parameters), "push"))});
 
-  window.addEventListener("popstate", () => act(() => showAsked(viewOf(new URLSearchParams(location.search)), null)));
+  window.addEventListener("popstate", () => act(async () => {
+    const parameters = new URLSearchParams(location.search);
+    await showAsked(viewOf(parameters), null);
+    if (parameters.get("edit")) openEditor(parameters.get("edit"), null);
+  }));
 
   // The perfect-reply setting is kept across visits. Storage may be refused (a browser's privacy
   // settings): the setting then lasts as long as the page.
@@ -823,9 +883,10 @@
   // -- start ----------------------------------------------------------------------------------------
 
   act(async () => {
-    const asked = viewOf(new URLSearchParams(location.search));
+    const parameters = new URLSearchParams(location.search), asked = viewOf(parameters);
     try {
       await showAsked(asked, "replace");
+      if (parameters.get("edit")) openEditor(parameters.get("edit"), "replace");
     } catch (error) {
       await show({...asked, moves: [], ply: null}, "replace")
         .catch(() => show({board: null, rule: null, start: "start", moves: [], ply: null}, "replace"));

@@ -94,13 +94,7 @@ const StatsPanel = (() => {
       ["Longest win", plyCount(answer.longest_win), ""],
       ["Longest loss", plyCount(answer.longest_loss), ""],
     ];
-    const table = html("table", {class: "figures"});
-    table.append(html("caption", {}, "Values for the side to move"));
-    for (const [name, count, percent] of rows) {
-      const row = html("tr", {"data-figure": name});
-      row.append(html("th", {scope: "row"}, name), html("td", {}, count), html("td", {class: "share"}, percent));
-      table.append(row);
-    }
+    const table = Page.figures("Values for the side to move", rows);
     const start = html("tr", {"data-figure": "Start"}), value = html("td", {colspan: "2", class: "start"});
     value.append(html("span", {class: "side"}, `${capitalise(answer.start.to_move)} to move `), hooks.pill(answer.start));
     start.append(html("th", {scope: "row"}, "Start"), value);

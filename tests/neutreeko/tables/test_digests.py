@@ -44,7 +44,7 @@ def test_the_larger_digests_are_those_of_the_scaling_notes(board, rule):
     indices, digest_text = committed()[(board, rule)]
     squares = Board.parse(board).size
     assert indices == comb(squares, 3) * comb(squares - 3, 3) == Game.of(board, rule).positions
-    scaling = (Path(__file__).resolve().parents[2] / "docs" / "scaling.md").read_text()
+    scaling = (Path(__file__).resolve().parents[3] / "docs" / "scaling.md").read_text()
     assert digest_text.startswith("sha256:") and f"`{digest_text.removeprefix('sha256:')}`" in scaling
 
 

@@ -69,6 +69,7 @@ def test_survey_games_are_every_board_and_offered_rule():
 
 def test_survey_up_to_4x4_writes_the_expected_rows(tables, tmp_path):
     out = tmp_path / "docs" / "survey.md"
+    out.parent.mkdir()
     outcome = _survey("--max-board", "4x4", "--out", str(out))
     assert outcome.exit_code == 0, outcome.stderr
     rows = _csv_rows(out.with_suffix(".csv"))
@@ -196,9 +197,9 @@ def test_5x5_connected_row_matches_the_published_figures(solved_5x5, tables, tmp
                                   ["--max-board", "12x12"], ["--max-board", "2x5"], ["--max-board", "big"],
                                   ["--max-board", "4x4", "--rules", "centre"]])
 def test_bad_input_is_one_line_and_writes_nothing(args, tables, tmp_path):
-    out = tmp_path / "report" / "survey.md"
+    out = tmp_path / "survey.md"
     assert_one_line_error(_survey(*args, "--out", str(out)), code=2)
-    assert not out.parent.exists() and not tables.exists()
+    assert list(tmp_path.iterdir()) == [] and not tables.exists()
 
 
 def test_a_report_path_that_is_a_directory_fails_before_solving(tables, tmp_path):
@@ -274,6 +275,7 @@ def test_report_sections_diagrams_and_refusal(tables, tmp_path):
     """Findings, figures, a diagram of each start (files beside the report), performance apart; a second
     run refuses to overwrite without --force."""
     out = tmp_path / "docs" / "survey.md"
+    out.parent.mkdir()
     result = _survey("--max-board", "3x4", "--out", str(out))
     assert result.exit_code == 0, result.stderr
     report = out.read_text()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import struct
 import xml.etree.ElementTree as ElementTree
+from pathlib import Path
 
 import pytest
 
@@ -156,6 +157,17 @@ def test_bad_annotate_input(tables_env, tmp_path):
     assert_one_line_error(invoke("annotate", "-", "--png", str(tmp_path / "a.svg"), input=EVERY_MARK), "a.svg",
                           code=2)
     assert not (tmp_path / "a.svg").exists()
+
+
+
+@pytest.mark.parametrize("record", ["", "\n\n", '[White "Ann"]\n'])
+def test_a_record_without_a_move_is_refused(fresh_tables, tmp_path, monkeypatch, record):
+    """Nothing to annotate: one line, exit 2, before any table is read or built."""
+    assert_one_line_error(invoke("annotate", "-", input=record), "standard input holds no move to annotate", code=2)
+    monkeypatch.chdir(tmp_path)
+    Path("game.txt").write_text(record)
+    assert_one_line_error(invoke("annotate", "game.txt"), "'game.txt' holds no move to annotate", code=2)
+    assert not fresh_tables.exists()
 
 
 # -- play ---------------------------------------------------------------------------------------------

@@ -120,7 +120,7 @@ def test_other_board_table(tmp_path, solved_5x5):
 
 
 def test_folded_table_answers_alike(tablebase, solved_5x5, tmp_path):
-    """A symmetry-folded table probes exactly like the full one (all reads go through Table.lookup)."""
+    """A symmetry-folded table probes exactly like the full one (all reads go through Table.probe)."""
     from solver.neutreeko.tables.table import write_table
     write_table(Game.of("5x5"), solved_5x5.result, tmp_path / "neutreeko-5x5.h5", 0.0, fold=True)
     folded = Tablebase(tmp_path)

@@ -8,7 +8,7 @@ from solver.core.errors import NotationError
 from solver.neutreeko.model.board import Board
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.model.position import Position
-from solver.neutreeko.model.rules import RULES, RuleError, get_rule
+from solver.neutreeko.model.rules import RULES, Rule, RuleError
 from tests.helpers import assert_one_line_error, invoke, offered
 
 ALL_BOARDS = [Board(width, height) for width in range(3, 8) for height in range(3, 8)]
@@ -46,8 +46,8 @@ def test_rules_outside_their_limits_are_refused(board, rule):
 
 def test_an_unknown_rule_names_the_known_ones():
     with pytest.raises(RuleError, match="connected, orthogonal, diagonal, equidistant, centre"):
-        get_rule("knight")
-    assert get_rule(" Centre ").name == "centre"
+        Rule.of("knight")
+    assert Rule.of(" Centre ").name == "centre"
 
 
 @pytest.mark.parametrize("args", [["solve", "--board", "3x3", "--rule", "diagonal"],

@@ -11,7 +11,7 @@ from solver.neutreeko.model.board import Board
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.model.outcome import Outcome, Termination, ending, game_over
 from solver.neutreeko.model.position import Position
-from solver.neutreeko.model.rules import Rule, get_rule
+from solver.neutreeko.model.rules import Rule
 from solver.neutreeko.model.values import DRAW, ILLEGAL, VALUES, Evaluation, value_codes
 from tests.helpers import invoke
 
@@ -72,7 +72,7 @@ def test_outcomes():
 
 
 def test_no_move_is_an_outcome():
-    """On 3 x 3 won by the diagonals only (a rule built here, as in tests/neutreeko/test_reference.py), White
+    """On 3 x 3 won by the diagonals only (a rule built here, as in tests/neutreeko/solving/test_reference.py), White
     on rank 1 under Black on rank 2 cannot move: Black wins."""
     diagonals = Rule("diagonals", "the two long diagonals", lambda board: {(0, 4, 8), (2, 4, 6)},
                      lambda board: True, "3 x 3")
@@ -82,7 +82,7 @@ def test_no_move_is_an_outcome():
 
 
 def test_reprs_are_readable():
-    assert repr(get_rule("connected")) == "Rule('connected')"
+    assert repr(Rule.of("connected")) == "Rule('connected')"
     assert repr(Game.of("5x5", "centre")) == "Game('5x5', 'centre')"
     assert repr(Position.parse("start")) == "Position('1w1w1/2b2/5/2w2/1b1b1 b')"
     assert "lambda" not in repr(Game.of("4x4"))

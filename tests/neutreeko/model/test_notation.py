@@ -12,7 +12,7 @@ from solver.core.answers.notation import QUOTED, checked, quote
 from solver.core.errors import InputError, NotationError
 from solver.neutreeko.model.board import Board
 from solver.neutreeko.model.position import MAX_MOVE_LENGTH, MAX_POSITION_LENGTH, Position
-from solver.neutreeko.model.rules import get_rule
+from solver.neutreeko.model.rules import Rule
 from solver.neutreeko.playing.record import MAX_MOVE_TEXT_LENGTH, read_moves
 from tests.helpers import START, assert_one_line_error, invoke
 
@@ -88,7 +88,7 @@ def test_square_letters_and_start_in_any_case():
 
 
 @pytest.mark.parametrize("read, text", [(Board.parse, "5\uff58" + "5"), (Board.parse, HUGE_NUMBER + "x5"),
-                                        (get_rule, "connected\u3000"), (get_rule, "c" * 10_000)])
+                                        (Rule.of, "connected\u3000"), (Rule.of, "c" * 10_000)])
 def test_boards_and_rules_follow_the_same_rule(read, text):
     with pytest.raises(InputError) as raised:
         read(text)

@@ -12,7 +12,7 @@ import pytest
 from solver.cli.common import input_lines
 from solver.core.answers.console import MAX_LINE_BYTES
 from solver.neutreeko.model.position import Position
-from solver.neutreeko.playing.play import ENGINES, RESULTS, Match, fair, move_list, perfect, random_move, strong
+from solver.neutreeko.playing.play import ENGINES, MARKS, RESULTS, Match, fair, move_list, perfect, random_move, strong
 from tests.helpers import LONGEST, START, assert_one_line_error, invoke, random_positions
 
 #: Four plies that lead from the start back to it.
@@ -394,3 +394,9 @@ def test_a_seed_out_of_range_is_a_usage_error_in_every_command(program, command,
     necnon_cli = group("necnon")
     result = invoke(*command, "--seed", seed, input="", **({"program": necnon_cli} if program == "necnon" else {}))
     assert_one_line_error(result, "--seed", code=2, program=program)
+
+
+def test_play_help_and_its_help_command_explain_the_board_marks(tables_env):
+    assert MARKS in " ".join(invoke("play", "--help").stdout.split())
+    result = play("--as", "white", "--from", "1w1w1/5/2b2/2w2/1b1b1 w", input="help\nquit\n")
+    assert f"{MARKS}\nWhite> quit\n" in result.stdout

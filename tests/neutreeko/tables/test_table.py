@@ -80,7 +80,7 @@ def test_open_reads_what_was_written(table_5x5, solved_5x5):
     table = open_table(GAME, table_5x5)
     assert table.game == GAME and table.path == table_5x5
     assert np.array_equal(table.result, solved_5x5.result)
-    assert table.lookup(5) == solved_5x5.result[5]
+    assert table.probe(5) == solved_5x5.result[5]
 
 
 def test_same_inputs_give_same_bytes(solved_5x5, table_5x5, tmp_path):
@@ -234,7 +234,7 @@ def _set(name: str, value) -> Callable[[Path], None]:
 
 def _use(table) -> None:
     """Read what the commands read: a probe in every chunk, then the whole table and its counts."""
-    table.lookup(np.arange(0, GAME.positions, 100_000))
+    table.probe(np.arange(0, GAME.positions, 100_000))
     table.summary
 
 
