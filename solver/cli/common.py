@@ -13,7 +13,7 @@ import errno
 import io
 import os
 import sys
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn, Protocol, TextIO, TypeVar, cast
@@ -64,26 +64,6 @@ out_option = click.option("--out", type=Output(), default=None,
 rebuild_option = click.option("--force", is_flag=True, help="Rebuild even if a valid table exists.")
 
 
-# click.Choice, not click.Choice[str]: click < 8.2 has no type parameter.
-class NamesChoice(click.Choice):  # type: ignore[type-arg]
-    """``click.Choice`` of the names that ``spec`` (``"module:attribute"``: a mapping, whose keys are
-    taken, or a sequence) holds, imported when first needed (to show the help or check a value): the
-    choices of an option whose module the command imports only when it runs."""
-
-    def __init__(self, spec: str, case_sensitive: bool = True) -> None:
-        self.case_sensitive = case_sensitive
-        self._spec = spec
-        self._names: tuple[str, ...] | None = None
-
-    @property
-    def choices(self) -> tuple[str, ...]:
-        if self._names is None:
-            self._names = tuple(load(self._spec))
-        return self._names
-
-    @choices.setter
-    def choices(self, names: Sequence[str]) -> None:
-        self._names = tuple(names)
 def side_option(sides: Iterable[str]) -> Callable[[Command], Command]:
     """``play``'s ``--as``: the side a person plays, one of ``sides`` (parameter ``you``)."""
     return click.option("--as", "you", type=click.Choice(list(sides), case_sensitive=False), default="black",

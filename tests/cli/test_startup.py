@@ -17,8 +17,6 @@ from solver.cli import group
 TIMEOUT = 60
 #: Libraries that cost a large part of a start-up each; none is needed to show the version or any help.
 HEAVY = ("numpy", "h5py", "numba", "llvmlite", "matplotlib")
-#: The commands whose help shows choices held by the modules that play (imported to show them).
-CHOICES_FROM_PLAY = {"play", "puzzles", "train"}
 
 
 def _imported(*args: str, tables: str = "") -> set[str]:
@@ -38,7 +36,8 @@ def _imported(*args: str, tables: str = "") -> set[str]:
 
 @pytest.mark.parametrize("args", [["--version"], ["--help"], ["query", "--help"], ["solve", "--help"],
                                   ["starts", "--help"], ["serve", "--help"], ["site", "--help"],
-                                  ["check-file", "--help"]],
+                                  ["check-file", "--help"], ["play", "--help"], ["puzzles", "--help"],
+                                  ["train", "--help"]],
                          ids=" ".join)
 def test_version_and_help_import_no_heavy_library(args):
     imported = _imported(*args)
@@ -68,15 +67,6 @@ def test_the_documented_group_holds_every_command():
                           capture_output=True, text=True, timeout=TIMEOUT)
     assert done.returncode == 0, done.stderr
     assert set(done.stdout.split()) == set(COMMANDS) | {"check-file", "convert", "publish", "serve", "site"}
-
-
-def test_help_of_a_command_with_choices_from_play_shows_them():
-    """Choices loaded when shown: the help of puzzles lists its kinds."""
-    cli = group("neutreeko")
-    puzzles = cli.get_command(cli.make_context("neutreeko", ["--help"], resilient_parsing=True), "puzzles")
-    assert puzzles is not None
-    kinds = next(option for option in puzzles.params if option.name == "kind")
-    assert list(kinds.type.choices) == ["win", "save", "all"]
 
 
 @pytest.mark.slow

@@ -8,7 +8,6 @@ from pathlib import Path
 import click
 
 from solver.cli.common import (
-    NamesChoice,
     Output,
     echo_answer,
     input_lines,
@@ -18,6 +17,7 @@ from solver.cli.common import (
     play_record_options,
     record_to_annotate,
     seed_option,
+    side_option,
     standard_input,
     table_option,
     write_pictures,
@@ -32,6 +32,7 @@ from solver.neutreeko.cli.group import (
     rule_option,
     tablebase_for,
 )
+from solver.neutreeko.playing import ENGINE_NAMES, SIDE_NAMES
 from solver.neutreeko.studies import DEPTH, TOP
 
 
@@ -40,9 +41,8 @@ from solver.neutreeko.studies import DEPTH, TOP
 @rule_option
 @table_option
 @build_option
-@click.option("--as", "you", type=NamesChoice("solver.neutreeko.playing.play:SIDES", case_sensitive=False), default="black",
-              show_default=True, help="The side you play; none lets the engine play itself.")
-@click.option("--opponent", type=NamesChoice("solver.neutreeko.playing.play:ENGINES", case_sensitive=False), default="strong",
+@side_option(SIDE_NAMES)
+@click.option("--opponent", type=click.Choice(ENGINE_NAMES, case_sensitive=False), default="strong",
               show_default=True, help="The engine: perfect, strong (as good, varied), fair (slips now and "
                                       "then), random.")
 @click.option("--from", "position", default=None, metavar="POSITION",

@@ -7,10 +7,11 @@ from pathlib import Path
 
 import click
 
-from solver.cli.common import NamesChoice, Output, make_directory, seed_option, table_option, write_pictures, writing
+from solver.cli.common import Output, make_directory, seed_option, table_option, write_pictures, writing
 from solver.core import files
 from solver.core.storage.remote import Location
 from solver.neutreeko.cli.group import board_option, build_option, rule_option, tablebase_for
+from solver.neutreeko.playing import KINDS, ORIGINS
 
 
 @click.command(name="puzzles")
@@ -19,14 +20,14 @@ from solver.neutreeko.cli.group import board_option, build_option, rule_option, 
 @table_option
 @build_option
 @click.option("--count", type=click.IntRange(min=1), default=20, show_default=True, help="How many puzzles.")
-@click.option("--kind", type=NamesChoice("solver.neutreeko.playing.puzzles:KINDS", case_sensitive=False), default="all", show_default=True,
+@click.option("--kind", type=click.Choice(KINDS, case_sensitive=False), default="all", show_default=True,
               help="win: only one move keeps the win; save: only one move keeps the draw; all: both.")
 @click.option("--min-plies", type=click.IntRange(min=1), default=1, show_default=True, metavar="N",
               help="Fewest plies (to the win; for a save, of the best losing alternative).")
 @click.option("--max-plies", type=click.IntRange(min=1), default=None, metavar="N",
               help="Most plies, counted as for --min-plies (default: no limit).")
 @seed_option("Seed of the sampled games: the same seed, the same puzzles", 0)
-@click.option("--from", "origin", type=NamesChoice("solver.neutreeko.playing.puzzles:ORIGINS", case_sensitive=False), default="standard",
+@click.option("--from", "origin", type=click.Choice(ORIGINS, case_sensitive=False), default="standard",
               show_default=True, help="Where the sampled games begin: the standard start, or the fair starts "
                                       "(neutreeko starts), a random one of the top list a game.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (its schema is in the user guide).")

@@ -6,10 +6,11 @@ from pathlib import Path
 
 import click
 
-from solver.cli.common import NamesChoice, input_lines, seed_option, standard_input, table_option
+from solver.cli.common import input_lines, seed_option, standard_input, table_option
 from solver.core.answers.report import counted
 from solver.core.storage.remote import Location
 from solver.neutreeko.cli.group import board_option, build_option, rule_option, tablebase_for
+from solver.neutreeko.playing import KINDS
 
 #: Puzzles of a drill without --from-game and without --count.
 COUNT = 10
@@ -22,7 +23,7 @@ COUNT = 10
 @build_option
 @click.option("--count", type=click.IntRange(min=1), default=None, metavar="N",
               help=f"How many puzzles (default: {COUNT}; with --from-game, every mistake).")
-@click.option("--kind", type=NamesChoice("solver.neutreeko.playing.puzzles:KINDS", case_sensitive=False), default="all", show_default=True,
+@click.option("--kind", type=click.Choice(KINDS, case_sensitive=False), default="all", show_default=True,
               help="win: find the move that keeps the win; save: the one that holds the draw; all: both.")
 @seed_option("Seed of the puzzles: the same seed, the same puzzles (default: a new one, shown)", None)
 @click.option("--from-game", "record_file", type=click.Path(path_type=Path, dir_okay=False), default=None,

@@ -35,6 +35,7 @@ from solver.core.errors import IllegalMoveError, NotationError
 from solver.neutreeko.model.outcome import LINE_RESULTS, Outcome, Termination, ending
 from solver.neutreeko.model.position import BLACK, WHITE, Colour, Move, Position
 from solver.neutreeko.model.values import plies_text
+from solver.neutreeko.playing import ENGINE_NAMES, SIDE_NAMES
 from solver.neutreeko.playing.annotate import AnnotatedPly, Annotation
 from solver.neutreeko.playing.record import GameRecord, numbered
 from solver.neutreeko.querying import report
@@ -47,7 +48,7 @@ Engine = Callable[[list[RankedMove], random.Random], RankedMove]
 FAIR_SLIP = 0.2
 
 #: ``--as``: the colours a person plays.
-SIDES: dict[str, tuple[Colour, ...]] = {BLACK: (BLACK,), WHITE: (WHITE,), "both": (BLACK, WHITE), "none": ()}
+SIDES: dict[str, tuple[Colour, ...]] = dict(zip(SIDE_NAMES, ((BLACK,), (WHITE,), (BLACK, WHITE), ()), strict=True))
 
 #: How a game ended: the endings of a line (a side won, or a draw by repetition), or stopped by ``quit``,
 #: the end of input or Ctrl-C.
@@ -97,7 +98,7 @@ def random_move(ranked: list[RankedMove], rng: random.Random) -> RankedMove:
     return rng.choice(ranked)
 
 
-ENGINES: dict[str, Engine] = {"perfect": perfect, "strong": strong, "fair": fair, "random": random_move}
+ENGINES: dict[str, Engine] = dict(zip(ENGINE_NAMES, (perfect, strong, fair, random_move), strict=True))
 
 
 # -- the record of a game ---------------------------------------------------------------------------

@@ -37,14 +37,12 @@ from solver.neutreeko.model.game import Game
 from solver.neutreeko.model.position import Position
 from solver.neutreeko.model.symmetry import canonical_indices
 from solver.neutreeko.model.values import ILLEGAL, Evaluation
+from solver.neutreeko.playing import KINDS, ORIGINS
 from solver.neutreeko.playing.record import numbered
 from solver.neutreeko.querying.probe import Line, RankedMove, Tablebase, keeping_moves
 from solver.neutreeko.studies.starts import TOP, fair_starts
 
 Kind = Literal["win", "save"]
-KINDS = ("win", "save", "all")
-#: Where the sampled games begin: the standard start, or the fair starts.
-ORIGINS = ("standard", "fair")
 JSONObject = dict[str, Any]
 
 #: Games sampled at once, and the plies after which a game stops and starts again.

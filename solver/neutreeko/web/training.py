@@ -28,7 +28,8 @@ from collections.abc import Mapping
 from solver.core import MAX_SEED
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.model.position import Position
-from solver.neutreeko.playing.puzzles import KINDS, find_puzzles, puzzles_object
+from solver.neutreeko.playing import KINDS
+from solver.neutreeko.playing.puzzles import find_puzzles, puzzles_object
 from solver.neutreeko.playing.train import Exercise
 from solver.neutreeko.querying.probe import Tablebase
 from solver.web.game_api import ApiError, JSONObject
