@@ -411,6 +411,26 @@ def test_the_position_editor_refuses_an_illegal_position_and_explores_a_legal_on
     wait_until(browser, lambda: "Not a legal position" in verdict(), "a link opens the editor on its position")
 
 
+def test_while_the_editor_is_open_nothing_of_the_view_left_is_offered(browser, explorer_url):
+    """The editor open: the moves panel says the moves show once the position is explored and holds none
+    of the view left, the tools are hidden and the game takes no click; Cancel brings them all back."""
+    from selenium.webdriver.common.by import By
+
+    inert = "return document.querySelector('.game-panel').inert"
+    browser.get(explorer_url + "?moves=B1-C1")
+    wait_until(browser, lambda: "ply 1 of 1" in text_of(browser, "status"), "the game is shown")
+    browser.find_element(By.ID, "edit-button").click()
+    wait_until(browser, lambda: browser.find_element(By.ID, "editor").is_displayed(), "the editor is open")
+    assert browser.execute_script("return document.activeElement.closest('#editor') !== null")
+    assert text_of(browser, "moves") == "Editing: the moves show once you explore the position."
+    assert not text_of(browser, "moves-caption") and not browser.find_elements(By.CSS_SELECTOR, "#moves button")
+    assert not browser.find_element(By.CSS_SELECTOR, ".tools-panel").is_displayed() and browser.execute_script(inert)
+    browser.find_element(By.ID, "editor-cancel").click()
+    wait_until(browser, lambda: browser.find_elements(By.CSS_SELECTOR, "#moves button.move"), "Cancel shows the moves")
+    assert browser.find_element(By.ID, "edit-button").is_displayed() and not browser.execute_script(inert)
+    assert query_of(browser)["moves"] == ["B1-C1"] and "ply 1 of 1" in text_of(browser, "status")
+
+
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_the_editor_and_the_rules_meet_the_aa_contrast(browser, explorer_url, scheme):
     """The editor open (its refusal, then its verdict on a legal position) and the rules open: every text

@@ -351,3 +351,22 @@ def test_the_position_editor_refuses_what_cannot_occur_and_explores_the_rest(bro
     wait_until(browser, lambda: text_of(browser, "fen") == "3/1b1/g1g b" and "Black to move" in text_of(browser, "status"),
                "the position is explored")
     assert query_of(browser)["start"] == ["3/1b1/g1g b"] and not browser.find_element(By.ID, "editor").is_displayed()
+
+
+def test_while_the_editor_is_open_no_turn_of_the_view_left_is_offered(browser, necnon_url):
+    """The editor open: the turns panel says the turns show once the position is explored and holds none
+    of the view left, the tools are hidden and the game takes no click; Cancel brings them all back."""
+    from selenium.webdriver.common.by import By
+
+    inert = "return document.querySelector('.game-panel').inert"
+    open_tree(browser, necnon_url, moves=TREE, ply="1")
+    browser.find_element(By.ID, "edit-button").click()
+    wait_until(browser, lambda: browser.find_element(By.ID, "editor").is_displayed(), "the editor is open")
+    assert browser.execute_script("return document.activeElement.closest('#editor') !== null")
+    assert text_of(browser, "turns") == "Editing: the turns show once you explore the position."
+    assert not text_of(browser, "turns-caption") and not browser.find_elements(By.CSS_SELECTOR, "#turns button")
+    assert not browser.find_element(By.CSS_SELECTOR, ".tools-panel").is_displayed() and browser.execute_script(inert)
+    browser.find_element(By.ID, "editor-cancel").click()
+    wait_until(browser, lambda: browser.find_elements(By.CSS_SELECTOR, "#turns button.move"), "Cancel shows the turns")
+    assert browser.find_element(By.ID, "edit-button").is_displayed() and not browser.execute_script(inert)
+    assert query_of(browser)["moves"] == [TREE]

@@ -8,23 +8,33 @@
 "use strict";
 
 const PositionEditor = (() => {
-  const {$} = Page;  // page.js
+  const {$, html} = Page;  // page.js
 
   /**
    * The editor of the page's #editor: ``notation(pieces)`` writes the position set up (``pieces``: a Map
    * of square or cell to colour; the side to move read from the page's controls), ``query(notation)`` is
    * the URL query holding it, ``check(notation)`` a promise of the words saying what a legal position is
    * (an Error, with the server's message, for one that is not), ``redraw()`` draws the board,
-   * ``explore(notation)`` shows it as a view, ``cancel()`` the view as it was; the elements ``hides``
-   * selects are hidden while the editor is open.
+   * ``explore(notation)`` shows it as a view, ``cancel()`` the view as it was (each draws the page's
+   * panels again). While the editor is open the elements ``hides`` selects are hidden, those ``inert``
+   * selects take no click or key, and the list of id ``moves`` (the page's word for them: "moves",
+   * "turns"), in the moves panel, says they show once the position is explored.
    */
-  function create({notation, query, check, redraw, explore, cancel, hides}) {
+  function create({notation, query, check, redraw, explore, cancel, hides, inert, moves}) {
     let pieces = null;  // while the editor is open
     let checks = 0;     // the number of the latest check: an answer to an older one is dropped
 
     function shown(open) {
+      const parts = [...document.querySelectorAll(hides)], focused = document.activeElement;
       $("editor").hidden = !open;
-      for (const part of document.querySelectorAll(hides)) part.hidden = open;
+      for (const part of parts) part.hidden = open;
+      for (const part of document.querySelectorAll(inert)) part.inert = open;
+      if (!open) return;
+      // The keyboard's focus, on a control now hidden (Edit position), goes on in the editor.
+      if (parts.some(part => part.contains(focused))) $("editor").querySelector('input[name="put"]:checked').focus();
+      // The moves of the view left would not be those of the position set up.
+      $(moves).closest(".moves-panel").querySelector("h2 small").textContent = "";
+      $(moves).replaceChildren(html("p", {class: "empty"}, `Editing: the ${moves} show once you explore the position.`));
     }
 
     /** Draw the position set up, hold it in the URL ("push", "replace", or null: as it is), and check it. */

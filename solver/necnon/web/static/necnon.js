@@ -287,6 +287,7 @@
     status.replaceChildren();
     if (editor.open) {
       status.append(html("strong", {}, "Setting up a position"));
+      document.title = "Setting up a position · NECNON explorer";
       return;
     }
     if (position.over) {
@@ -733,7 +734,9 @@
       record("replace");
       render();
     },
-    hides: ".board-panel .controls, .board-panel .turn-bar",
+    hides: ".board-panel .controls, .board-panel .turn-bar, .tools-panel",
+    inert: ".game-panel",
+    moves: "turns",
   });
 
   /** Open the editor on the position ``notation`` (on the board shown), recorded in the URL as ``how`` says. */

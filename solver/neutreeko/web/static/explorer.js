@@ -321,6 +321,7 @@
     status.replaceChildren();
     if (editor.open) {
       status.append(html("strong", {}, "Setting up a position"));
+      document.title = "Setting up a position · Neutreeko explorer";
       return;
     }
     if (end) {
@@ -668,7 +669,9 @@
       record("replace");
       render();
     },
-    hides: ".board-panel .controls",
+    hides: ".board-panel .controls, .tools-panel",
+    inert: ".game-panel",
+    moves: "moves",
   });
 
   const placed = fen => piecesOf(fen, state.board).map(({colour, square}) => [square, colour]);
