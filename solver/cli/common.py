@@ -25,7 +25,7 @@ from solver.core.answers.console import LineCutter, TerminalLines
 from solver.core.answers.record import read_file, read_stream
 from solver.core.drawing import png
 from solver.core.drawing.pictures import check_format
-from solver.core.errors import InputError, TableError, TableMismatchError
+from solver.core.errors import ClusterError, InputError, TableError, TableMismatchError
 
 Game = TypeVar("Game")
 Table = TypeVar("Table")
@@ -84,7 +84,7 @@ class CommandGroup(click.Group):
             sys.stdout.flush()  # a full disk shows here at the latest, not at the interpreter's exit
         except TableMismatchError as error:
             fail(error, 2, program)
-        except TableError as error:
+        except (TableError, ClusterError) as error:
             fail(error, 1, program)
         except InputError as error:
             fail(error, 2, program)

@@ -41,7 +41,7 @@ from solver.neutreeko.studies.survey import (
     survey_games,
     write_report,
 )
-from solver.neutreeko.tables.build import build_table, check_build_asked, check_memory
+from solver.neutreeko.tables.build import build_on_cluster, build_table, check_build_asked, check_memory
 from solver.neutreeko.tables.digests import committed_digest
 from solver.neutreeko.tables.table import Table, open_table, table_path
 
@@ -60,8 +60,16 @@ from solver.neutreeko.tables.table import Table, open_table, table_path
 @click.option("--save-every", type=click.FloatRange(min=0), default=EVERY, show_default=True, metavar="SECONDS",
               help="Save the solve's state beside the table (TABLE.solving) at the first level after so many "
                    "seconds of solving since the last save.")
+@click.option("--cluster", metavar="ADDRESS",
+              help="Solve (with --fold) on a Dask cluster: its scheduler's tcp://HOST:PORT, or local:N for N worker "
+                   "processes on this machine; needs the cluster extra (pip install 'neutreeko-solver[cluster]').")
+@click.option("--partitions", type=click.IntRange(min=1, max=1 << 16), metavar="N",
+              help="With --cluster: cut the state into N partitions (default: one per worker); the table is the same.")
+@click.option("--state", "state_dir", type=click.Path(path_type=Path, file_okay=False), metavar="DIR",
+              help="With --cluster: the directory, reached by every worker, of the saved state "
+                   "(default: TABLE.cluster beside the table).")
 def solve(board: str, rule: str, out: Path | None, force: bool, fold: bool, progress: bool, resume: bool,
-          save_every: float) -> None:
+          save_every: float, cluster: str | None, partitions: int | None, state_dir: Path | None) -> None:
     """Solve a board completely and write its HDF5 table.
 
     A long solve saves its state at the start of a level every --save-every seconds; stopped (Ctrl-C,
@@ -72,13 +80,22 @@ def solve(board: str, rule: str, out: Path | None, force: bool, fold: bool, prog
       neutreeko solve --board 4x4 --rule orthogonal
     """
     game = Game.of(board, rule)
-    check_memory(game, fold)  # before the line below, so that a refusal is the only line
+    if cluster is None and (partitions or state_dir):
+        fail("--partitions and --state go with --cluster", 2)
+    if cluster is not None and not fold:
+        fail("--cluster solves over symmetry classes: add --fold", 2)
+    if cluster is None:
+        check_memory(game, fold)  # before the line below, so that a refusal is the only line
     shown = terminal_progress(progress)
     if shown:  # the first level comes once every item is classified: long on the largest boards
         click.echo(f"solving {game} over {'symmetry classes' if fold else 'positions'}: {game.positions:,} indices, "
                    f"the first level once each is classified", err=True)
     try:
-        path, summary, seconds = build_table(game, out, force, shown, fold, resume, save_every)
+        if cluster is not None:
+            path, summary, seconds = build_on_cluster(game, cluster, out, force, shown, partitions or 0, state_dir,
+                                                      resume, save_every)
+        else:
+            path, summary, seconds = build_table(game, out, force, shown, fold, resume, save_every)
     except KeyboardInterrupt:
         saved = state_path(out if out is not None else table_path(game))
         if saved.exists():

@@ -2,6 +2,8 @@
 
 * :mod:`~solver.neutreeko.solving.solve`: retrograde analysis over positions;
 * :mod:`~solver.neutreeko.solving.solve_classes`: retrograde analysis over symmetry classes;
+* :mod:`~solver.neutreeko.solving.cluster`: the solve over classes on a Dask cluster (the one module
+  that imports Dask, an extra);
 * :mod:`~solver.neutreeko.solving.levels`: the loop over levels both solves share;
 * :mod:`~solver.neutreeko.solving.kernel_inputs`: the arrays the position kernels read;
 * :mod:`~solver.neutreeko.solving.class_inputs`: the arrays the class kernels read;
@@ -9,4 +11,4 @@
 * :mod:`~solver.neutreeko.solving.memory`: whether a solve fits this machine's memory.
 """
 
-__all__ = ["solve", "solve_classes", "levels", "kernel_inputs", "class_inputs", "checkpoint", "memory"]
+__all__ = ["solve", "solve_classes", "cluster", "levels", "kernel_inputs", "class_inputs", "checkpoint", "memory"]
