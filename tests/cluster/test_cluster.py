@@ -164,12 +164,19 @@ def test_an_unreachable_scheduler_is_one_line(tmp_path):
     assert time.monotonic() - began < 60
 
 
-def test_a_directory_a_worker_cannot_reach_is_named(tmp_path):
-    from solver.neutreeko.solving.cluster import _worker_check
+def test_what_a_worker_cannot_reach_is_named(tmp_path):
+    """What each worker runs before any work (one machine cannot show a directory that a worker does
+    not share, so the checks are run here)."""
+    from solver.neutreeko.solving.cluster import _reaches, _sees
 
     (tmp_path / ".probe-token").write_text("token")
-    assert _worker_check(str(tmp_path), "token")[1] == ""
-    assert "cannot use" in _worker_check(str(tmp_path / "elsewhere"), "token")[1]
+    assert _reaches(str(tmp_path), "token") == ""
+    assert "cannot use" in _reaches(str(tmp_path / "elsewhere"), "token")
+    (tmp_path / ".probe-token").write_text("another client's")
+    assert "not what this client wrote" in _reaches(str(tmp_path), "token")
+    assert _sees(str(tmp_path / ".probe-token"), 16) == ""
+    assert "not 17" in _sees(str(tmp_path / ".probe-token"), 17)
+    assert "cannot read" in _sees(str(tmp_path / "missing.h5"), 17)
 
 
 def test_local_cluster_and_usage_errors(tmp_path):
@@ -206,3 +213,23 @@ def test_7x7_on_a_local_cluster_is_the_committed_table(tmp_path):
     result = invoke("solve", "--board", "7x7", "--fold", "--cluster", "local:2", "--out", str(out))
     assert result.exit_code == 0, result.stderr
     assert _digest("7x7", out) == committed_digest(Game.of("7x7"))
+
+
+def test_the_check_on_the_cluster_finds_what_the_plain_check_finds(cluster, tmp_path):
+    from solver.neutreeko.solving.solve_classes import solve_classes
+    from solver.neutreeko.tables.stats import summarize_folded
+    from solver.neutreeko.tables.table import write_folded_table
+
+    game = Game.of("5x4")
+    good, bad = tmp_path / "good.h5", tmp_path / "bad.h5"
+    folded = solve_classes(game).folded
+    write_folded_table(game, folded, summarize_folded(game, folded), good, 0.0)
+    wrong = folded.copy()
+    wrong[[5, 1000, 20000]] = (wrong[[5, 1000, 20000]] % 20) + 2
+    write_folded_table(game, wrong, summarize_folded(game, wrong), bad, 0.0)
+    for path, code in ((good, 0), (bad, 1)):
+        plain = invoke("check", "--board", "5x4", "--table", str(path))
+        on_cluster = invoke("check", "--board", "5x4", "--table", str(path), "--cluster", cluster.address)
+        assert (plain.exit_code, on_cluster.exit_code) == (code, code), on_cluster.stderr
+        assert on_cluster.stdout.splitlines()[:-1] == plain.stdout.splitlines()[:-1]
+        assert on_cluster.stdout.split(", in ")[0] == plain.stdout.split(", in ")[0]

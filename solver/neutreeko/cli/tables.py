@@ -16,7 +16,14 @@ from solver.cli.common import fail, out_option, rebuild_option, table_option, wr
 SURVEY_REPORT = Path("docs/survey.md")
 from solver.core import files
 from solver.core.answers.report import csv_path
-from solver.neutreeko.checking.check import CheckProgress, CheckReport, Progress, check_consistency, check_folded
+from solver.neutreeko.checking.check import (
+    LISTED,
+    CheckProgress,
+    CheckReport,
+    Progress,
+    check_consistency,
+    check_folded,
+)
 from solver.neutreeko.checking.verify import verify
 from solver.neutreeko.cli.group import (
     board_option,
@@ -41,7 +48,7 @@ from solver.neutreeko.studies.survey import (
     survey_games,
     write_report,
 )
-from solver.neutreeko.tables.build import build_on_cluster, build_table, check_build_asked, check_memory
+from solver.neutreeko.tables.build import build_on_cluster, build_table, check_build_asked, check_memory, cluster_module
 from solver.neutreeko.tables.digests import committed_digest
 from solver.neutreeko.tables.table import Table, open_table, table_path
 
@@ -133,7 +140,11 @@ def fetch(board: str, rule: str, mirror: str | None, force: bool, quiet: bool) -
 @build_option
 @click.option("--progress", is_flag=True,
               help="Show how far the check is even when standard error is not a terminal.")
-def check_command(board: str, rule: str, table_file: Path | None, build: bool, progress: bool) -> None:
+@click.option("--cluster", metavar="ADDRESS",
+              help="Check a folded table on a Dask cluster (tcp://HOST:PORT, or local:N), each worker reading the "
+                   "table at the same path; needs the cluster extra.")
+def check_command(board: str, rule: str, table_file: Path | None, build: bool, progress: bool,
+                  cluster: str | None) -> None:
     """Confirm every value of a table from its children's values, by a forward pass of its own; list
     the inconsistencies (the first 1,000, in index order; all are counted) and exit 1 if there is any.
     A folded table is checked class by class, without unfolding it.
@@ -144,7 +155,12 @@ def check_command(board: str, rule: str, table_file: Path | None, build: bool, p
     """
     game = Game.of(board, rule)
     table = open_or_build(game, table_file, build)
-    report = forward_check(table, check_progress(progress))
+    if cluster is not None:
+        module = cluster_module()
+        with module.connect(cluster) as client:
+            report = module.check_on_cluster(client, game, table.path, LISTED, check_progress(progress))
+    else:
+        report = forward_check(table, check_progress(progress))
     for inconsistency in report.listed:
         click.echo(inconsistency.describe(game))
     if report.wrong > len(report.listed):

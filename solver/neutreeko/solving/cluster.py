@@ -20,14 +20,16 @@ The layout, the traffic and the figures: docs/scaling.md.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import logging
+import math
 import os
 import secrets
 import shutil
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import metadata
@@ -40,6 +42,8 @@ import numpy as np
 from solver.core import files
 from solver.core.errors import ClusterError
 from solver.core.storage.container import Pieces
+from solver.neutreeko.checking.check import CheckProgress, CheckReport, folded_report
+from solver.neutreeko.checking.check import Progress as CheckProgressCallback
 from solver.neutreeko.model import index
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.model.symmetry import CANONICAL_FORM
@@ -102,43 +106,62 @@ def fingerprint() -> str:
     return f"{version} (sources {digest.hexdigest()[:12]})"
 
 
-def _worker_check(directory: str, token: str) -> tuple[str, str]:
-    """On a worker: its :func:`fingerprint`, and why it cannot use ``directory`` (where the client left
-    the file ``.probe-<token>`` holding the token), or ""."""
+def _facts(check: Callable[..., str], *arguments: Any) -> tuple[str, str]:
+    """On a worker: its :func:`fingerprint`, and what ``check(*arguments)`` finds wrong there, or ""."""
+    return fingerprint(), check(*arguments)
+
+
+def _reaches(directory: str, token: str) -> str:
+    """Why this worker cannot use ``directory``, where the client left the file ``.probe-<token>``
+    holding the token, or ""."""
     probe = Path(directory) / f".probe-{token}"
     try:
         if probe.read_text() != token:
-            return fingerprint(), f"{probe} does not hold what this client wrote there"
+            return f"finds in {probe} not what this client wrote there"
         mine = probe.with_name(f"{probe.name}-{secrets.token_hex(4)}")
         mine.write_text(token)
         mine.unlink()
     except OSError as error:
-        return fingerprint(), f"cannot use {directory[:60]}: {error.strerror or error}"
-    return fingerprint(), ""
+        return f"cannot use {directory[:60]}: {error.strerror or error}"
+    return ""
 
 
-def check_workers(client: distributed.Client, directory: Path) -> list[str]:
-    """The workers' addresses, once each runs this package's code and reaches ``directory``; raises
-    :class:`ClusterError` otherwise."""
-    directory.mkdir(parents=True, exist_ok=True)
-    token = secrets.token_hex(8)
-    probe = directory / f".probe-{token}"
-    probe.write_text(token)
+def _sees(path: str, size: int) -> str:
+    """Why this worker cannot read the table at ``path`` of ``size`` bytes, or ""."""
     try:
-        answers = client.run(_worker_check, str(directory.resolve()), token, wait=True)
+        seen = os.stat(path).st_size
+    except OSError as error:
+        return f"cannot read {path[:60]}: {error.strerror or error}"
+    return "" if seen == size else f"sees {path[:60]} with {seen:,} bytes, not {size:,}"
+
+
+def check_workers(client: distributed.Client, check: Callable[..., str], *arguments: Any) -> list[str]:
+    """The workers' addresses, once each runs this package's code and ``check(*arguments)`` finds
+    nothing wrong on any; raises :class:`ClusterError` otherwise."""
+    try:
+        answers = client.run(_facts, check, *arguments, wait=True)
     except Exception as error:  # a worker that cannot even load this module: another install
-        raise ClusterError(f"a Dask worker cannot run neutreeko-solver's cluster solve: "
+        raise ClusterError(f"a Dask worker cannot run neutreeko-solver's cluster code: "
                            f"{type(error).__name__}: {str(error)[:60]}") from None
-    finally:
-        probe.unlink(missing_ok=True)
     mine = fingerprint()
     for worker, (theirs, problem) in sorted(answers.items()):
         if theirs != mine:
             raise ClusterError(f"the Dask worker {worker[:60]} runs neutreeko-solver {theirs[:60]}, not {mine}")
         if problem:
-            raise ClusterError(f"the Dask worker {worker[:60]} {problem}; the state's directory must be one "
-                               f"every worker reaches (--state)")
+            raise ClusterError(f"the Dask worker {worker[:60]} {problem}; every worker must reach it")
     return sorted(answers)
+
+
+def _check_state_directory(client: distributed.Client, directory: Path) -> list[str]:
+    """:func:`check_workers` with the directory of a solve's saved state, which every worker must reach."""
+    directory.mkdir(parents=True, exist_ok=True)
+    token = secrets.token_hex(8)
+    probe = directory / f".probe-{token}"
+    probe.write_text(token)
+    try:
+        return check_workers(client, _reaches, str(directory.resolve()), token)
+    finally:
+        probe.unlink(missing_ok=True)
 
 
 class _Holder:
@@ -311,7 +334,7 @@ def solve_on_cluster(client: distributed.Client, game: Game, partitions: int, di
 
     Raises :class:`ClusterError` before any work if the workers cannot run it, or if workers are lost
     too often; ``OverflowError`` if a distance does not fit the result byte."""
-    workers = check_workers(client, directory)
+    workers = _check_state_directory(client, directory)
     return _Solve(client, game, directory, save_every).run(partitions or len(workers), progress, resume)
 
 
@@ -480,3 +503,87 @@ def discard(directory: Path) -> None:
         os.rmdir(directory)
     except OSError:
         pass
+
+
+#: Stretches of rows per worker in the forward check: each worker's share comes in this many tasks, so
+#: that the progress moves and a worker lost costs a stretch.
+_CHECK_STRETCHES = 16
+
+
+def check_on_cluster(client: distributed.Client, game: Game, path: Path, listed: int,
+                     progress: CheckProgressCallback | None = None) -> CheckReport:
+    """The forward check of the folded table of ``game`` at ``path`` (which every worker must read at that
+    path) on the workers of ``client``, each checking whole rows (the triples of the other side) of the
+    table it reads itself, as :func:`solver.neutreeko.checking.check.check_folded` does on one machine
+    (the same report; ``listed`` and ``progress`` alike). Raises :class:`ClusterError` before any work
+    if a worker runs other code or cannot read the table."""
+    from solver.neutreeko.tables.table import open_table
+
+    table = open_table(game, path)
+    if not table.folded:
+        raise ClusterError(f"{str(path)[:60]} is not folded: --cluster checks the folded tables (solve --fold)")
+    where = str(path.resolve())
+    size = path.stat().st_size
+    workers = check_workers(client, _sees, where, size)
+    began = time.perf_counter()
+    rows = math.comb(game.board.size, 3)
+    cuts = np.linspace(0, rows, min(rows, _CHECK_STRETCHES * len(workers)) + 1).astype(np.int64).tolist()
+    key = (str(game.board), game.rule.name, where, size)
+    wrong = np.zeros(rows, dtype=np.int64)
+    checked = done = 0
+    tasks = [client.submit(_check_rows, *key, first, last, pure=False) for first, last in zip(cuts[:-1], cuts[1:])]
+    for future in distributed.as_completed(tasks):  # type: ignore[no-untyped-call]
+        first, counts, met = future.result()
+        wrong[first:first + len(counts)] = counts
+        checked += met
+        done += len(counts)
+        if progress is not None:
+            classes = int(table.attributes["classes"])
+            progress(CheckProgress("classes", round(classes * done / rows), classes, time.perf_counter() - began))
+    total = int(wrong.sum())
+    found, expected = np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
+    if total and listed:
+        offsets = np.where(wrong > 0, np.cumsum(wrong) - wrong, -1)
+        offsets[offsets >= listed] = -1
+        size_listed = min(total, listed)
+        found, expected = np.full(size_listed, -1, dtype=np.int64), np.full(size_listed, -1, dtype=np.int64)
+        stretches = [(first, last) for first, last in zip(cuts[:-1], cuts[1:]) if np.any(offsets[first:last] >= 0)]
+        listing = [client.submit(_list_rows, *key, first, last, offsets, size_listed, pure=False)
+                   for first, last in stretches]
+        for future in distributed.as_completed(listing):  # type: ignore[no-untyped-call]
+            theirs, their_expected = future.result()
+            mine = theirs >= 0
+            found[mine], expected[mine] = theirs[mine], their_expected[mine]
+    return folded_report(game, total, found, expected, checked, lambda numbers: table.chunks.take(numbers),
+                         time.perf_counter() - began)
+
+
+@functools.lru_cache(maxsize=1)
+def _rows_checker(board: str, rule: str, path: str, size: int) -> tuple[Callable[..., None], np.ndarray]:
+    """On a worker: the check of rows of the folded table at ``path`` (read whole once, and kept)."""
+    from solver.neutreeko.checking.check import folded_rows
+    from solver.neutreeko.tables.table import open_table
+
+    game = Game.of(board, rule)
+    return folded_rows(game, open_table(game, Path(path)).data)
+
+
+def _check_rows(board: str, rule: str, path: str, size: int, first: int, last: int) -> tuple[int, np.ndarray, int]:
+    """On a worker: the first pass of the check over rows ``first`` to ``last - 1``: ``first``, the
+    inconsistencies of each row, and the classes met."""
+    run, checked = _rows_checker(board, rule, path, size)
+    wrong = np.zeros(len(checked), dtype=np.int64)
+    checked[first:last] = 0
+    run(wrong, False, np.empty(0, dtype=np.int64), np.full(len(checked), -1, dtype=np.int64),
+        np.empty(0, dtype=np.int64), first, last)
+    return first, wrong[first:last], int(checked[first:last].sum())
+
+
+def _list_rows(board: str, rule: str, path: str, size: int, first: int, last: int, offsets: np.ndarray,
+               listed: int) -> tuple[np.ndarray, np.ndarray]:
+    """On a worker: the second pass over rows ``first`` to ``last - 1``: the classes listed (at the
+    ``offsets`` of their rows, -1 elsewhere) and the bytes expected there."""
+    run, checked = _rows_checker(board, rule, path, size)
+    found, expected = np.full(listed, -1, dtype=np.int64), np.full(listed, -1, dtype=np.int64)
+    run(np.zeros(len(checked), dtype=np.int64), True, found, offsets, expected, first, last)
+    return found, expected

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import partial
 from pathlib import Path
+from types import ModuleType
 from typing import Callable, Iterable
 
 import numpy as np
@@ -83,6 +84,18 @@ def build_table(game: Game, path: Path | None = None, force: bool = False, progr
     return path, summary, seconds
 
 
+def cluster_module() -> ModuleType:
+    """:mod:`solver.neutreeko.solving.cluster`, imported now; :class:`~solver.core.errors.ClusterError` if Dask
+    is not installed."""
+    try:
+        from solver.neutreeko.solving import cluster
+    except ImportError as error:
+        if error.name not in ("dask", "distributed"):
+            raise
+        raise ClusterError("--cluster needs Dask: pip install 'neutreeko-solver[cluster]'") from None
+    return cluster
+
+
 def build_on_cluster(game: Game, address: str, path: Path | None = None, force: bool = False,
                      progress: Progress | None = None, partitions: int = 0, state: Path | None = None,
                      resume: bool = False, save_every: float = EVERY) -> tuple[Path, Summary, float]:
@@ -93,12 +106,7 @@ def build_on_cluster(game: Game, address: str, path: Path | None = None, force: 
     :func:`solver.neutreeko.solving.cluster.solve_on_cluster` takes them.
 
     Raises :class:`~solver.core.errors.ClusterError` without Dask or for a cluster that cannot run it, and what :func:`build_table` raises."""
-    try:
-        from solver.neutreeko.solving import cluster
-    except ImportError as error:
-        if error.name not in ("dask", "distributed"):
-            raise
-        raise ClusterError("--cluster needs Dask: pip install 'neutreeko-solver[cluster]'") from None
+    cluster = cluster_module()
     path = Path(path) if path is not None else table_path(game)
     check_replaceable(path, force, lambda existing: open_table(game, existing))
     directory = state if state is not None else path.with_name(path.name + ".cluster")
