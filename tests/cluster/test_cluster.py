@@ -131,9 +131,12 @@ def test_a_stopped_solve_resumes_to_the_same_table(cluster, tmp_path):
     out, state = tmp_path / "5x5.h5", tmp_path / "state"
     command = _solve_command("5x5", cluster.address, out, "--progress", "--save-every", "0", "--state", str(state))
     process = _run_until(command, "ply   9:")
-    process.send_signal(signal.SIGKILL)
-    process.communicate(timeout=TIMEOUT)
-    assert (state / "state.json").exists() and not out.exists()
+    process.send_signal(signal.SIGINT)
+    _, errors = process.communicate(timeout=TIMEOUT)
+    assert process.returncode == 130
+    assert errors.splitlines()[-2:] == [f"the solve's state at the start of a level is saved in {state / 'state.json'}; "
+                                        "the same command with --resume continues from it", "neutreeko: error: interrupted"]
+    assert not out.exists()
     resumed = subprocess.run([*command, "--resume"], env=_environment(), capture_output=True, text=True,
                              timeout=TIMEOUT, cwd=ROOT)
     assert resumed.returncode == 0, resumed.stderr

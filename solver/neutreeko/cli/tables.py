@@ -48,7 +48,14 @@ from solver.neutreeko.studies.survey import (
     survey_games,
     write_report,
 )
-from solver.neutreeko.tables.build import build_on_cluster, build_table, check_build_asked, check_memory, cluster_module
+from solver.neutreeko.tables.build import (
+    build_on_cluster,
+    build_table,
+    check_build_asked,
+    check_memory,
+    cluster_module,
+    cluster_state,
+)
 from solver.neutreeko.tables.digests import committed_digest
 from solver.neutreeko.tables.table import Table, open_table, table_path
 
@@ -104,7 +111,8 @@ def solve(board: str, rule: str, out: Path | None, force: bool, fold: bool, prog
         else:
             path, summary, seconds = build_table(game, out, force, shown, fold, resume, save_every)
     except KeyboardInterrupt:
-        saved = state_path(out if out is not None else table_path(game))
+        table = out if out is not None else table_path(game)
+        saved = state_path(table) if cluster is None else cluster_state(table, state_dir)
         if saved.exists():
             click.echo(f"the solve's state at the start of a level is saved in {saved}; the same command with "
                        f"--resume continues from it", err=True)

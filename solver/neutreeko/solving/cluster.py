@@ -49,6 +49,7 @@ from solver.neutreeko.model.game import Game
 from solver.neutreeko.model.symmetry import CANONICAL_FORM
 from solver.neutreeko.model.values import MAX_DISTANCE, encode_result
 from solver.neutreeko.solving import solve as positions
+from solver.neutreeko.solving.checkpoint import CLUSTER_STATE
 from solver.neutreeko.solving.class_inputs import ClassInputs
 from solver.neutreeko.solving.levels import Level, Progress
 from solver.neutreeko.solving.solve_classes import _ROW, Predecessors
@@ -56,11 +57,13 @@ from solver.neutreeko.tables.stats import Summary, summarize_folded_stretches
 
 #: Seconds to wait for the scheduler, for the first worker, and for an answer to the checks.
 CONNECT_SECONDS = 10.0
+#: Classes of a level collected at a time by a worker, one round of the exchange: a quarter of the
+#: single-machine solve's slab, as a round's buckets are held twice (sent and received) and in copies.
+_SLAB = 1 << 20
 #: Bytes of the table fetched from a worker at a time while it is counted and written.
 _PIECE = 1 << 24
 #: Workers lost in a row, with no level completed in between, after which the solve gives up.
 _LOSSES = 5
-_STATE = "state.json"
 
 
 @contextmanager
@@ -182,7 +185,7 @@ class _Holder:
         parts = len(bounds) - 1
         part_of = np.repeat(np.arange(parts, dtype=np.int32), np.diff(bounds))
         self.predecessors = Predecessors(self.game, self.inputs, self.classes, part_of, parts, bounds[-1] * _ROW,
-                                         positions._SLAB)
+                                         _SLAB)
         self.first, rows = bounds[held[0]], bounds[held[-1] + 1] - bounds[held[0]]
         self.words = np.empty(rows * _ROW // 8, dtype=np.uint64)
         self.decided = np.zeros(rows * _ROW // 8, dtype=np.uint8)
@@ -240,7 +243,7 @@ class _Holder:
         """Start the step from the level ``plies``: its slabs (the rounds this worker takes part in)."""
         self.plies = plies
         self.found, self.fresh = self.fresh, np.zeros_like(self.fresh)
-        self.slabs = positions._slabs(self.found)
+        self.slabs = positions._slabs(self.found, _SLAB)
         return len(self.slabs)
 
     def route(self, round_: int) -> int:
@@ -257,16 +260,15 @@ class _Holder:
                                                      self.found, first, last, self.plies):
                 for q in np.flatnonzero(counts[:used].sum(axis=0)).tolist():
                     kept = np.concatenate([out[q, b * capacity:b * capacity + counts[b, q]] for b in range(used)])
-                    buckets.setdefault(q, []).append(kept - self.bounds[q] * _ROW)
+                    kept -= self.bounds[q] * _ROW
+                    buckets.setdefault(q, []).append(kept)
                     weights.setdefault(q, np.zeros(predecessors.group + 1, dtype=np.int64))[weight] += len(kept)
-        # Numbered within their partition, as int32 (what a partition of more than 2^31 classes would not fit).
-        outgoing = {q: (weights[q], np.concatenate(bucket).astype(np.int32 if self._narrow(q) else np.int64))
+        # Numbered within their partition, as int32 but in a partition of more than 2^31 classes.
+        outgoing = {q: (weights[q], np.concatenate(bucket).astype(_numbers(self.bounds[q + 1] - self.bounds[q]),
+                                                                  copy=False))
                     for q, bucket in buckets.items()}
         self.outgoing = (round_, outgoing)
         return sum(data.nbytes + sizes.nbytes for q, (sizes, data) in outgoing.items() if q not in self.held)
-
-    def _narrow(self, q: int) -> bool:
-        return (self.bounds[q + 1] - self.bounds[q]) * _ROW <= np.iinfo(np.int32).max
 
     async def take(self, round_: int, wanted: list[int]) -> dict[int, tuple[np.ndarray, np.ndarray]]:
         """This worker's buckets of round ``round_`` for the partitions ``wanted``: for each, the count by
@@ -281,19 +283,17 @@ class _Holder:
         from solver.neutreeko.solving import _kernel
 
         asked = [peer.take(round_, self.held) for k, peer in enumerate(peers) if k != me]
-        by_weight: dict[int, list[np.ndarray]] = {}
+        code, losing = encode_result(self.plies + 1), self.plies % 2 == 0
+        numbers = _numbers(len(self.fresh))
         for received in [{q: self.outgoing[1][q] for q in self.held if q in self.outgoing[1]},
                          *(answer.result() for answer in asked)]:
             for q, (sizes, data) in received.items():
                 ends = np.cumsum(sizes).tolist()
                 for weight in np.flatnonzero(sizes).tolist():
-                    section = data[ends[weight - 1]:ends[weight]].astype(np.int64)
-                    by_weight.setdefault(weight, []).append(section + (self.bounds[q] - self.first) * _ROW)
-        code, losing = encode_result(self.plies + 1), self.plies % 2 == 0
-        for weight, sections in sorted(by_weight.items()):
-            parents = np.concatenate(sections).reshape(1, -1)
-            _kernel._settle(parents, np.array([[parents.shape[1]]]), 1, losing, code, weight, self.result,
-                            self.decided, self.fresh, _ROW)
+                    parents = data[ends[weight - 1]:ends[weight]].astype(numbers)  # a copy, numbered in the run
+                    parents += (self.bounds[q] - self.first) * _ROW
+                    _kernel._settle(parents.reshape(1, -1), np.array([[len(parents)]]), 1, losing, code, weight,
+                                    self.result, self.decided, self.fresh, _ROW)
         return int(self.fresh.sum())
 
     def finish(self) -> None:
@@ -306,6 +306,11 @@ class _Holder:
         """The result bytes of the classes ``start`` to ``stop - 1`` (numbered within those held)."""
         piece: np.ndarray = self.result[start:stop].copy()
         return piece
+
+
+def _numbers(rows: int) -> type[np.signedinteger[Any]]:
+    """The type of the class numbers within a run of ``rows`` rows: int32 up to 2^31 classes."""
+    return np.int32 if rows * _ROW <= np.iinfo(np.int32).max else np.int64
 
 
 def _workers_of(dask_scheduler: Any) -> list[str]:
@@ -370,17 +375,17 @@ class _Solve:
 
     def _saved(self) -> dict[str, Any] | None:
         try:
-            text = (self.directory / _STATE).read_text()
+            text = (self.directory / CLUSTER_STATE).read_text()
         except FileNotFoundError:
             return None
         except OSError as error:
-            raise ClusterError(f"cannot read {self.directory / _STATE}: {error.strerror or error}") from None
+            raise ClusterError(f"cannot read {self.directory / CLUSTER_STATE}: {error.strerror or error}") from None
         try:
             saved = json.loads(text)
             if not isinstance(saved, dict) or {key: saved.get(key) for key in self._description()} != self._description():
                 raise ValueError
         except ValueError:
-            raise ClusterError(f"{self.directory / _STATE} is not the saved state of a cluster solve of {self.game}; "
+            raise ClusterError(f"{self.directory / CLUSTER_STATE} is not the saved state of a cluster solve of {self.game}; "
                                "remove it, or solve without --resume") from None
         return saved
 
@@ -392,7 +397,7 @@ class _Solve:
             digests.update({str(p): digest for p, digest in answer.items()})
         saved = {**self._description(), "bounds": bounds, "plies": plies, "done": done, "seconds": seconds,
                  "level": level.name, "sha256": digests}
-        with files.replacing(self.directory / _STATE) as temporary:
+        with files.replacing(self.directory / CLUSTER_STATE) as temporary:
             Path(temporary).write_text(json.dumps(saved))
         for other in self.directory.glob("level-*"):
             if other != level:
@@ -496,7 +501,7 @@ class _Solve:
 def discard(directory: Path) -> None:
     """Remove the state saved in ``directory`` (the table is written), and the directory if nothing else
     is left in it."""
-    (directory / _STATE).unlink(missing_ok=True)
+    (directory / CLUSTER_STATE).unlink(missing_ok=True)
     for level in directory.glob("level-*"):
         shutil.rmtree(level, ignore_errors=True)
     try:

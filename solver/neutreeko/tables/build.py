@@ -18,7 +18,7 @@ from solver.neutreeko.model import index
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.model.symmetry import symmetry_count
 from solver.neutreeko.solving import memory
-from solver.neutreeko.solving.checkpoint import EVERY, Checkpoints, StateError, state_path
+from solver.neutreeko.solving.checkpoint import CLUSTER_STATE, EVERY, Checkpoints, StateError, state_path
 from solver.neutreeko.solving.levels import Level, Progress
 from solver.neutreeko.solving.memory import fits_over_positions, state_bytes
 from solver.neutreeko.solving.solve import solve
@@ -96,6 +96,12 @@ def cluster_module() -> ModuleType:
     return cluster
 
 
+def cluster_state(table: Path, directory: Path | None = None) -> Path:
+    """The file that says which state a solve on a cluster of the table at ``table`` saved last, in
+    ``directory`` or else ``TABLE.cluster/`` beside the table."""
+    return (directory if directory is not None else table.with_name(table.name + ".cluster")) / CLUSTER_STATE
+
+
 def build_on_cluster(game: Game, address: str, path: Path | None = None, force: bool = False,
                      progress: Progress | None = None, partitions: int = 0, state: Path | None = None,
                      resume: bool = False, save_every: float = EVERY) -> tuple[Path, Summary, float]:
@@ -109,7 +115,7 @@ def build_on_cluster(game: Game, address: str, path: Path | None = None, force: 
     cluster = cluster_module()
     path = Path(path) if path is not None else table_path(game)
     check_replaceable(path, force, lambda existing: open_table(game, existing))
-    directory = state if state is not None else path.with_name(path.name + ".cluster")
+    directory = cluster_state(path, state).parent
     with cluster.connect(address) as client:
         solution = cluster.solve_on_cluster(client, game, partitions, directory, _stopping(progress), save_every,
                                             resume)
