@@ -76,8 +76,19 @@ class Cluster:
             process.wait(timeout=TIMEOUT)
 
 
+@pytest.fixture(scope="module")
+def shared_cluster() -> Iterator[Cluster]:
+    """A cluster for the tests that leave its workers as they were."""
+    started = Cluster()
+    try:
+        yield started
+    finally:
+        started.stop()
+
+
 @pytest.fixture
 def cluster() -> Iterator[Cluster]:
+    """A cluster of the test's own, whose workers it may kill or add to."""
     started = Cluster()
     try:
         yield started
@@ -94,7 +105,8 @@ def _solve_command(board: str, address: str, out: Path, *options: str) -> list[s
             "--out", str(out), *options]
 
 
-def test_the_tables_are_the_single_machine_ones_for_any_number_of_partitions(cluster, tmp_path):
+def test_the_tables_are_the_single_machine_ones_for_any_number_of_partitions(shared_cluster, tmp_path):
+    cluster = shared_cluster
     for board, partitions in (("4x4", 2), ("4x4", 16), ("5x4", 3), ("5x5", 3), ("5x5", 16), ("6x6", 2)):
         out = tmp_path / f"{board}-{partitions}.h5"
         result = invoke("solve", "--board", board, "--fold", "--cluster", cluster.address, "--partitions",
@@ -127,7 +139,8 @@ def test_a_worker_killed_mid_solve_costs_a_level_not_the_solve(cluster, tmp_path
     assert _digest("5x5", out) == committed_digest(Game.of("5x5"))
 
 
-def test_a_stopped_solve_resumes_to_the_same_table(cluster, tmp_path):
+def test_a_stopped_solve_resumes_to_the_same_table(shared_cluster, tmp_path):
+    cluster = shared_cluster
     out, state = tmp_path / "5x5.h5", tmp_path / "state"
     command = _solve_command("5x5", cluster.address, out, "--progress", "--save-every", "0", "--state", str(state))
     process = _run_until(command, "ply   9:")
@@ -218,7 +231,8 @@ def test_7x7_on_a_local_cluster_is_the_committed_table(tmp_path):
     assert _digest("7x7", out) == committed_digest(Game.of("7x7"))
 
 
-def test_the_check_on_the_cluster_finds_what_the_plain_check_finds(cluster, tmp_path):
+def test_the_check_on_the_cluster_finds_what_the_plain_check_finds(shared_cluster, tmp_path):
+    cluster = shared_cluster
     from solver.neutreeko.solving.solve_classes import solve_classes
     from solver.neutreeko.tables.stats import summarize_folded
     from solver.neutreeko.tables.table import write_folded_table

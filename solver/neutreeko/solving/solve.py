@@ -43,9 +43,11 @@ class Solution:
     seconds: float
 
 
-def _slabs(fresh: np.ndarray, slab: int = _SLAB) -> list[tuple[int, int]]:
-    """Bounds ``(first, last)`` of runs of rows (mover ranks) holding about ``slab`` positions of the
-    level each (a row whole, so at most ``slab`` plus a row), skipping rows with none."""
+def _slabs(fresh: np.ndarray, slab: int | None = None) -> list[tuple[int, int]]:
+    """Bounds ``(first, last)`` of runs of rows (mover ranks) holding about ``slab`` (:data:`_SLAB`
+    unless given) positions of the level each (a row whole, so at most ``slab`` plus a row), skipping
+    rows with none."""
+    slab = _SLAB if slab is None else slab  # read when called: the tests make it small
     rows = np.flatnonzero(fresh)
     if len(rows) == 0:
         return []
