@@ -3,7 +3,7 @@ byte the same table. The only module that imports Dask (``pip install 'neutreeko
 
 The state is cut into *partitions*, runs of whole rows of classes (:data:`~solver.neutreeko.solving.solve_classes._ROW`
 each, so that no two share a byte of the decided bits), numbered in class order; each worker holds a
-run of them in one actor (:class:`_Holder`). A level goes in *rounds*, one per slab of the level's
+run of them in one actor (``_Holder``). A level goes in *rounds*, one per slab of the level's
 classes that some worker holds: each worker collects its slab, gathers the predecessors' classes and
 buckets them by the partition that owns them (*route*); then each takes its buckets from every other
 worker and settles them (*settle*). Partitions share no byte and the order in which a level's
@@ -69,7 +69,7 @@ _LOSSES = 5
 @contextmanager
 def connect(address: str) -> Iterator[distributed.Client]:
     """A client of the Dask scheduler at ``address`` (``tcp://host:port``), or of ``local:N``, N worker
-    processes on this machine started now and stopped at the end. Raises :class:`ClusterError` if the
+    processes on this machine started now and stopped at the end. Raises :class:`~solver.core.errors.ClusterError` if the
     scheduler cannot be reached or has no worker within :data:`CONNECT_SECONDS`."""
     shown = address[:60]
     if address.startswith("local:"):
@@ -140,7 +140,7 @@ def _sees(path: str, size: int) -> str:
 
 def check_workers(client: distributed.Client, check: Callable[..., str], *arguments: Any) -> list[str]:
     """The workers' addresses, once each runs this package's code and ``check(*arguments)`` finds
-    nothing wrong on any; raises :class:`ClusterError` otherwise."""
+    nothing wrong on any; raises :class:`~solver.core.errors.ClusterError` otherwise."""
     try:
         answers = client.run(_facts, check, *arguments, wait=True)
     except Exception as error:  # a worker that cannot even load this module: another install
@@ -171,7 +171,7 @@ class _Holder:
     """On a worker: the partitions ``held`` (a run of them) of a solve of the game ``board``, ``rule``
     whose partition ``p`` holds rows ``bounds[p]`` to ``bounds[p + 1] - 1`` of the classes, in one state
     (:class:`~solver.neutreeko.solving.levels.State`'s arrays) from row ``bounds[held[0]]`` on. Driven by
-    :class:`_Solve`."""
+    ``_Solve``."""
 
     def __init__(self, board: str, rule: str, bounds: list[int], held: list[int]) -> None:
         import numba
@@ -337,7 +337,7 @@ def solve_on_cluster(client: distributed.Client, game: Game, partitions: int, di
     ``partitions`` partitions (0: one per worker), saved into ``directory`` (which every worker must
     reach) every ``save_every`` seconds of solving, and taken up from there if ``resume``.
 
-    Raises :class:`ClusterError` before any work if the workers cannot run it, or if workers are lost
+    Raises :class:`~solver.core.errors.ClusterError` before any work if the workers cannot run it, or if workers are lost
     too often; ``OverflowError`` if a distance does not fit the result byte."""
     workers = _check_state_directory(client, directory)
     return _Solve(client, game, directory, save_every).run(partitions or len(workers), progress, resume)
@@ -520,7 +520,7 @@ def check_on_cluster(client: distributed.Client, game: Game, path: Path, listed:
     """The forward check of the folded table of ``game`` at ``path`` (which every worker must read at that
     path) on the workers of ``client``, each checking whole rows (the triples of the other side) of the
     table it reads itself, as :func:`solver.neutreeko.checking.check.check_folded` does on one machine
-    (the same report; ``listed`` and ``progress`` alike). Raises :class:`ClusterError` before any work
+    (the same report; ``listed`` and ``progress`` alike). Raises :class:`~solver.core.errors.ClusterError` before any work
     if a worker runs other code or cannot read the table."""
     from solver.neutreeko.tables.table import open_table
 
