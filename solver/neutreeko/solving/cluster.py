@@ -79,7 +79,7 @@ def connect(address: str) -> Iterator[distributed.Client]:
         # The workers share this machine's cores: each compiled kernel runs on its share of them.
         threads = str(max(1, (os.cpu_count() or 1) // int(count)))
         with distributed.LocalCluster(  # type: ignore[no-untyped-call]
-                n_workers=int(count), processes=True, threads_per_worker=1, dashboard_address=None,
+                n_workers=int(count), processes=True, threads_per_worker=1, dashboard_address=":0",
                 silence_logs=logging.ERROR, env={"NUMBA_NUM_THREADS": threads}) as local, \
                 distributed.Client(local) as client:  # type: ignore[no-untyped-call]
             yield client
