@@ -30,7 +30,7 @@ extensions = [
     "benchmark_page",
 ]
 source_suffix = {".md": "markdown", ".rst": "restructuredtext"}
-exclude_patterns = ["_build", "survey-starts", "benchmarks/*.json"]
+exclude_patterns = ["_build", "survey-starts", "benchmarks/*.json", "benchmarks/*.md"]
 templates_path = ["_templates"]
 
 myst_enable_extensions = ["deflist", "colon_fence"]
@@ -55,10 +55,10 @@ html_static_path: list[str] = []
 # Every cross-reference must resolve, but for these, each ignored for the reason beside it.
 nitpicky = True
 nitpick_ignore_regex = [
-    # Types of numpy and the standard library in annotations: linking them needs intersphinx, which
+    # Types of numpy, Dask and the standard library in annotations: linking them needs intersphinx, which
     # fetches inventories over the network, and CI builds offline.
     (r"py:.*", r"(numpy|np|npt|pathlib|collections\.abc|random|enum|abc|click|typing|t|io|os|time|zlib|"
-               r"readline|threading|socket|subprocess|http|json|concurrent|contextlib|types)(\..+)?"),
+               r"readline|threading|socket|subprocess|http|json|concurrent|contextlib|types|distributed)(\..+)?"),
     (r"py:func", r"input"),  # the built-in
     (r"py:class", r"Path"),  # pathlib.Path, as annotations under ``from __future__ import annotations`` name it
     # The numba kernels are private modules (``_kernel``): autosummary leaves them out of the reference,

@@ -25,6 +25,7 @@ SUITE_FILES = ["conftest.py", "tests/helpers.py", "tests/reference.py", "tests/n
                "docs/reference/bad-input.md", "docs/guide/solving.md", "docs/getting-started.md",
                "docs/guide/notebooks.md", "CHANGELOG.md", "CITATION.cff", ".ci/run", "scripts/screenshots.py",
                "scripts/run_notebooks.py", "scripts/bench_engine.py", "scripts/match_engines.py",
+               "scripts/cluster_projection.py", "docs/benchmarks/cluster.md", "docs/benchmarks/cluster-8x8.json",
                "notebooks/statistics.ipynb", "notebooks/necnon.ipynb"]
 
 

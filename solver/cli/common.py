@@ -22,7 +22,7 @@ import click
 
 from solver.core import MAX_SEED, files, interrupts
 from solver.core.answers.notation import quote
-from solver.core.errors import InputError, TableError, TableMismatchError
+from solver.core.errors import ClusterError, InputError, TableError, TableMismatchError
 from solver.core.games import load
 from solver.core.storage.remote import Location, location
 
@@ -143,7 +143,7 @@ class CommandGroup(click.Group):
             sys.stdout.flush()  # a full disk shows here at the latest, not at the interpreter's exit
         except TableMismatchError as error:
             fail(error, 2, program)
-        except TableError as error:
+        except (TableError, ClusterError) as error:
             fail(error, 1, program)
         except InputError as error:
             fail(error, 2, program)

@@ -23,6 +23,11 @@ class IllegalPositionError(NotationError):
     triple)."""
 
 
+class ClusterError(InputError):
+    """A compute cluster that cannot run the work asked of it: not installed, unreachable, without workers,
+    with workers of another version or that do not reach a shared directory, or lost too often."""
+
+
 class TableError(InputError):
     """A table file that cannot be used: not ours, damaged, or for another game or variant."""
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import io
+import itertools
 import json
 import math
 import os
@@ -193,9 +194,21 @@ def check_replaceable(path: Path, force: bool, open_existing: Callable[[Path], o
 
 
 
-def write(path: Path, dataset: str, data: npt.NDArray[Any], attributes: Attributes, level: int = 6,
+@dataclass(frozen=True)
+class Pieces:
+    """One-dimensional data given in order a piece at a time, so that it is never whole in memory:
+    ``length`` items of ``dtype``, whose :func:`digest` is ``digest``; ``pieces()`` yields them anew on
+    each call."""
+
+    length: int
+    dtype: np.dtype[Any]
+    digest: str
+    pieces: Callable[[], Iterator[npt.NDArray[Any]]]
+
+
+def write(path: Path, dataset: str, data: npt.NDArray[Any] | Pieces, attributes: Attributes, level: int = 6,
           sorted_by: str | None = None, replace: bool = True) -> None:
-    """Write ``data`` (one-dimensional) as the one dataset ``dataset`` of a table at ``path``
+    """Write ``data`` (one-dimensional, or :class:`Pieces`) as the one dataset ``dataset`` of a table at ``path``
     (atomically, flushed to disk), in chunks of :data:`CHUNK_BYTES` compressed with zlib at ``level``
     (HDF5's gzip filter), with ``attributes`` (in their order; JSON-compatible values), :data:`FORMAT`,
     the data's digest and the writer's name and the date; ``sorted_by`` names the field by which the
@@ -205,21 +218,24 @@ def write(path: Path, dataset: str, data: npt.NDArray[Any], attributes: Attribut
 
     Raises :class:`~solver.core.errors.TableError` if the file cannot be written (a full disk included: the HDF5 file is
     closed whatever failed, and the temporary file removed)."""
-    chunk_items = max(1, min(len(data), CHUNK_BYTES // data.dtype.itemsize))
+    length = data.length if isinstance(data, Pieces) else len(data)
+    chunk_items = max(1, min(length, CHUNK_BYTES // data.dtype.itemsize))
     try:
-        described = {"format": FORMAT, **attributes, "digest": digest(data), **_provenance(),
+        described = {"format": FORMAT, **attributes,
+                     "digest": data.digest if isinstance(data, Pieces) else digest(data), **_provenance(),
                      **({"sorted_by": sorted_by} if sorted_by else {})}
         header_bytes = _power_of_two(len(json.dumps(described)) + 2048)
         _make_tables_dir(path)
         with files.replacing(path, replace) as temporary:
             with _hdf5(Path(temporary), "w", track_order=True, userblock_size=header_bytes) as (file, sink):
-                stored = file.create_dataset(dataset, shape=data.shape, dtype=data.dtype, chunks=(chunk_items,),
+                stored = file.create_dataset(dataset, shape=(length,), dtype=data.dtype, chunks=(chunk_items,),
                                              compression="gzip", compression_opts=level, shuffle=False,
                                              track_times=False)
-                for number, compressed in _compressed(data, chunk_items, level):
+                pieces = data.pieces() if isinstance(data, Pieces) else iter([data])
+                for number, compressed in _compressed(_rechunked(pieces, chunk_items, length), level):
                     stored.id.write_direct_chunk((number * chunk_items,), compressed)
                     sink.check()  # a full disk stops the compression too
-                file.create_dataset(MAP_DATASET, data=np.zeros(-(-len(data) // chunk_items), MAP_ENTRY),
+                file.create_dataset(MAP_DATASET, data=np.zeros(-(-length // chunk_items), MAP_ENTRY),
                                     track_times=False)
                 file.attrs.update(described)
             stamp(Path(temporary))
@@ -623,20 +639,39 @@ def _digest_ranges(file: Source, ranges: list[tuple[int, int]]) -> str:
     return sha.hexdigest()
 
 
-def _compressed(data: npt.NDArray[Any], chunk_items: int, level: int) -> Iterator[tuple[int, bytes]]:
-    """(number, compressed bytes) of each chunk of ``data`` in order, compressed a batch at a time by
-    threads. HDF5 stores an edge chunk whole: the last one is padded with zeros (the fill value)."""
-    def compress(number: int) -> bytes:
-        part = data[number * chunk_items:(number + 1) * chunk_items]
-        if len(part) < chunk_items:
-            part = np.concatenate([part, np.zeros(chunk_items - len(part), data.dtype)])
-        return zlib.compress(part.tobytes(), level)
+def _rechunked(pieces: Iterator[npt.NDArray[Any]], chunk_items: int, length: int) -> Iterator[npt.NDArray[Any]]:
+    """The ``length`` items of ``pieces`` in chunks of ``chunk_items``. HDF5 stores an edge chunk whole:
+    the last one is padded with zeros (the fill value). Raises ``ValueError`` if the pieces hold another
+    number of items."""
+    held: list[npt.NDArray[Any]] = []
+    items = seen = 0
+    for piece in pieces:
+        seen += len(piece)
+        while len(piece):
+            taken = piece[:chunk_items - items]
+            held.append(taken)
+            items += len(taken)
+            piece = piece[len(taken):]
+            if items == chunk_items:
+                yield held[0] if len(held) == 1 else np.concatenate(held)
+                held, items = [], 0
+    if seen != length:
+        raise ValueError(f"the pieces hold {seen:,} items, not {length:,}")
+    if items:
+        yield np.concatenate([*held, np.zeros(chunk_items - items, held[0].dtype)])
 
-    count = -(-len(data) // chunk_items)
+
+def _compressed(chunks: Iterator[npt.NDArray[Any]], level: int) -> Iterator[tuple[int, bytes]]:
+    """(number, compressed bytes) of each of ``chunks`` in order, compressed a batch at a time by
+    threads."""
+    def compress(chunk: npt.NDArray[Any]) -> bytes:
+        return zlib.compress(chunk.tobytes(), level)
+
+    number = 0
     with ThreadPoolExecutor(_WORKERS) as pool:
-        for first in range(0, count, _BATCH):
-            numbers = range(first, min(first + _BATCH, count))
-            yield from zip(numbers, pool.map(compress, numbers))
+        while batch := list(itertools.islice(chunks, _BATCH)):
+            yield from zip(range(number, number + len(batch)), pool.map(compress, batch))
+            number += len(batch)
 
 
 def _header_text(header: dict[str, Any]) -> bytes:

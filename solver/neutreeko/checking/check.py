@@ -134,14 +134,26 @@ def check_folded(game: Game, folded: npt.NDArray[np.uint8], listed: int = LISTED
     :func:`solver.neutreeko.checking._forward._lowest_images`), not by the solver's shortcuts. The report's
     ``legal`` counts the classes the pass met, which must be every one once (``indices``).
     ``progress`` as for :func:`check_consistency`, counting classes."""
+    classes = Classes.of(game)
+    if folded.shape != (classes.count,):
+        raise ValueError(f"{game} has {classes.count:,} legal classes, not {len(folded):,}")
+    began = time.perf_counter()
+    run, checked = folded_rows(game, folded)
+    total, found, expected = _two_passes(len(checked), listed, run, _Watch("classes", classes.count, began, progress))
+    return folded_report(game, total, found, expected, int(checked.sum()), lambda numbers: folded[numbers],
+                         time.perf_counter() - began)
+
+
+def folded_rows(game: Game, folded: npt.NDArray[np.uint8]) -> tuple[Callable[..., None], np.ndarray]:
+    """The check of some rows of ``folded`` (the triples of the other side), ``run(wrong, listing, found,
+    offsets, expected, first, last)`` as a check's two passes take it, and the count per row of the
+    classes it has met (``checked``, filled as it runs): a check over several processes runs it on
+    stretches of rows in each."""
     import numba  # numba is imported only when something is checked
 
     from solver.neutreeko.checking import _forward
 
     classes = Classes.of(game)
-    if folded.shape != (classes.count,):
-        raise ValueError(f"{game} has {classes.count:,} legal classes, not {len(folded):,}")
-    began = time.perf_counter()
     inputs = KernelInputs.of(game, numba.get_num_threads())
     checked = np.zeros(len(inputs.triples), dtype=np.int64)
 
@@ -151,14 +163,19 @@ def check_folded(game: Game, folded: npt.NDArray[np.uint8], listed: int = LISTED
                                 inputs.other_count, classes.block_start, classes.symmetric, classes.symmetric_indices,
                                 checked, wrong, listing, found, offsets, expected, first, last)
 
-    total, found, expected = _two_passes(len(inputs.triples), listed, run,
-                                         _Watch("classes", classes.count, began, progress))
+    return run, checked
+
+
+def folded_report(game: Game, total: int, found: np.ndarray, expected: np.ndarray, checked: int,
+                  stored: Callable[[np.ndarray], np.ndarray], seconds: float) -> CheckReport:
+    """The report of the check of a folded table: ``total`` inconsistencies, those listed being the
+    classes ``found`` whose bytes (``stored(found)``) should be ``expected``; ``checked`` classes met."""
     order = np.argsort(found, kind="stable")
-    canonical = classes.canonical_of(found[order])
-    inconsistencies = tuple(Inconsistency(int(position), int(folded[found[i]]), int(expected[i]))
-                            for position, i in zip(canonical, order))
-    return CheckReport(game, classes.count, int(checked.sum()), total, inconsistencies, time.perf_counter() - began,
-                       "classes")
+    canonical = Classes.of(game).canonical_of(found[order])
+    bytes_found = stored(found[order]) if len(found) else np.empty(0, dtype=np.uint8)
+    inconsistencies = tuple(Inconsistency(int(position), int(byte), int(expected[i]))
+                            for position, byte, i in zip(canonical, bytes_found, order))
+    return CheckReport(game, Classes.of(game).count, checked, total, inconsistencies, seconds, "classes")
 
 
 @dataclass(frozen=True)

@@ -87,7 +87,8 @@ def terminal_progress(always: bool = False) -> Callable[[Level], None] | None:
         left = level.seconds_left
         click.echo(f"  ply {level.plies:3d}: {level.count:>14,} new {kind:<6}{unit} "
                    f"{100 * level.decided / max(level.legal, 1):5.1f} % decided {level.seconds:9.2f} s"
-                   + ("" if left is None else f", about {left:,.0f} s left"), err=True)
+                   + ("" if left is None else f", about {left:,.0f} s left")
+                   + ("" if level.exchanged is None else f", {level.exchanged / 1e6:,.1f} MB exchanged"), err=True)
 
     return progress
 

@@ -49,8 +49,16 @@ if TYPE_CHECKING:
 @click.option("--save-every", type=click.FloatRange(min=0), default=EVERY, show_default=True, metavar="SECONDS",
               help="Save the solve's state beside the table (TABLE.solving) at the first level after so many "
                    "seconds of solving since the last save.")
+@click.option("--cluster", metavar="ADDRESS",
+              help="Solve (with --fold) on a Dask cluster: its scheduler's tcp://HOST:PORT, or local:N for N worker "
+                   "processes on this machine; needs the cluster extra (pip install 'neutreeko-solver[cluster]').")
+@click.option("--partitions", type=click.IntRange(min=1, max=1 << 16), metavar="N",
+              help="With --cluster: cut the state into N partitions (default: one per worker); the table is the same.")
+@click.option("--state", "state_dir", type=click.Path(path_type=Path, file_okay=False), metavar="DIR",
+              help="With --cluster: the directory, reached by every worker, of the saved state "
+                   "(default: TABLE.cluster beside the table).")
 def solve(board: str, rule: str, out: Path | None, force: bool, fold: bool, progress: bool, resume: bool,
-          save_every: float) -> None:
+          save_every: float, cluster: str | None, partitions: int | None, state_dir: Path | None) -> None:
     """Solve a board completely and write its HDF5 table.
 
     A long solve saves its state at the start of a level every --save-every seconds; stopped (Ctrl-C,
@@ -63,19 +71,29 @@ def solve(board: str, rule: str, out: Path | None, force: bool, fold: bool, prog
     from solver.core.storage import container
     from solver.neutreeko.model.game import Game
     from solver.neutreeko.solving.checkpoint import state_path
-    from solver.neutreeko.tables.build import build_table, check_memory
+    from solver.neutreeko.tables.build import build_on_cluster, build_table, check_memory, cluster_state
     from solver.neutreeko.tables.table import table_path
 
     game = Game.of(board, rule)
-    check_memory(game, fold)  # before the line below, so that a refusal is the only line
+    if cluster is None and (partitions or state_dir):
+        fail("--partitions and --state go with --cluster", 2)
+    if cluster is not None and not fold:
+        fail("--cluster solves over symmetry classes: add --fold", 2)
+    if cluster is None:
+        check_memory(game, fold)  # before the line below, so that a refusal is the only line
     shown = terminal_progress(progress)
     if shown:  # the first level comes once every item is classified: long on the largest boards
         click.echo(f"solving {game} over {'symmetry classes' if fold else 'positions'}: {game.positions:,} indices, "
                    f"the first level once each is classified", err=True)
     try:
-        path, summary, seconds = build_table(game, out, force, shown, fold, resume, save_every)
+        if cluster is not None:
+            path, summary, seconds = build_on_cluster(game, cluster, out, force, shown, partitions or 0, state_dir,
+                                                      resume, save_every)
+        else:
+            path, summary, seconds = build_table(game, out, force, shown, fold, resume, save_every)
     except KeyboardInterrupt:
-        saved = state_path(out if out is not None else container.local(table_path(game)))
+        table = out if out is not None else container.local(table_path(game))
+        saved = state_path(table) if cluster is None else cluster_state(table, state_dir)
         if saved.exists():
             click.echo(f"the solve's state at the start of a level is saved in {saved}; the same command with "
                        f"--resume continues from it", err=True)
@@ -117,7 +135,11 @@ def fetch(board: str, rule: str, mirror: str | None, force: bool, quiet: bool) -
 @build_option
 @click.option("--progress", is_flag=True,
               help="Show how far the check is even when standard error is not a terminal.")
-def check_command(board: str, rule: str, table_file: Location | None, build: bool, progress: bool) -> None:
+@click.option("--cluster", metavar="ADDRESS",
+              help="Check a folded table on a Dask cluster (tcp://HOST:PORT, or local:N), each worker reading the "
+                   "table at the same path; needs the cluster extra.")
+def check_command(board: str, rule: str, table_file: Location | None, build: bool, progress: bool,
+                  cluster: str | None) -> None:
     """Confirm every value of a table from its children's values, by a forward pass of its own; list
     the inconsistencies (the first 1,000, in index order; all are counted) and exit 1 if there is any.
     A folded table is checked class by class, without unfolding it.
@@ -126,11 +148,18 @@ def check_command(board: str, rule: str, table_file: Location | None, build: boo
     Example (the 4 x 4 table, built first if missing):
       neutreeko check --board 4x4
     """
+    from solver.neutreeko.checking.check import LISTED
     from solver.neutreeko.model.game import Game
+    from solver.neutreeko.tables.build import cluster_module
 
     game = Game.of(board, rule)
     table = open_or_build(game, table_file, build)
-    report = forward_check(table, check_progress(progress))
+    if cluster is not None:
+        module = cluster_module()
+        with module.connect(cluster) as client:
+            report = module.check_on_cluster(client, game, table.path, LISTED, check_progress(progress))
+    else:
+        report = forward_check(table, check_progress(progress))
     for inconsistency in report.listed:
         click.echo(inconsistency.describe(game))
     if report.wrong > len(report.listed):

@@ -2,6 +2,8 @@
 
 * :mod:`~solver.neutreeko.solving.solve`: retrograde analysis over positions;
 * :mod:`~solver.neutreeko.solving.solve_classes`: retrograde analysis over symmetry classes;
+* :mod:`~solver.neutreeko.solving.cluster`: the solve over classes on a Dask cluster (the one module
+  that imports Dask, an extra);
 * :mod:`~solver.neutreeko.solving.levels`: the loop over levels both solves share;
 * :mod:`~solver.neutreeko.solving.spread`: a serial kernel run over a range on several threads;
 * :mod:`~solver.neutreeko.solving.kernel_inputs`: the arrays the position kernels read;
@@ -11,7 +13,7 @@
 """
 
 __all__ = ["EVERY", "solve", "solve_classes", "levels", "kernel_inputs", "class_inputs", "checkpoint", "memory",
-           "spread"]
+           "spread", "cluster"]
 
 # Here rather than in checkpoint, so that the help of solve, which shows it, imports no numpy.
 #: Seconds of solving between two saves of a solve's state (:mod:`~solver.neutreeko.solving.checkpoint`),

@@ -125,20 +125,21 @@ def _class_size(position, triples, other_count, classes):
 
 
 @njit(cache=True, parallel=True, error_model="numpy")
-def _classify(rays, triples, wins, other_count, classes, chunk, result, decided, fresh):
+def _classify(rays, triples, wins, other_count, classes, chunk, offset, result, decided, fresh):
     """Decide what is decided before any move, class by class as the full kernel's ``_classify`` does
     position by position (lost in 0 counted in ``fresh``), and give every other class its count of
-    ``moves x size``; the padding after the last class becomes decided ILLEGAL. In parallel over chunks."""
+    ``moves x size``; the padding after the last class becomes decided ILLEGAL. ``result``, ``decided``
+    and ``fresh`` hold the classes from ``offset`` (a multiple of ``chunk``) on. In parallel over chunks."""
     ray_bit, ray_guards = rays[0], rays[1]
     row_start = classes[1]
     count = row_start[row_start.shape[0] - 1]
     for c in nb.prange(result.shape[0] // chunk):
-        first = c * np.int64(chunk)
+        first = offset + c * np.int64(chunk)
         block = _block_of_class(min(first, count - 1), row_start)
         for number in range(first, first + chunk):
             if number >= count:
-                result[number] = ILLEGAL
-                _mark_decided(decided, number)
+                result[number - offset] = ILLEGAL
+                _mark_decided(decided, number - offset)
                 continue
             while row_start[block + 1] <= number:
                 block += 1
@@ -147,11 +148,11 @@ def _classify(rays, triples, wins, other_count, classes, chunk, result, decided,
             moves = 0 if wins[_triple_rank(o0, o1, o2)] else _move_count(m0, m1, m2, o0, o1, o2, ray_bit,
                                                                          ray_guards)
             if moves == 0:
-                result[number] = 1
-                _mark_decided(decided, number)
+                result[number - offset] = 1
+                _mark_decided(decided, number - offset)
                 fresh[c] += 1
             else:
-                result[number] = moves * _class_size(position, triples, other_count, classes)
+                result[number - offset] = moves * _class_size(position, triples, other_count, classes)
 
 
 @njit(cache=True, parallel=True, error_model="numpy")
@@ -166,10 +167,12 @@ def _canonical_positions(level, size, triples, other_count, classes, sizes):
 
 
 @_jit
-def _unmoves(position, rays, triples, weights, other_count, classes, decided, part_of, chunk, out, base, counts):
+def _unmoves(position, rays, triples, weights, other_count, classes, decided, held, part_of, chunk, out, base,
+             counts):
     """Append the undecided classes of the predecessors of ``position`` (a canonical index) to the
     buckets, as :func:`solver.neutreeko.solving._kernel._unmoves` does with indices: one entry per unmove, so a
-    class reached by two unmoves is met twice."""
+    class reached by two unmoves is met twice. ``decided`` holds the bits of the classes from ``held``
+    (a multiple of 8) on; a class outside them counts as undecided (its partition settles it)."""
     ray_bit, ray_guards, ray_firsts, ray_live, ray_square = rays
     m0, m1, m2, o0, o1, o2 = _decode(position, triples, other_count)
     for moved in range(3):
@@ -188,19 +191,24 @@ def _unmoves(position, rays, triples, weights, other_count, classes, decided, pa
                 continue
             part = _unsigned(part_of[_unsigned(parent // chunk)])
             out[part, _unsigned(base + counts[part])] = parent
-            counts[part] += 1 - _is_decided(decided, parent)
+            local = parent - held
+            if _unsigned(local) < _unsigned(decided.shape[0] * 8):  # unsigned: a negative one is outside too
+                counts[part] += 1 - _is_decided(decided, local)
+            else:
+                counts[part] += 1
 
 
 @njit(cache=True, parallel=True, error_model="numpy")
-def _gather(level, first, last, block, rays, triples, weights, other_count, classes, decided, part_of, chunk, out,
-            counts):
-    """What :func:`solver.neutreeko.solving._kernel._gather` does, with the classes of the predecessors."""
+def _gather(level, first, last, block, rays, triples, weights, other_count, classes, decided, held, part_of, chunk,
+            out, counts):
+    """What :func:`solver.neutreeko.solving._kernel._gather` does, with the classes of the predecessors;
+    ``decided`` and ``held`` as :func:`_unmoves` takes them."""
     blocks = (last - first + block - 1) // block
     capacity = out.shape[1] // counts.shape[0]
     for b in nb.prange(blocks):
         counts[b, :] = 0
         for slot in range(first + b * block, min(first + (b + 1) * block, last)):
-            _unmoves(level[slot], rays, triples, weights, other_count, classes, decided, part_of, chunk, out,
+            _unmoves(level[slot], rays, triples, weights, other_count, classes, decided, held, part_of, chunk, out,
                      b * capacity, counts[b])
     return blocks
 

@@ -39,6 +39,9 @@ _MAGIC = b"neutreeko-solver solve state 1\n"
 #: The description line is far shorter; a longer one is not ours.
 _LONGEST_LINE = 1 << 16
 _ARRAYS = ("words", "decided", "fresh")
+#: In the directory of a solve's state on a cluster (:mod:`solver.neutreeko.solving.cluster`): which level it
+#: saved last, and the digest of each partition's file.
+CLUSTER_STATE = "state.json"
 #: Items of a state checked at a time (whole rows), which bounds the temporaries of the check.
 _CHECKED = 1 << 22
 

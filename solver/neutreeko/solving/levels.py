@@ -32,7 +32,8 @@ Unit = str
 class Level:
     """One step of the analysis: ``count`` items (positions, or classes: ``unit``) decided at distance
     ``plies``, ``decided`` of the ``legal`` ones decided so far (this level's included), after
-    ``seconds`` of solving (before an interruption included)."""
+    ``seconds`` of solving (before an interruption included); on a cluster, ``exchanged`` bytes passed
+    between workers to decide them (None before the first step, and off a cluster)."""
 
     plies: int
     count: int
@@ -40,6 +41,7 @@ class Level:
     legal: int
     seconds: float
     unit: Unit
+    exchanged: int | None = None
 
     @property
     def won(self) -> bool:

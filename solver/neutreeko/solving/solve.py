@@ -44,14 +44,16 @@ class Solution:
     seconds: float
 
 
-def _slabs(fresh: np.ndarray) -> list[tuple[int, int]]:
-    """Bounds ``(first, last)`` of runs of rows (mover ranks) holding about :data:`_SLAB` positions of
-    the level each (a row whole, so at most ``_SLAB`` plus a row), skipping rows with none."""
+def _slabs(fresh: np.ndarray, slab: int | None = None) -> list[tuple[int, int]]:
+    """Bounds ``(first, last)`` of runs of rows (mover ranks) holding about ``slab`` (:data:`_SLAB`
+    unless given) positions of the level each (a row whole, so at most ``slab`` plus a row), skipping
+    rows with none."""
+    slab = _SLAB if slab is None else slab  # read when called: the tests make it small
     rows = np.flatnonzero(fresh)
     if len(rows) == 0:
         return []
     ends = np.cumsum(fresh[rows])
-    cuts = np.searchsorted(ends, np.arange(_SLAB, int(ends[-1]), _SLAB), side="left") + 1
+    cuts = np.searchsorted(ends, np.arange(slab, int(ends[-1]), slab), side="left") + 1
     bounds = np.unique(np.concatenate([[0], cuts, [len(rows)]]))
     return [(int(rows[a]), int(rows[b - 1]) + 1) for a, b in zip(bounds[:-1], bounds[1:])]
 

@@ -13,6 +13,7 @@ to the full one (``tests/neutreeko/solving/test_solve_classes.py`` checks both o
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Iterator
 
 import numpy as np
 
@@ -69,7 +70,7 @@ def solve_classes(game: Game, progress: Progress | None = None,
     state = checkpoints.load(new, layout) if checkpoints is not None else None
     if state is None:
         state = new
-        _class_kernel._classify(rays, triples, inputs.wins, other_count, arrays, _ROW, state.result(rows * _ROW),
+        _class_kernel._classify(rays, triples, inputs.wins, other_count, arrays, _ROW, 0, state.result(rows * _ROW),
                                 state.decided, state.fresh)
     _solve_levels(game, inputs, classes, state, rows, progress, checkpoints)
     result = state.result(rows * _ROW)
@@ -82,52 +83,76 @@ def _solve_levels(game: Game, inputs: KernelInputs, classes: ClassInputs, state:
                   progress: Progress | None, checkpoints: Checkpoints | None) -> None:
     """Decide the classes of ``state`` (``rows`` rows of classes) level by level, as far as they go; the
     levels' buffers (some 130 MB on 9 x 9) live only while the levels run."""
-    from solver.neutreeko.solving import _class_kernel, _kernel
+    from solver.neutreeko.solving import _kernel
 
-    arrays, triples, other_count, rays = classes.arrays, inputs.triples, inputs.other_count, inputs.rays
     words, decided, result = state.words, state.decided, state.result(rows * _ROW)
-    part_of = (np.arange(rows) % inputs.parts).astype(np.int32)
-    class_type = np.int32 if rows * _ROW <= _INT32_CLASSES else np.int64
-
-    # The level's class numbers, then their canonical indices, as in the solve over positions; grouped
-    # by class size (the weight of their parents' decrements, one per settle), then by their other
-    # side's squares where the solve over positions groups them.
-    slab = positions._SLAB
-    level = np.empty(slab + _ROW, dtype=inputs.index_type)
-    grouped = np.empty_like(level)
-    sizes = np.empty(len(level), dtype=np.uint8)
-    grouping = game.positions >= positions._GROUP_FROM
-    ranks = np.zeros(len(level), dtype=np.min_scalar_type(len(triples)))
-    keys = len(triples) if grouping else 1
-    group = symmetry_count(game.board)
-    key = np.empty(len(level), dtype=np.min_scalar_type((group + 1) * keys))
-    block, chunk = positions._BLOCK, positions._CHUNK
-    blocks = -(-chunk // block)
-    out = np.empty((inputs.parts, blocks * block * inputs.max_unmoves), dtype=class_type)
-    counts = np.empty((blocks, inputs.parts), dtype=np.int64)
+    predecessors = Predecessors(game, inputs, classes, (np.arange(rows) % inputs.parts).astype(np.int32),
+                                inputs.parts, rows * _ROW, positions._SLAB)
+    out, counts = predecessors.out, predecessors.counts
 
     def step(found: np.ndarray, fresh: np.ndarray, plies: int) -> None:
-        offsets = np.cumsum(found) - found
         for first, last in positions._slabs(found):
-            _kernel._collect(result, words, decided, encode_result(plies), found, offsets - offsets[first], first, last,
-                             _ROW, level)
-            size = int(found[first:last].sum())
-            _class_kernel._canonical_positions(level, size, triples, other_count, arrays, sizes)
-            if grouping:
-                _kernel._other_ranks(level, size, triples, other_count, ranks)
-            # In place: the slab's keys and its temporaries would be another 64 MB on 9 x 9.
-            np.multiply(sizes[:size], keys, out=key[:size], dtype=key.dtype)
-            key[:size] += ranks[:size]
-            firsts = np.cumsum(np.bincount(key[:size], minlength=(group + 1) * keys))
-            firsts = np.concatenate([[0], firsts[:-1]])
-            bounds = firsts[::keys].tolist() + [size]  # where the classes of each size begin
-            _kernel._group(level, size, key, firsts, grouped)
-            for weight in range(1, group + 1):
-                for start in range(bounds[weight], bounds[weight + 1], chunk):
-                    used = _class_kernel._gather(grouped, start, min(start + chunk, bounds[weight + 1]), block, rays,
-                                                 triples, inputs.weights, other_count, arrays, decided, part_of, _ROW,
-                                                 out, counts)
-                    _kernel._settle(out, counts, used, plies % 2 == 0, encode_result(plies + 1), weight, result,
-                                    decided, fresh, _ROW)
+            for weight, used in predecessors.of_slab(result, words, decided, 0, found, first, last, plies):
+                _kernel._settle(out, counts, used, plies % 2 == 0, encode_result(plies + 1), weight, result,
+                                decided, fresh, _ROW)
 
     run_levels(state, "classes", classes.count, step, progress, checkpoints)
+
+
+class Predecessors:
+    """The classes of the predecessors of a level's classes, a slab of rows at a time, bucketed by the
+    part that owns them (``part_of[row]``, one of ``parts``): the buffers of the passes (some 130 MB on
+    9 x 9 with a slab of 2^22 classes) and the passes. ``count`` classes in all (padding included)."""
+
+    def __init__(self, game: Game, inputs: KernelInputs, classes: ClassInputs, part_of: np.ndarray, parts: int,
+                 count: int, slab: int) -> None:
+        self.inputs, self.classes, self.part_of = inputs, classes, part_of
+        #: ``out[part, b * capacity:]``, ``counts[b, part]`` of them: what pass block ``b`` found for ``part``.
+        self.out = np.empty((parts, -(-positions._CHUNK // positions._BLOCK) * positions._BLOCK * inputs.max_unmoves),
+                            dtype=np.int32 if count <= _INT32_CLASSES else np.int64)
+        self.counts = np.empty((-(-positions._CHUNK // positions._BLOCK), parts), dtype=np.int64)
+        # The level's class numbers, then their canonical indices, as in the solve over positions; grouped
+        # by class size (the weight of their parents' decrements, one per settle), then by their other
+        # side's squares where the solve over positions groups them.
+        self.level = np.empty(slab + _ROW, dtype=inputs.index_type)
+        self.grouped = np.empty_like(self.level)
+        self.sizes = np.empty(len(self.level), dtype=np.uint8)
+        self.grouping = game.positions >= positions._GROUP_FROM
+        self.ranks = np.zeros(len(self.level), dtype=np.min_scalar_type(len(inputs.triples)))
+        self.keys = len(inputs.triples) if self.grouping else 1
+        self.group = symmetry_count(game.board)
+        self.key = np.empty(len(self.level), dtype=np.min_scalar_type((self.group + 1) * self.keys))
+
+    def of_slab(self, result: np.ndarray, words: np.ndarray, decided: np.ndarray, held: int, found: np.ndarray,
+                first: int, last: int, plies: int) -> Iterator[tuple[int, int]]:
+        """Gather the predecessors of the classes at distance ``plies`` of rows ``first`` to ``last`` of
+        ``result`` (``words``, ``decided`` and ``found``, its counts per row, alike), which hold the
+        classes from ``held`` on: after each pass, yield the class size of the classes passed (the weight
+        of their parents' decrements) and the number of blocks of :attr:`out` filled."""
+        from solver.neutreeko.solving import _class_kernel, _kernel
+
+        inputs, arrays, level, key, keys = self.inputs, self.classes.arrays, self.level, self.key, self.keys
+        triples, other_count = inputs.triples, inputs.other_count
+        offsets = np.cumsum(found) - found
+        _kernel._collect(result, words, decided, encode_result(plies), found, offsets - offsets[first], first, last,
+                         _ROW, level)
+        size = int(found[first:last].sum())
+        if held:
+            level[:size] += held
+        _class_kernel._canonical_positions(level, size, triples, other_count, arrays, self.sizes)
+        if self.grouping:
+            _kernel._other_ranks(level, size, triples, other_count, self.ranks)
+        # In place: the slab's keys and its temporaries would be another 64 MB on 9 x 9.
+        np.multiply(self.sizes[:size], keys, out=key[:size], dtype=key.dtype)
+        key[:size] += self.ranks[:size]
+        firsts = np.cumsum(np.bincount(key[:size], minlength=(self.group + 1) * keys))
+        firsts = np.concatenate([[0], firsts[:-1]])
+        bounds = firsts[::keys].tolist() + [size]  # where the classes of each size begin
+        _kernel._group(level, size, key, firsts, self.grouped)
+        chunk = positions._CHUNK
+        for weight in range(1, self.group + 1):
+            for start in range(bounds[weight], bounds[weight + 1], chunk):
+                yield weight, _class_kernel._gather(self.grouped, start, min(start + chunk, bounds[weight + 1]),
+                                                    positions._BLOCK, inputs.rays, triples, inputs.weights,
+                                                    other_count, arrays, decided, held, self.part_of, _ROW,
+                                                    self.out, self.counts)

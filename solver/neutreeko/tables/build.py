@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from functools import partial
 from pathlib import Path
+from types import ModuleType
 from typing import Callable, Iterable
 
 import numpy as np
 
 from solver.core import interrupts
-from solver.core.errors import InputError, MissingTableError, TableExistsError
+from solver.core.errors import ClusterError, InputError, MissingTableError, TableExistsError
 from solver.core.files import size_text
 from solver.core.storage import container
 from solver.core.storage.container import check_replaceable
@@ -18,7 +19,7 @@ from solver.neutreeko.model import index
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.model.symmetry import symmetry_count
 from solver.neutreeko.solving import EVERY, memory
-from solver.neutreeko.solving.checkpoint import Checkpoints, StateError, state_path
+from solver.neutreeko.solving.checkpoint import CLUSTER_STATE, Checkpoints, StateError, state_path
 from solver.neutreeko.solving.levels import Level, Progress
 from solver.neutreeko.solving.memory import fits_over_positions, state_bytes
 from solver.neutreeko.solving.solve import solve
@@ -82,6 +83,46 @@ def build_table(game: Game, path: Path | None = None, force: bool = False, progr
         seconds = solution.seconds
     checkpoints.discard()
     return path, summary, seconds
+
+
+def cluster_module() -> ModuleType:
+    """:mod:`solver.neutreeko.solving.cluster`, imported now; :class:`~solver.core.errors.ClusterError` if Dask
+    is not installed."""
+    try:
+        from solver.neutreeko.solving import cluster
+    except ImportError as error:
+        if error.name not in ("dask", "distributed"):
+            raise
+        raise ClusterError("--cluster needs Dask: pip install 'neutreeko-solver[cluster]'") from None
+    return cluster
+
+
+def cluster_state(table: Path, directory: Path | None = None) -> Path:
+    """The file that says which state a solve on a cluster of the table at ``table`` saved last, in
+    ``directory`` or else ``TABLE.cluster/`` beside the table."""
+    return (directory if directory is not None else table.with_name(table.name + ".cluster")) / CLUSTER_STATE
+
+
+def build_on_cluster(game: Game, address: str, path: Path | None = None, force: bool = False,
+                     progress: Progress | None = None, partitions: int = 0, state: Path | None = None,
+                     resume: bool = False, save_every: float = EVERY) -> tuple[Path, Summary, float]:
+    """Solve ``game`` over its symmetry classes on the Dask cluster at ``address`` (``tcp://host:port``, or
+    ``local:N``) and write its folded table as :func:`build_table` does (byte for byte the same), fetched
+    from the workers a piece at a time; ``partitions``, ``state`` (the directory of the saved state,
+    every worker's; beside the table by default), ``resume`` and ``save_every`` as
+    :func:`solver.neutreeko.solving.cluster.solve_on_cluster` takes them.
+
+    Raises :class:`~solver.core.errors.ClusterError` without Dask or for a cluster that cannot run it, and what :func:`build_table` raises."""
+    cluster = cluster_module()
+    path = container.local(location(path) if path is not None else table_path(game))
+    check_replaceable(path, force, lambda existing: open_table(game, existing))
+    directory = cluster_state(path, state).parent
+    with cluster.connect(address) as client:
+        solution = cluster.solve_on_cluster(client, game, partitions, directory, _stopping(progress), save_every,
+                                            resume)
+        write_folded_table(game, solution.folded, solution.summary, path, solution.seconds, replace=force)
+    cluster.discard(directory)
+    return path, solution.summary, solution.seconds
 
 
 def check_resumed(checkpoints: Checkpoints, summary: Summary, result_digest: Callable[[], str]) -> None:

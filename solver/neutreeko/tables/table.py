@@ -92,23 +92,25 @@ def write_table(game: Game, result: npt.NDArray[np.uint8], path: Path, solve_sec
     return summary
 
 
-def write_folded_table(game: Game, folded: npt.NDArray[np.uint8], summary: Summary, path: Path, solve_seconds: float,
-                       replace: bool = True) -> None:
-    """Write ``folded`` (one byte per legal class, as :func:`solver.neutreeko.tables.folding.fold` gives them),
-    whose positions' counts are ``summary``, as ``game``'s folded table at ``path``, as
-    :func:`write_table` does."""
+def write_folded_table(game: Game, folded: npt.NDArray[np.uint8] | container.Pieces, summary: Summary, path: Path,
+                       solve_seconds: float, replace: bool = True) -> None:
+    """Write ``folded`` (one byte per legal class, as :func:`solver.neutreeko.tables.folding.fold` gives them,
+    whole or in pieces), whose positions' counts are ``summary``, as ``game``'s folded table at ``path``,
+    as :func:`write_table` does."""
     _write(game, folded, summary, path, solve_seconds, True, replace)
 
 
-def _write(game: Game, data: npt.NDArray[np.uint8], summary: Summary, path: Path, solve_seconds: float, fold: bool,
-           replace: bool) -> None:
+def _write(game: Game, data: npt.NDArray[np.uint8] | container.Pieces, summary: Summary, path: Path,
+           solve_seconds: float, fold: bool, replace: bool) -> None:
     attributes: Attributes = {
         "format_version": FORMAT_VERSION, "board": str(game.board), "rule": game.rule.name,
         "index_scheme": index.INDEX_SCHEME, "value_encoding": ENCODING, **summary.counts(),
         "index_description": INDEX_DESCRIPTION, "solve_seconds": float(solve_seconds), "folded": bool(fold),
     }
     if fold:
-        attributes.update(symmetries=symmetry_count(game.board), classes=len(data), canonical_form=CANONICAL_FORM)
+        attributes.update(symmetries=symmetry_count(game.board),
+                          classes=data.length if isinstance(data, container.Pieces) else len(data),
+                          canonical_form=CANONICAL_FORM)
     container.write(Path(path), _FOLDED_DATASET if fold else _DATASET, data, attributes, level=9 if fold else 6,
                     replace=replace)
 
