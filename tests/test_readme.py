@@ -34,6 +34,8 @@ def test_readme_commands_are_ci_s():
     ci = (ROOT / ".ci" / "run").read_text()
     for step in test.split(" && ")[2:]:
         assert f"\n{step}\n" in ci, step
+    extras = re.search(r"pip install -e '([^']*)'", test)
+    assert extras is not None and f"pip install --quiet -e '{extras.group(1)}'\n" in ci  # the same extras
     assert "sphinx-build -W -b html docs docs/_build/html" in README
 
 
