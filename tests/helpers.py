@@ -3,6 +3,7 @@ ways to damage a table (the fixtures are in conftest.py)."""
 
 from __future__ import annotations
 
+import faulthandler
 import hashlib
 import importlib.util
 import inspect
@@ -13,7 +14,7 @@ import shlex
 import sys
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
 import click
 import h5py
@@ -240,3 +241,14 @@ def read_terminal(master: int, until: bytes | None, timeout: float) -> bytes:
             break
         seen += chunk
     return seen
+
+
+def time_bound(seconds: float) -> Callable[[], Iterator[None]]:
+    """An autouse fixture for a module (``_bounded = time_bound(60)``): a test that runs longer than
+    ``seconds`` ends the run with every thread's traceback, so that a hang is seen, not waited for."""
+    @pytest.fixture(autouse=True)
+    def bounded() -> Iterator[None]:
+        faulthandler.dump_traceback_later(seconds, exit=True)
+        yield
+        faulthandler.cancel_dump_traceback_later()
+    return bounded

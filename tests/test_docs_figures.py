@@ -1,15 +1,19 @@
 """No measured time is typed in the documentation's prose: a measurement comes from a file a script
 writes (``docs/benchmarks/*.json``, shown by the benchmark page; the surveys' reports), with the command
-that writes it. A time the pages may state is a setting or a limit of the program, listed here."""
+that writes it. A time the pages may state is a setting or a limit of the program, listed here. The
+times README and CONTRIBUTING give for the two commands and the test tiers are those of
+``docs/benchmarks/commands.json`` (``scripts/bench_commands.py``)."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
 from tests.helpers import script
 
-DOCS = Path(__file__).resolve().parent.parent / "docs"
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
 #: Reports written whole by a command they name (``neutreeko survey``, ``necnon survey``,
 #: ``scripts/cluster_projection.py``).
 GENERATED = {"survey.md", "necnon-survey.md", "benchmarks/cluster.md"}
@@ -38,3 +42,27 @@ def test_no_measured_time_in_the_pages():
 def test_the_cluster_tables_are_those_their_measurements_give():
     projection = script("cluster_projection")
     assert projection.OUT.read_text() == projection.render(), "run scripts/cluster_projection.py"
+
+
+def _duration(seconds: float) -> str:
+    """``"22 s"``, ``"2 min 50 s"``: as README and CONTRIBUTING write a time."""
+    minutes, rest = divmod(round(seconds), 60)
+    return f"{minutes} min {rest} s" if minutes else f"{rest} s"
+
+
+def test_readme_and_contributing_times_are_the_measured_ones():
+    measured = json.loads((DOCS / "benchmarks" / "commands.json").read_text())
+    figures = {entry["name"]: entry["median"] for entry in measured["measurements"]}
+    main = figures["README's main command, from a fresh clone"]
+    tests = figures["README's test command, from a fresh clone"]
+    session = figures["pytest's session, in the test command"]
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    contributing = (ROOT / "CONTRIBUTING.md").read_text()
+    assert f"{round(main)} s from a fresh clone" in readme
+    assert f"about {round(tests / 60)} minutes on 2 cores" in readme
+    assert f"{int(figures['tier browser: tests'])} of the tests drive the explorer in a real browser" in readme
+    assert f"-m unit` runs the cheap one in {_duration(figures['tier unit: seconds of its tests'])}" in readme
+    for tier in ("unit", "kernel", "integration", "slow", "browser"):
+        row = f"| {int(figures[f'tier {tier}: tests']):,} | {_duration(figures[f'tier {tier}: seconds of its tests'])} |"
+        assert re.search(rf"^\| `{tier}` \|.*" + re.escape(row) + "$", contributing, re.MULTILINE), (tier, row)
+    assert f"fixtures: {_duration(session)}." in " ".join(contributing.split())

@@ -6,7 +6,6 @@ requests and ways to misbehave: ignore ranges, cut a transfer short, forge heade
 
 from __future__ import annotations
 
-import faulthandler
 import hashlib
 import json
 import re
@@ -34,7 +33,7 @@ from solver.neutreeko.solving.solve import solve
 from solver.neutreeko.tables.digests import committed_digest
 from solver.neutreeko.tables.table import open_table, table_path, write_table
 from solver.web.static_host import RangeHandler, RangeServer
-from tests.helpers import assert_one_line_error, invoke
+from tests.helpers import assert_one_line_error, invoke, time_bound
 
 necnon_cli = group("necnon")
 
@@ -44,13 +43,7 @@ NECNON = NecnonGame.of("3x3", "nec")
 NAMES = {"neutreeko-4x4.h5", "neutreeko-3x3.h5", "necnon-3x3-nec.h5"}
 #: No test of this module may take longer: a hang ends the run with the threads' tracebacks.
 BOUND_SECONDS = 120
-
-
-@pytest.fixture(autouse=True)
-def _bounded() -> Iterator[None]:
-    faulthandler.dump_traceback_later(BOUND_SECONDS, exit=True)
-    yield
-    faulthandler.cancel_dump_traceback_later()
+_bounded = time_bound(BOUND_SECONDS)
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,6 @@ the address, exit 1, never with an answer. The servers are the test's own, on th
 
 from __future__ import annotations
 
-import faulthandler
 import functools
 import http.server
 import re
@@ -33,7 +32,7 @@ from solver.neutreeko.solving.solve import solve
 from solver.neutreeko.tables.table import open_table, table_path, write_table
 from solver.web.api import Explorer
 from solver.web.static_host import RangeHandler, RangeServer
-from tests.helpers import assert_one_line_error, invoke
+from tests.helpers import assert_one_line_error, invoke, time_bound
 
 FOUR = Game.of("4x4")
 FOLDED = Game.of("5x4")
@@ -41,15 +40,7 @@ NECNON = NecnonGame.of("3x3", "nec")
 HEX = NecnonGame.of("hex2", "nec")
 #: No test of this module may take longer: a hang ends the run with the threads' tracebacks.
 BOUND_SECONDS = 60
-
-
-
-
-@pytest.fixture(autouse=True)
-def _bounded() -> Iterator[None]:
-    faulthandler.dump_traceback_later(BOUND_SECONDS, exit=True)
-    yield
-    faulthandler.cancel_dump_traceback_later()
+_bounded = time_bound(BOUND_SECONDS)
 
 
 @pytest.fixture(scope="module")
