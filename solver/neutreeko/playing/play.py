@@ -98,6 +98,7 @@ def random_move(ranked: list[RankedMove], rng: random.Random) -> RankedMove:
     return rng.choice(ranked)
 
 
+#: The engines by name (:data:`~solver.neutreeko.playing.ENGINE_NAMES`), best first.
 ENGINES: dict[str, Engine] = dict(zip(ENGINE_NAMES, (perfect, strong, fair, random_move), strict=True))
 
 
@@ -181,7 +182,7 @@ class Match(Session[Ply, PlayedGame]):
               record_path: Path | None = None) -> Match:
         """The match ``neutreeko play`` runs, from the start of ``game`` and after its moves (a record
         with no moves for a new game): a person plays the colours of ``you`` (a key of :data:`SIDES`),
-        the ``opponent`` engine (a key of :data:`~solver.necnon.playing.play.ENGINES`) the others. Without a seed, one is drawn and
+        the ``opponent`` engine (a key of :data:`ENGINES`) the others. Without a seed, one is drawn and
         shown, so that any game can be replayed."""
         seed = new_seed() if seed is None else seed
         engine = ENGINES[opponent]
