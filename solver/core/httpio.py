@@ -5,6 +5,7 @@ otherwise, and a socket's bytes read under a deadline."""
 from __future__ import annotations
 
 import io
+import re
 import socket
 import time
 from typing import Any
@@ -14,6 +15,7 @@ from solver.core.answers.notation import quote
 #: The most digits a header's number may have, leading zeros included: lengths up to an exabyte.
 MAX_DIGITS = 18
 _DIGITS = frozenset("0123456789")
+_CONTENT_RANGE = re.compile(rf"bytes ([0-9]{{1,{MAX_DIGITS}}})-([0-9]{{1,{MAX_DIGITS}}})/([0-9]{{1,{MAX_DIGITS}}})")
 
 
 def number(value: str) -> int:
@@ -28,6 +30,23 @@ def number(value: str) -> int:
     if not 0 < len(digits) <= MAX_DIGITS or not _DIGITS.issuperset(digits):
         raise ValueError(f"{quote(value)} is not a number of 1 to {MAX_DIGITS} ASCII digits")
     return int(digits)
+
+
+
+def content_range(value: str) -> tuple[int, int, int]:
+    """The first byte, the last byte and the file's size a ``Content-Range`` header's ``value`` states:
+    ``bytes FIRST-LAST/SIZE``, numbers of 1 to :data:`MAX_DIGITS` ASCII digits, with only spaces or tabs
+    around the whole; :class:`ValueError` for anything else (an unsatisfied range's ``bytes */SIZE``
+    included).
+
+    >>> content_range("bytes 0-99/1000 ")
+    (0, 99, 1000)
+    """
+    match = _CONTENT_RANGE.fullmatch(value.strip(" \t"))
+    if not match:
+        raise ValueError(f"{quote(value)} is not a Content-Range of bytes")
+    first, last, size = (int(part) for part in match.groups())
+    return first, last, size
 
 
 class TimedReader(io.RawIOBase):

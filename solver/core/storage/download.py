@@ -37,7 +37,7 @@ from solver import __version__
 from solver.core import files
 from solver.core.answers.notation import quote, shortened
 from solver.core.errors import ReleaseError
-from solver.core.httpio import TimedReader, number
+from solver.core.httpio import TimedReader, content_range, number
 
 #: ``progress(received, total)``: bytes held so far, of the total.
 Progress = Callable[[int, int], None]
@@ -49,7 +49,6 @@ DEADLINE = 3600.0
 #: The most bytes one read asks for; what arrives is written at once.
 _BLOCK = 1 << 16
 _HEADERS = {"User-Agent": f"neutreeko-solver/{__version__}", "Accept-Encoding": "identity"}
-_CONTENT_RANGE = re.compile(r"bytes ([^-]*)-([^/]*)/(.*)")
 
 
 def address(mirror: str, name: str) -> str:
@@ -242,10 +241,10 @@ def _number(text: str, what: str, url: str) -> int:
 
 def _content_range(text: str, url: str) -> tuple[int, int]:
     """The first byte and the file's total size of a ``Content-Range`` header."""
-    match = _CONTENT_RANGE.fullmatch(text.strip(" \t"))
-    if not match:
-        raise ReleaseError(f"{quote(url)} answered a range request with the Content-Range {quote(text)}")
-    first, _, total = (_number(value, "Content-Range", url) for value in match.groups())
+    try:
+        first, _, total = content_range(text)
+    except ValueError:
+        raise ReleaseError(f"{quote(url)} answered a range request with the Content-Range {quote(text)}") from None
     return first, total
 
 

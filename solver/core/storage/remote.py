@@ -33,6 +33,7 @@ from pathlib import Path
 from solver import __version__
 from solver.core.answers.notation import quote, shortened
 from solver.core.errors import InputError, MissingTableError, TableError
+from solver.core.httpio import content_range
 from solver.core.storage import download
 
 #: Seconds a connection or one read of a response may wait for the server.
@@ -42,7 +43,6 @@ DEADLINE = 120.0
 _REDIRECTS = 5
 _HEADERS = {"User-Agent": f"neutreeko-solver/{__version__}", "Accept-Encoding": "identity"}
 _ADDRESS = re.compile(r"https?://", re.IGNORECASE)
-_CONTENT_RANGE = re.compile(r"bytes ([0-9]{1,18})-([0-9]{1,18})/([0-9]{1,18})")
 
 
 class AddressError(InputError, ValueError):
@@ -196,10 +196,10 @@ class RemoteFile:
         if response.status != 206:
             raise self._failed(f"HTTP {response.status} {shortened(str(response.reason))}")
         text = response.getheader("Content-Range") or ""
-        match = _CONTENT_RANGE.fullmatch(text.strip(" \t"))
-        if not match:
-            raise self._failed(f"it answered a range request with the Content-Range {quote(text)}")
-        start, stop, total = (int(value) for value in match.groups())
+        try:
+            start, stop, total = content_range(text)
+        except ValueError:
+            raise self._failed(f"it answered a range request with the Content-Range {quote(text)}") from None
         cut = self._size is None and stop == total - 1 and start <= stop < last  # the first read, a small file
         if start != first or (stop != last and not cut) or stop >= total:
             raise self._failed(f"it answered a request for bytes {first:,} to {last:,} with bytes {start:,} to "
