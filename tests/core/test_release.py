@@ -459,21 +459,23 @@ def test_a_truncated_file_on_the_mirror_is_refused(release_copy, serve, tables):
     _nothing_moved(tables)
 
 
-def test_a_tampered_file_is_refused_and_nothing_is_moved(release_copy, serve, tables):
-    table = release_copy / "neutreeko-4x4.h5"
+def _tampered(table: Path) -> Path:
+    """``table`` with one bit of its middle byte flipped."""
     data = bytearray(table.read_bytes())
     data[len(data) // 2] ^= 0x10
     table.write_bytes(bytes(data))
+    return table
+
+
+def test_a_tampered_file_is_refused_and_nothing_is_moved(release_copy, serve, tables):
+    _tampered(release_copy / "neutreeko-4x4.h5")
     assert_one_line_error(invoke("fetch", "4x4", "--mirror", serve(release_copy).url),
                           "neutreeko-4x4.h5' does not match the manifest: its SHA-256 is", code=1)
     _nothing_moved(tables)
 
 
 def test_a_tampered_file_with_a_manifest_to_match_fails_the_container_check(release_copy, serve, tables):
-    table = release_copy / "neutreeko-4x4.h5"
-    data = bytearray(table.read_bytes())
-    data[len(data) // 2] ^= 0x10
-    table.write_bytes(bytes(data))
+    table = _tampered(release_copy / "neutreeko-4x4.h5")
     _edit_manifest(release_copy, "neutreeko-4x4.h5", sha256=_sha256(table))
     assert_one_line_error(invoke("fetch", "4x4", "--mirror", serve(release_copy).url),
                           "is not a sound table", "damaged", code=1)
