@@ -17,10 +17,11 @@ from solver.core.games import load
 _TABLES = click.argument("tables", nargs=-1, required=True, metavar="TABLE...", type=click.Path(path_type=Path))
 
 
-def _check_file(program: str, tables: tuple[Path, ...]) -> None:
+def _check_file(program: str, tables: tuple[str, ...]) -> None:
     from solver.core.storage import container
+    from solver.core.storage.remote import location
 
-    for path in tables:
+    for path in map(location, tables):
         container.check_present(path, f"no table at {path}")
         click.echo(f"{path}: intact ({container.check_file(path, convert=f'{program} convert'):,} bytes digested)")
 
@@ -41,14 +42,16 @@ def commands(program: str, table: str, builds: str = "") -> tuple[click.Command,
     ``table`` (in ``tables/`` for check-file, once the command ``builds`` has built it if given; in
     ``old/``, in the first format, for convert)."""
     after = f" (once {builds} has built the table)" if builds else ""
-    check_file = click.command(name="check-file", help=f"""Digest every byte of table files (of either game)
-    against their header: a probe checks only the header, the metadata and the chunks it reads; this
-    checks the whole file. Exits 1 at the first file that is not intact, naming it.
+    check_file = click.command(name="check-file", help=f"""Digest every byte of table files (of either game),
+    or of tables at addresses, against their header: a probe checks only the header, the chunk map, the
+    chunks it reads and, in a local file, the metadata; this checks the whole file. Exits 1 at the first
+    file that is not intact, naming it.
 
     \b
     Example{after}:
       {program} check-file tables/{table}
-    """)(_TABLES(functools.partial(_check_file, program)))
+    """)(click.argument("tables", nargs=-1, required=True, metavar="TABLE|URL...")(
+        functools.partial(_check_file, program)))
     convert = click.command(name="convert", help=f"""Rewrite table files (of either game) written in the
     first container format in today's format, in place, from their verified data: nothing is solved
     again, the result bytes stay the same.

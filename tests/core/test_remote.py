@@ -137,12 +137,28 @@ def test_the_explorer_answers_from_a_release_address(release, serve):
     assert states["3x3", "connected"] == states["2x2", "nec"] == "missing"  # never built at an address
 
 
-def test_opening_reads_the_header_map_and_metadata_and_a_probe_one_chunk(release, serve):
-    server = serve(release)
-    path = release / _name(FOUR)
+class Recorder(RangeHandler):
+    """The honest server, noting each range asked for in :attr:`asked`."""
+
+    asked: list[tuple[int, int]] = []
+
+    def reply(self, status: int, headers: dict[str, str], body: bytes) -> None:
+        first, last = (int(end) for end in re.findall("[0-9]+", self.headers["Range"]))
+        self.asked.append((first, last + 1))
+        super().reply(status, headers, body)
+
+
+def test_opening_reads_the_header_and_map_and_a_probe_one_chunk(release, serve):
+    recorder = type("Recording", (Recorder,), {"asked": []})
+    server = serve(release, recorder)
     contents = open_contents(Url(server.url + _name(FOUR)))
     opened = server.sent
-    assert opened < path.stat().st_size // 4  # not the whole file
+    header, entries = contents._header, contents._entries
+    map_range = (header["map_offset"], header["map_offset"] + len(entries) * MAP_ENTRY.itemsize)
+    # The header, then the map; no byte of the metadata region (nothing of it is needed to find a chunk).
+    assert recorder.asked[0][0] == 0 and max(last for _, last in recorder.asked[:-1]) <= header["header_bytes"]
+    assert recorder.asked[-1] == map_range
+    assert opened == sum(last - first for first, last in recorder.asked)
     chunks = contents.chunks("result", FOUR.positions, np.uint8)
     chunks.chunk(0)
     assert server.sent - opened == int(chunks.entries[0]["size"])
@@ -261,6 +277,24 @@ def test_a_chunk_that_fails_its_digest_is_refused_without_an_answer(release, ser
     assert not any(word in result.stdout for word in ("wins", "loses", "draw"))
     (line,) = result.stderr.splitlines()
     assert "does not match its digest" in line and url in line and line.endswith("publish it there again")
+
+
+def test_damaged_metadata_is_not_read_over_http_and_check_file_finds_it(release, serve, tmp_path):
+    def flip_the_superblock(data: bytearray, contents) -> bytes:
+        data[contents._header["header_bytes"] + 16] ^= 0xFF  # HDF5's superblock: metadata, in no chunk
+        return bytes(data)
+
+    served = _changed_copy(release, tmp_path / "metadata", flip_the_superblock)
+    url = serve(served).url + _name(FOUR)
+    local = invoke("query", "start", "--board", "4x4", "--table", str(served / _name(FOUR)))
+    assert local.exit_code == 1 and "its metadata does not match its digest" in local.stderr
+    intact = invoke("query", "start", "--board", "4x4", "--table", str(release / _name(FOUR)))
+    there = invoke("query", "start", "--board", "4x4", "--table", url)
+    assert there.exit_code == intact.exit_code == 0 and there.stdout == intact.stdout, there.stderr
+    assert_one_line_error(invoke("check-file", url), url, "its contents do not match their digest", code=1)
+    checked = invoke("check-file", serve(release).url + _name(FOUR))
+    assert checked.exit_code == 0 and checked.stdout.endswith(f"intact ({(release / _name(FOUR)).stat().st_size:,} "
+                                                              "bytes digested)\n")
 
 
 def test_a_refused_connection_and_a_silent_server_are_refused_in_one_line(release, serve, monkeypatch):

@@ -3,7 +3,7 @@ gzip-compressed dataset and attributes that describe it, behind a header (HDF5's
 the library skips) that tells this project's reader everything it needs without the HDF5 library.
 
 :func:`write` and :func:`stamp` write a table; :func:`open_contents` opens one as :class:`Contents`,
-checking the header, the chunk map and every byte that lies in no chunk, and
+checking the header, the chunk map and (in a local file) every byte that lies in no chunk, and
 :meth:`Contents.check_attributes` checks the attributes a game names (:class:`Kind`); a chunk is checked
 against its digest when it is read (:mod:`solver.core.storage.chunks`). A damaged or forged file raises
 one :class:`~solver.core.errors.TableError` naming the table ("table X is damaged: ...; rebuild it
@@ -495,7 +495,9 @@ def damaged(path: Location, why: str, rebuild: str = "") -> TableError:
 
 def open_contents(path: Location, rebuild: str = "", convert: str = "") -> Contents:
     """``path`` (a file, or an address read as :mod:`solver.core.storage.remote` says) opened read-only
-    as :class:`Contents`, once its header and chunk map have been verified (see the module docstring).
+    as :class:`Contents`, once its header and chunk map have been verified, and a local file's metadata
+    region (at an address it is not read: finding and checking a chunk needs none of it, and on a big
+    table it outweighs the map; :func:`check_file` reads it).
     A file that cannot be read, is not a table or is damaged raises :class:`~solver.core.errors.TableError`
     saying why; messages about a damaged file name ``rebuild``, the command that rebuilds it, and about a
     file of the first container format ``convert``, the command that rewrites it."""
@@ -503,6 +505,8 @@ def open_contents(path: Location, rebuild: str = "", convert: str = "") -> Conte
     try:
         header = _verified_header(file, path, rebuild, convert)
         entries = _verified_map(file, header, path, rebuild)
+        if not isinstance(path, Url):
+            _check_metadata(file, header, entries, path, rebuild)
     except OSError as error:
         file.close()
         raise TableError(f"cannot read {path}: {error.strerror or error}") from None
@@ -603,9 +607,15 @@ def _verified_map(file: Source, header: dict[str, Any], path: Location, rebuild:
     if count and (offsets.min() < header["header_bytes"] or offsets.max() > size or sizes.max() > size
                   or (offsets + sizes).max() > size):
         raise damaged(path, "its chunk map points outside the file", rebuild)
-    if _metadata_digest(file, entries, header["header_bytes"], size) != header["metadata_sha256"]:
-        raise damaged(path, "its metadata does not match its digest", rebuild)
     return entries
+
+
+def _check_metadata(file: Source, header: dict[str, Any], entries: npt.NDArray[np.void], path: Location,
+                    rebuild: str) -> None:
+    """Raise :class:`~solver.core.errors.TableError` unless the metadata region of ``file`` matches the
+    header's digest."""
+    if _metadata_digest(file, entries, header["header_bytes"], header["size"]) != header["metadata_sha256"]:
+        raise damaged(path, "its metadata does not match its digest", rebuild)
 
 
 def _metadata_digest(file: Source, entries: npt.NDArray[np.void], start: int, end: int) -> str:

@@ -5,10 +5,11 @@ and a release's address taken as the tables directory (``NEUTREEKO_TABLES=https:
 A :class:`RemoteFile` reads a file's bytes with HTTP ``Range`` requests, as
 :class:`~solver.core.storage.chunks.OpenFile` reads a local file's, so that the container's checks
 (:func:`solver.core.storage.container.open_contents`) and the chunk reader
-(:mod:`solver.core.storage.chunks`) are the same for both: opening reads the header, the chunk map and
-the metadata and checks them; a probe reads its chunk and checks its SHA-256. Nothing is written to
-disk. Connections are kept open between requests (one per thread reading at a time); each read of a
-response waits at most :data:`TIMEOUT` seconds, and a request ends within :data:`DEADLINE` seconds.
+(:mod:`solver.core.storage.chunks`) are the same for both: opening reads the header and the chunk map
+and checks them; a probe reads its chunk and checks its SHA-256. The metadata region, which a probe
+never uses, is left unread (``check-file`` reads every byte). Nothing is written to disk. Connections
+are kept open between requests (one per thread reading at a time); each read of a response waits at
+most :data:`TIMEOUT` seconds, and a request ends within :data:`DEADLINE` seconds.
 
 The host must answer ``Range`` requests (HTTP 206 with the ``Content-Range`` asked for). A file it does
 not have (HTTP 404 or 410) raises :class:`~solver.core.errors.MissingTableError`; anything else
