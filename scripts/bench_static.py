@@ -6,7 +6,8 @@ For each of ``--positions`` random legal positions of ``--board``: **cold**, the
 first, so that the answer reads (and checks and inflates) every chunk it needs; then **warm**, the same
 answer again from the cache. Also the table's opening (header and chunk map, the first answer's extra
 cost), the bytes read from the table for a cold answer, and the size of the site's JavaScript,
-uncompressed. Medians over the positions.
+uncompressed. Medians over the positions. Each answer is then compared with Python's (the value, the
+plies, every move's value and order), and the script exits 1 at the first that differs.
 
     python scripts/bench_static.py --board 6x6 [--tables DIR] [--positions 50] [--json FILE]
 
@@ -17,6 +18,7 @@ a temporary directory by ``neutreeko site``. Needs ``/usr/bin/chromium`` and ``/
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import subprocess
 import sys
@@ -29,6 +31,8 @@ from screenshots import _browser  # the same headless Chromium as the pictures
 from solver.core.storage.container import tables_dir
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.model.position import random_positions
+from solver.neutreeko.querying.probe import Tablebase
+from solver.neutreeko.querying.report import query_object
 from solver.neutreeko.tables.table import open_table, table_path
 from solver.web.site import SITE_FILE
 from solver.web.static_host import static_server
@@ -44,7 +48,7 @@ _MEASURE = """const [positions, board] = arguments, done = arguments[arguments.l
     .reduce((sum, entry) => sum + entry.encodedBodySize, 0);
   let start = performance.now();
   await reader.answer("position", {position: "start", board});
-  const open = performance.now() - start, rows = [];
+  const open = performance.now() - start, rows = [], answers = [];
   for (const position of positions) {
     table.setCacheLimit(0);
     table.setCacheLimit(64 << 20);
@@ -53,10 +57,11 @@ _MEASURE = """const [positions, board] = arguments, done = arguments[arguments.l
     await reader.answer("position", {position, board});
     const cold = performance.now() - start;
     start = performance.now();
-    await reader.answer("position", {position, board});
+    const answer = await reader.answer("position", {position, board});
     rows.push([cold, performance.now() - start, read() - before]);
+    answers.push(answer);
   }
-  return {open, rows};
+  return {open, rows, answers};
 })().then(done, error => done({error: String(error)}));"""
 
 
@@ -90,11 +95,17 @@ def main() -> None:
             driver.quit()
     if "error" in measured:
         raise SystemExit(f"bench_static: the page failed: {measured['error']}")
+    with Tablebase(table.parent) as tablebase:
+        for position, got in zip(random_positions(game, options.positions, options.seed), measured["answers"]):
+            want = json.loads(json.dumps(query_object(position, tablebase.probe(position), tablebase.moves(position))))
+            if got != want:
+                raise SystemExit(f"bench_static: the page answers {position.fen()} otherwise than Python: {got}")
     cold, warm, read = (list(column) for column in zip(*measured["rows"]))
     opened = open_table(game, table)
     what = f"{options.board} ({'folded' if opened.folded else 'full'} table)"
     opened.close()
     print(f"static explorer, {what}, {len(positions)} positions; Chromium's own timings")
+    print(f"  every answer equal to Python's: {len(positions)} positions")
     print(f"  opening the table (header, chunk map): {measured['open']:.1f} ms")
     print(f"  value and every move, cold chunks: median {statistics.median(cold):.1f} ms, "
           f"{statistics.median(read) / 1e3:.0f} kB read")
