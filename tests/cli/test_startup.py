@@ -1,8 +1,8 @@
 """What the command line imports before it answers: only what the command it runs uses. Its start-up
 time is mostly imports, so the set is checked rather than the clock: no numpy or h5py for ``--version``
 or any help, no numba and no HDF5 library for a query of a table that exists, no other command's
-module for a command, and for none of them the reader of installed packages' metadata (a built-in game
-needs no entry point)."""
+module for a command, and for none of them the reader of installed packages' metadata or the HTTP client
+(a built-in game needs no entry point, a local table no address)."""
 
 from __future__ import annotations
 
@@ -18,8 +18,9 @@ from solver.cli import group
 TIMEOUT = 60
 #: Libraries that cost a large part of a start-up each; none is needed to show the version or any help.
 HEAVY = ("numpy", "h5py", "numba", "llvmlite", "matplotlib")
-#: The entry points' reader: only for a game installed apart.
-APART = ("importlib.metadata",)
+#: The entry points' reader and the HTTP client, with the mail parser and TLS they import: only for a game
+#: installed apart and for tables at an address.
+APART = ("importlib.metadata", "email", "http.client", "ssl", "urllib.request")
 
 
 def _imported(*args: str, tables: str = "") -> set[str]:
