@@ -13,7 +13,7 @@ from functools import cache
 import click
 
 from solver import registry
-from solver.cli import containers, explorer, releases
+from solver.cli import containers, releases
 from solver.cli.common import CommandGroup
 from solver.core.games import load
 
@@ -21,19 +21,18 @@ __all__ = ["cli", "group"]
 
 
 @cache
-def group(program: str) -> click.Group:
+def group(program: str) -> CommandGroup:
     """The command group of the game whose command is ``program``, with the shared commands added;
     :class:`KeyError` if no game has that command."""
     entry = registry.program(program)
     if entry is None:
         raise KeyError(program)
-    commands: click.Group = load(entry.commands)
-    shared = [*containers.commands(entry.program, entry.example_table, entry.example_build),
-              releases.publish_command(entry.program)]
-    if entry is registry.default():
-        shared += [explorer.serve, explorer.site]
-    for command in shared:
+    commands: CommandGroup = load(entry.commands)
+    for command in (*containers.commands(entry.program, entry.example_table, entry.example_build),
+                    releases.publish_command(entry.program)):
         commands.add_command(command)
+    if entry is registry.default():  # loaded when used, as the game's own commands are
+        commands.lazy.update(serve="solver.cli.explorer:serve", site="solver.cli.explorer:site")
     return commands
 
 
@@ -43,6 +42,5 @@ def __getattr__(name: str) -> click.Group:
     command loaded."""
     program = registry.default().program if name == "cli" else name.removesuffix("_cli")
     if (name == "cli" or name.endswith("_cli")) and registry.program(program) is not None:
-        made = group(program)
-        return made.loaded() if isinstance(made, CommandGroup) else made
+        return group(program).loaded()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -51,6 +51,7 @@ def test_version_and_help_import_no_heavy_library(args):
 def test_version_imports_no_command():
     imported = _imported("--version")
     assert not {name for name in imported if name.startswith("solver.neutreeko.cli.")} - {"solver.neutreeko.cli.group"}
+    assert "solver.cli.explorer" not in imported
 
 
 def test_every_command_is_listed_and_loads_under_its_name():
@@ -78,5 +79,5 @@ def test_query_imports_no_solver_and_no_hdf5(tables_5x5):
     imported = _imported("query", "start", tables=str(tables_5x5))
     assert not imported & {"numba", "llvmlite", "h5py", "matplotlib", *APART}, sorted(imported & set(APART))
     assert not {"solver.neutreeko.cli.tables", "solver.neutreeko.cli.games", "solver.neutreeko.tables.build",
-                "solver.neutreeko.solving.solve", "solver.neutreeko.querying.bulk",
-                "solver.neutreeko.drawing.pictures"} & imported
+                "solver.neutreeko.solving.solve", "solver.cli.explorer", "solver.neutreeko.querying.bulk",
+                "solver.neutreeko.drawing.pictures", "importlib.resources"} & imported
