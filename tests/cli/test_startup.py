@@ -80,4 +80,4 @@ def test_query_imports_no_solver_and_no_hdf5(tables_5x5):
     assert not imported & {"numba", "llvmlite", "h5py", "matplotlib", *APART}, sorted(imported & set(APART))
     assert not {"solver.neutreeko.cli.tables", "solver.neutreeko.cli.games", "solver.neutreeko.tables.build",
                 "solver.neutreeko.solving.solve", "solver.cli.explorer", "solver.neutreeko.querying.bulk",
-                "solver.neutreeko.drawing.pictures", "importlib.resources"} & imported
+                "solver.neutreeko.drawing.pictures", "solver.neutreeko.playing.record", "importlib.resources"} & imported

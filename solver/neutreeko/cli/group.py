@@ -68,9 +68,13 @@ def read_position(words: tuple[str, ...], board: str, rule: str, moves: str) -> 
     (move text, see :mod:`solver.neutreeko.playing.record`)."""
     from solver.neutreeko.model.game import Game
     from solver.neutreeko.model.position import Position
-    from solver.neutreeko.playing.record import after_moves
 
-    return after_moves(Position.parse(" ".join(words), rule, Game.of(board, rule)), moves)
+    position = Position.parse(" ".join(words), rule, Game.of(board, rule))
+    if not moves:
+        return position
+    from solver.neutreeko.playing.record import after_moves  # the reader of records only for --moves
+
+    return after_moves(position, moves)
 
 
 def terminal_progress(always: bool = False) -> Callable[[Level], None] | None:
