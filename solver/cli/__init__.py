@@ -4,10 +4,13 @@ every game shares: ``check-file`` and ``convert`` (:mod:`~solver.cli.containers`
 (:mod:`~solver.cli.explorer`).
 
 :func:`group` gives a game's group; ``cli`` is the default game's, ``<program>_cli`` any game's.
+Importing this module sets ``OPENBLAS_NUM_THREADS`` to 1 unless the environment sets it, before any
+command imports numpy.
 """
 
 from __future__ import annotations
 
+import os
 from functools import cache
 
 import click
@@ -18,6 +21,10 @@ from solver.cli.common import CommandGroup
 from solver.core.games import load
 
 __all__ = ["cli", "group"]
+
+# The package calls no BLAS routine, and the OpenBLAS numpy loads starts a thread per core at once, a
+# large part of a short command's time: one is enough.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 
 @cache

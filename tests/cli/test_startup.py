@@ -2,7 +2,7 @@
 time is mostly imports, so the set is checked rather than the clock: no numpy or h5py for ``--version``
 or any help, no numba and no HDF5 library for a query of a table that exists, no other command's
 module for a command, and for none of them the reader of installed packages' metadata or the HTTP client
-(a built-in game needs no entry point, a local table no address)."""
+(a built-in game needs no entry point, a local table no address); and OpenBLAS starts no thread of its own."""
 
 from __future__ import annotations
 
@@ -72,6 +72,19 @@ def test_the_documented_group_holds_every_command():
                           capture_output=True, text=True, timeout=TIMEOUT)
     assert done.returncode == 0, done.stderr
     assert set(done.stdout.split()) == set(COMMANDS) | {"check-file", "convert", "publish", "serve", "site"}
+
+
+@pytest.mark.parametrize("given, expected", [(None, "1"), ("3", "3")])
+def test_openblas_starts_one_thread_unless_told(given, expected):
+    """The command line sets OPENBLAS_NUM_THREADS to 1 before numpy loads OpenBLAS (the package calls no
+    BLAS routine, and the threads OpenBLAS starts slow every command down), unless the environment sets it."""
+    environment = {name: value for name, value in os.environ.items() if name != "OPENBLAS_NUM_THREADS"}
+    if given is not None:
+        environment["OPENBLAS_NUM_THREADS"] = given
+    code = "import os, sys\nimport solver.cli\nprint(os.environ.get('OPENBLAS_NUM_THREADS'), 'numpy' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], env=environment, capture_output=True, text=True,
+                          timeout=TIMEOUT)
+    assert done.stdout.split() == [expected, "False"], done.stderr
 
 
 @pytest.mark.slow
