@@ -5,7 +5,8 @@
     their bytecode, as installed), and its peak resident memory;
 (b) ``neutreeko query start --board B`` for each ``--board`` (its table built first, outside the runs),
     and for the first board the same through ``python -m solver``; then ``python -c "import numpy"``
-    alone, the part of a query's start-up that no change to the package can take away;
+    alone (OpenBLAS on one thread, as the command line starts it), the part of a query's start-up that
+    no change to the package can take away;
 (c) the first ``neutreeko verify``: numba's cache empty and no tables (a new directory for each, as
     after a fresh install), ``--verify-runs`` runs; then the same with the kernels cached (the tables
     still solved), and with everything built (``verify`` only reads).
@@ -130,9 +131,10 @@ def measure(versions: list[Version], options: argparse.Namespace) -> None:
     what = f"python -m solver query start {board}"
     print(f"{what}: {describe(what, alternating(modules, ['query', 'start', '--board', board], options.runs))}",
           flush=True)
-    numpy = Version("numpy", [sys.executable, "-c", "import numpy"], versions[0].environment, None)
+    numpy, = with_environment([Version("numpy", [sys.executable, "-c", "import numpy"], versions[0].environment, None)],
+                              OPENBLAS_NUM_THREADS="1")
     timed(numpy, [])
-    what = "python -c 'import numpy'"
+    what = "OPENBLAS_NUM_THREADS=1 python -c 'import numpy'"
     print(f"{what}: {describe(what, alternating([numpy], [], options.runs))}", flush=True)
     if options.verify_runs:
         what = "first verify (empty numba cache, no tables)"
