@@ -3,14 +3,18 @@
 (a) ``neutreeko --version``, ``neutreeko --help`` and every command's ``--help``: wall time of the
     whole process, the median of ``--runs`` runs after one untimed (modules are then imported from
     their bytecode, as installed), and its peak resident memory;
-(b) ``neutreeko query start --board B`` for each ``--board`` (its table built first, outside the runs);
+(b) ``neutreeko query start --board B`` for each ``--board`` (its table built first, outside the runs),
+    and for the first board the same through ``python -m solver``; then ``python -c "import numpy"``
+    alone (OpenBLAS on one thread, as the command line starts it), the part of a query's start-up that
+    no change to the package can take away;
 (c) the first ``neutreeko verify``: numba's cache empty and no tables (a new directory for each, as
     after a fresh install), ``--verify-runs`` runs; then the same with the kernels cached (the tables
     still solved), and with everything built (``verify`` only reads).
 
 With ``--baseline DIR`` (a checkout of another version, e.g. ``git worktree add /tmp/base main``) every
 command runs alternately with that version, on the same tables, and each line gives both and the
-ratio of their medians, so that the machine's noise falls on both alike.
+ratio of their medians, so that the machine's noise falls on both alike. The checkout, which has no
+console script, runs the command line as the console script does (under the program's name).
 
 Usage: ``python scripts/bench_startup.py [--runs 9] [--board 5x5 --board 4x4] [--verify-runs 3]
 [--baseline DIR] [--json FILE]``. The tables of ``query start`` are built first into a temporary
@@ -31,6 +35,10 @@ from benchprocess import Version, alternating, baseline_version, describe, this_
 # In a process of its own: this script imports nothing of the package, so that it stays small (see benchprocess).
 _COMMANDS = ("from solver.cli import group\ncli = group('neutreeko')\n"
              "print(*cli.list_commands(cli.make_context('neutreeko', ['--help'], resilient_parsing=True)))")
+#: What the ``neutreeko`` console script runs.
+_CONSOLE_SCRIPT = "import sys\nsys.argv[0] = 'neutreeko'\nfrom solver.__main__ import main\nmain()"
+#: The checkout holding this script: the version ``python -m solver`` runs for ``this``.
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def commands() -> list[str]:
@@ -42,6 +50,11 @@ def commands() -> list[str]:
 def with_environment(versions: list[Version], **variables: str) -> list[Version]:
     """``versions`` with ``variables`` set in their environments."""
     return [version._replace(environment={**version.environment, **variables}) for version in versions]
+
+
+def as_module(version: Version) -> Version:
+    """``version`` run as ``python -m solver``, from its checkout (this script's for this version)."""
+    return version._replace(program=[sys.executable, "-m", "solver"], directory=version.directory or str(ROOT))
 
 
 def first_runs(versions: list[Version], runs: int) -> dict[str, list]:
@@ -88,7 +101,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tables:
         versions = with_environment([this_version("neutreeko")], NEUTREEKO_TABLES=tables)
         if options.baseline:
-            versions.append(baseline_version(options.baseline, Path(tables)))
+            versions.append(baseline_version(options.baseline, Path(tables))._replace(
+                program=[sys.executable, "-c", _CONSOLE_SCRIPT]))
         # As installed: modules imported from their bytecode, written by a first run (which is not timed).
         versions = [version._replace(environment={name: value for name, value in version.environment.items()
                                                   if name != "PYTHONDONTWRITEBYTECODE"}) for version in versions]
@@ -110,6 +124,18 @@ def measure(versions: list[Version], options: argparse.Namespace) -> None:
         what = f"query start {board}"
         print(f"{what}: {describe(what, alternating(versions, ['query', 'start', '--board', board], options.runs))}",
               flush=True)
+    board = (options.board or ["5x5"])[0]
+    modules = [as_module(version) for version in versions]
+    for version in modules:
+        timed(version, ["query", "start", "--board", board])
+    what = f"python -m solver query start {board}"
+    print(f"{what}: {describe(what, alternating(modules, ['query', 'start', '--board', board], options.runs))}",
+          flush=True)
+    numpy, = with_environment([Version("numpy", [sys.executable, "-c", "import numpy"], versions[0].environment, None)],
+                              OPENBLAS_NUM_THREADS="1")
+    timed(numpy, [])
+    what = "OPENBLAS_NUM_THREADS=1 python -c 'import numpy'"
+    print(f"{what}: {describe(what, alternating([numpy], [], options.runs))}", flush=True)
     if options.verify_runs:
         what = "first verify (empty numba cache, no tables)"
         print(f"{what}: {describe(what, first_runs(versions, options.verify_runs))}", flush=True)

@@ -3,11 +3,14 @@
 A game is registered by one line of :data:`BUILTIN` (the package that defines its ``GAME``), by an
 entry point of the group :data:`ENTRY_POINTS` (``name = "package:GAME"``, for games installed apart),
 or at run time by :func:`register`. Nothing outside a game's package and this module names a game.
+A built-in game's command starts without reading the entry points (:mod:`importlib.metadata` is slow
+to import): :func:`default` and :func:`program` look at the built-in and registered games first.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 from pathlib import Path
 
 from solver.core.answers.notation import quote
@@ -36,16 +39,29 @@ def games() -> tuple[GameEntry, ...]:
     global _discovered
     if _discovered is None:
         from importlib.metadata import entry_points
-        found = [load(spec) for spec in BUILTIN]
-        found += [point.load() for point in entry_points(group=ENTRY_POINTS)]
-        by_name = {entry.name: entry for entry in (*found, *_registered)}
-        _discovered = tuple(by_name.values())
+        installed = [point.load() for point in entry_points(group=ENTRY_POINTS)]
+        _discovered = _once(*_builtin(), *installed, *_registered)
     return _discovered
+
+
+@cache
+def _builtin() -> tuple[GameEntry, ...]:
+    return tuple(load(spec) for spec in BUILTIN)
+
+
+def _once(*entries: GameEntry) -> tuple[GameEntry, ...]:
+    """``entries`` by name once each, a later one replacing an earlier, in the order of first appearance."""
+    return tuple({entry.name: entry for entry in entries}.values())
+
+
+def _known() -> tuple[GameEntry, ...]:
+    """The built-in games and those registered, without reading the entry points."""
+    return _once(*_builtin(), *_registered)
 
 
 def default() -> GameEntry:
     """The default game: the first built-in one."""
-    return games()[0]
+    return _known()[0]
 
 
 def _named(name: object) -> GameEntry | None:
@@ -61,8 +77,13 @@ def game(name: str) -> GameEntry:
 
 
 def program(name: str) -> GameEntry | None:
-    """The game whose command is ``name``, if any."""
-    return next((entry for entry in games() if entry.program == name), None)
+    """The game whose command is ``name``, if any; the entry points are read only if no built-in or
+    registered game has that command."""
+    for known in (_known, games):
+        entry = next((entry for entry in known() if entry.program == name), None)
+        if entry is not None:
+            return entry
+    return None
 
 
 def of_table(attributes: Mapping[str, object], path: Path) -> GameEntry:

@@ -22,7 +22,7 @@ import click
 
 from solver.core import MAX_SEED, files, interrupts
 from solver.core.answers.notation import quote
-from solver.core.errors import ClusterError, InputError, TableError, TableMismatchError
+from solver.core.errors import ClusterError, InputError, MissingTableError, TableError, TableMismatchError
 from solver.core.games import load
 from solver.core.storage.remote import Location, location
 
@@ -359,15 +359,19 @@ def write_pictures(asked: list[tuple[Path, str]], draw: Callable[[str], bytes]) 
             files.write_atomically(path, draw(kind))
 
 
-def open_or_build(game: Game, table_file: Location | None, open_table: Callable[[Game, Location], Table],
-                  ensure_table: Callable[..., Table], progress: object, label: str,
-                  cost: Callable[[], str] | None = None) -> Table:
-    """The table of ``game``: ``open_table(game, table_file)`` if a file is given, else the default
-    one, which ``ensure_table(game, progress=..., on_build=...)`` builds if it is missing, saying so
-    on standard error (``building the <label> table at <path> ...``, with ``(<cost()>)`` before the
-    dots if ``cost`` is given and says something)."""
-    if table_file is not None:
+def open_or_build(game: Game, table_file: Location | None,
+                  open_table: Callable[[Game, Location | None], Table], ensure_table: Callable[..., Table],
+                  progress: object, label: str, cost: Callable[[], str] | None = None) -> Table:
+    """The table of ``game``: ``open_table(game, table_file)``, the default one if no file is given.
+    A missing default table is built by ``ensure_table(game, progress=..., on_build=...)``, which says
+    so on standard error (``building the <label> table at <path> ...``, with ``(<cost()>)`` before the
+    dots if ``cost`` is given and says something); it is called only then, so that a command reading a
+    table that exists need not import the solver."""
+    try:
         return open_table(game, table_file)
+    except MissingTableError:
+        if table_file is not None:
+            raise
 
     def announce(path: Location) -> None:
         said = cost() if cost else ""

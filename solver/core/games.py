@@ -22,7 +22,7 @@ class GameEntry:
     small table, for examples in help (``neutreeko-5x5.h5``), and ``example_build`` the command that
     builds it if it is not built unasked (``""``: it is). The parts, as :func:`load` reads them:
 
-    * ``commands``: the :class:`click.Group` of the game's own commands;
+    * ``commands``: the :class:`~solver.cli.common.CommandGroup` of the game's own commands;
     * ``web``: a callable ``(directory, builds) -> GameApi`` (see :mod:`solver.web.game_api`);
     * ``tables``: a module with ``convert_table(path, attributes, data) -> object`` (a table of the
       first container format rewritten, its game returned) and ``release_entry(path, attributes) ->

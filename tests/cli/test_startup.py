@@ -1,7 +1,8 @@
 """What the command line imports before it answers: only what the command it runs uses. Its start-up
 time is mostly imports, so the set is checked rather than the clock: no numpy or h5py for ``--version``
 or any help, no numba and no HDF5 library for a query of a table that exists, no other command's
-module for a command."""
+module for a command, and for none of them the reader of installed packages' metadata or the HTTP client
+(a built-in game needs no entry point, a local table no address); and OpenBLAS starts no thread of its own."""
 
 from __future__ import annotations
 
@@ -17,10 +18,13 @@ from solver.cli import group
 TIMEOUT = 60
 #: Libraries that cost a large part of a start-up each; none is needed to show the version or any help.
 HEAVY = ("numpy", "h5py", "numba", "llvmlite", "matplotlib")
+#: The entry points' reader and the HTTP client, with the mail parser and TLS they import: only for a game
+#: installed apart and for tables at an address.
+APART = ("importlib.metadata", "email", "http.client", "ssl", "urllib.request")
 
 
 def _imported(*args: str, tables: str = "") -> set[str]:
-    """The top-level packages and the package's modules that ``neutreeko ARGS`` has imported when it ends."""
+    """The modules, and their top-level packages, that ``neutreeko ARGS`` has imported when it ends."""
     code = ("import atexit, json, sys\n"
             "atexit.register(lambda: sys.__stderr__.write('\\nIMPORTED ' + json.dumps(sorted(sys.modules)) + '\\n'))\n"
             "sys.argv = ['neutreeko', *sys.argv[1:]]\n"
@@ -31,7 +35,7 @@ def _imported(*args: str, tables: str = "") -> set[str]:
     assert done.returncode == 0, done.stderr
     line = next(line for line in done.stderr.splitlines() if line.startswith("IMPORTED "))
     modules = json.loads(line.removeprefix("IMPORTED "))
-    return {name for name in modules if name.startswith("solver.")} | {name.split(".")[0] for name in modules}
+    return {*modules, *(name.split(".")[0] for name in modules)}
 
 
 @pytest.mark.parametrize("args", [["--version"], ["--help"], ["query", "--help"], ["solve", "--help"],
@@ -41,12 +45,13 @@ def _imported(*args: str, tables: str = "") -> set[str]:
                          ids=" ".join)
 def test_version_and_help_import_no_heavy_library(args):
     imported = _imported(*args)
-    assert not imported & set(HEAVY), sorted(imported & set(HEAVY))
+    assert not imported & {*HEAVY, *APART}, sorted(imported & {*HEAVY, *APART})
 
 
 def test_version_imports_no_command():
     imported = _imported("--version")
     assert not {name for name in imported if name.startswith("solver.neutreeko.cli.")} - {"solver.neutreeko.cli.group"}
+    assert "solver.cli.explorer" not in imported
 
 
 def test_every_command_is_listed_and_loads_under_its_name():
@@ -69,9 +74,23 @@ def test_the_documented_group_holds_every_command():
     assert set(done.stdout.split()) == set(COMMANDS) | {"check-file", "convert", "publish", "serve", "site"}
 
 
+@pytest.mark.parametrize("given, expected", [(None, "1"), ("3", "3")])
+def test_openblas_starts_one_thread_unless_told(given, expected):
+    """The command line sets OPENBLAS_NUM_THREADS to 1 before numpy loads OpenBLAS (the package calls no
+    BLAS routine, and the threads OpenBLAS starts slow every command down), unless the environment sets it."""
+    environment = {name: value for name, value in os.environ.items() if name != "OPENBLAS_NUM_THREADS"}
+    if given is not None:
+        environment["OPENBLAS_NUM_THREADS"] = given
+    code = "import os, sys\nimport solver.cli\nprint(os.environ.get('OPENBLAS_NUM_THREADS'), 'numpy' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], env=environment, capture_output=True, text=True,
+                          timeout=TIMEOUT)
+    assert done.stdout.split() == [expected, "False"], done.stderr
+
+
 @pytest.mark.slow
 def test_query_imports_no_solver_and_no_hdf5(tables_5x5):
     imported = _imported("query", "start", tables=str(tables_5x5))
-    assert not imported & {"numba", "llvmlite", "h5py", "matplotlib"}
-    assert not {"solver.neutreeko.cli.tables", "solver.neutreeko.cli.games",
-                "solver.neutreeko.querying.bulk", "solver.neutreeko.drawing.pictures"} & imported
+    assert not imported & {"numba", "llvmlite", "h5py", "matplotlib", *APART}, sorted(imported & set(APART))
+    assert not {"solver.neutreeko.cli.tables", "solver.neutreeko.cli.games", "solver.neutreeko.tables.build",
+                "solver.neutreeko.solving.solve", "solver.cli.explorer", "solver.neutreeko.querying.bulk",
+                "solver.neutreeko.drawing.pictures", "solver.neutreeko.playing.record", "importlib.resources"} & imported

@@ -35,7 +35,6 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from importlib import metadata
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -692,6 +691,8 @@ def _header_text(header: dict[str, Any]) -> bytes:
 
 def _provenance() -> Attributes:
     """Who wrote a table and when: the ``writer`` and ``written`` attributes."""
+    from importlib import metadata  # slow to import, and only a table's writer needs it
+
     try:
         version = metadata.version("neutreeko-solver")
     except metadata.PackageNotFoundError:

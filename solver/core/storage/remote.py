@@ -23,19 +23,22 @@ between requests, a redirect to another scheme (redirects within one are followe
 from __future__ import annotations
 
 import functools
-import http.client
 import re
 import threading
 import time
 import urllib.parse
 from os import PathLike
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from solver import __version__
 from solver.core.answers.notation import quote, shortened
 from solver.core.errors import InputError, MissingTableError, TableError
-from solver.core.httpio import content_range
-from solver.core.storage import download
+
+# http.client, httpio and download (ssl, email, socket, urllib.request) are imported where an address is
+# read: a local table needs none of them.
+if TYPE_CHECKING:
+    import http.client
 
 #: Seconds a connection or one read of a response may wait for the server.
 TIMEOUT = 30.0
@@ -80,6 +83,8 @@ class Url(str):
         return Url(str(self).rstrip("/").rpartition("/")[0] + "/")
 
     def __truediv__(self, name: str) -> Url:
+        from solver.core.storage import download
+
         return Url(download.address(str(self), name))
 
     def __format__(self, spec: str) -> str:
@@ -146,6 +151,10 @@ class RemoteFile:
     def read(self, length: int, offset: int) -> bytes:
         """Up to ``length`` bytes from ``offset`` (fewer at the end of the file), checked to be the range
         asked for (see the module docstring)."""
+        import http.client
+
+        from solver.core.storage import download
+
         if self._size is not None:
             length = min(length, self._size - offset)
         if length <= 0:
@@ -179,6 +188,8 @@ class RemoteFile:
 
     def _request(self, connection: http.client.HTTPConnection, first: int, last: int) -> http.client.HTTPResponse:
         """The response's head to a GET of bytes ``first`` to ``last``."""
+        from solver.core.storage import download
+
         connection.response_class = functools.partial(  # type: ignore[assignment]
             download.TimedResponse, wait=TIMEOUT, deadline=time.monotonic() + DEADLINE)
         target = self._target.path or "/"
@@ -189,6 +200,8 @@ class RemoteFile:
     def _body(self, response: http.client.HTTPResponse, first: int, last: int) -> bytes:
         """The body of ``response``, once it is found to be bytes ``first`` to ``last`` (or the file's
         last bytes from ``first``, on the first read) of a file of the size known."""
+        from solver.core.httpio import content_range
+
         if response.status == 200:
             raise self._failed("it answered a Range request with the whole file (HTTP 200); its host must "
                                "answer Range requests")
@@ -229,6 +242,8 @@ class RemoteFile:
 
     def _connection(self) -> http.client.HTTPConnection:
         """A connection to the host of the address: one kept open, or a new one."""
+        import http.client
+
         with self._lock:
             while self._idle:
                 connection = self._idle.pop()

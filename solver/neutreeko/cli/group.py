@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from functools import partial
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -69,9 +68,13 @@ def read_position(words: tuple[str, ...], board: str, rule: str, moves: str) -> 
     (move text, see :mod:`solver.neutreeko.playing.record`)."""
     from solver.neutreeko.model.game import Game
     from solver.neutreeko.model.position import Position
-    from solver.neutreeko.playing.record import after_moves
 
-    return after_moves(Position.parse(" ".join(words), rule, Game.of(board, rule)), moves)
+    position = Position.parse(" ".join(words), rule, Game.of(board, rule))
+    if not moves:
+        return position
+    from solver.neutreeko.playing.record import after_moves  # the reader of records only for --moves
+
+    return after_moves(position, moves)
 
 
 def terminal_progress(always: bool = False) -> Callable[[Level], None] | None:
@@ -96,11 +99,19 @@ def terminal_progress(always: bool = False) -> Callable[[Level], None] | None:
 def open_or_build(game: Game, table_file: Location | None, build: bool) -> Table:
     """The table of ``game`` at ``table_file``, or the default one, built (with progress) if it is
     missing (a board larger than 5 x 5 only if ``build``: see :func:`~solver.neutreeko.tables.build.ensure_table`)."""
-    from solver.neutreeko.tables.build import build_cost, ensure_table, is_large
     from solver.neutreeko.tables.table import open_table
 
-    return common.open_or_build(game, table_file, open_table, partial(ensure_table, build_large=build),
-                                terminal_progress(), str(game), lambda: build_cost(game) if is_large(game) else "")
+    def ensure(game: Game, **options: Any) -> Table:  # the solver is imported only to build a missing table
+        from solver.neutreeko.tables.build import ensure_table
+
+        return ensure_table(game, build_large=build, **options)
+
+    def cost() -> str:
+        from solver.neutreeko.tables.build import build_cost, is_large
+
+        return build_cost(game) if is_large(game) else ""
+
+    return common.open_or_build(game, table_file, open_table, ensure, terminal_progress(), str(game), cost)
 
 
 def tablebase_for(table_file: Location | None, build: bool) -> Tablebase:

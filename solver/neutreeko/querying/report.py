@@ -15,14 +15,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from solver.core.answers.record import wrap
 from solver.core.answers.report import line_error
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.model.outcome import game_over
 from solver.neutreeko.model.position import MAX_POSITION_LENGTH, Position
 from solver.neutreeko.model.symmetry import by_class
 from solver.neutreeko.model.values import plies_text
-from solver.neutreeko.playing.record import move_number, numbered, ply_label
 from solver.neutreeko.querying.probe import Evaluation, Line, RankedMove
 from solver.neutreeko.tables.stats import Summary
 
@@ -50,6 +48,8 @@ def query_object(position: Position, evaluation: Evaluation, moves: list[RankedM
 
 def line_object(line: Line) -> JSONObject:
     """The ``line --json`` object."""
+    from solver.neutreeko.playing.record import move_number, numbered  # records' notation: only for a line
+
     return {
         **position_object(line.position, line.evaluation),
         "moves": [{"ply": ply, "number": move_number(line.position, ply), "move": step.name, "forced": step.forced,
@@ -120,6 +120,9 @@ def line_text(line: Line) -> str:
     """The start position and its value; each ply labelled as ``play`` numbers it (``1.``, ``1...``),
     :data:`FORCED_MARK` after a forced move, with the value after it; the last position, the moves
     numbered in pairs, and the result with its reason."""
+    from solver.core.answers.record import wrap
+    from solver.neutreeko.playing.record import numbered, ply_label
+
     lines = [line.position.diagram(), line.position.fen(), describe(line.position, line.evaluation)]
     labels = [ply_label(line.position, ply) for ply in range(1, len(line.steps) + 1)]
     number_width = max((label.index(".") for label in labels), default=0)

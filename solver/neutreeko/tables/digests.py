@@ -11,10 +11,7 @@ row holds the solver's results byte for byte, wherever it came from: ``neutreeko
 
 from __future__ import annotations
 
-import csv
 import functools
-import io
-from importlib import resources
 
 from solver.neutreeko.model.game import Game
 
@@ -25,6 +22,10 @@ DIGESTS_FILE = "table-digests.csv"
 @functools.cache
 def committed() -> dict[tuple[str, str], tuple[int, str]]:
     """``(board, rule) -> (indices, digest)`` for every row of the file."""
+    import csv  # here: opening a table needs no digest, and importlib.resources is slow to import
+    import io
+    from importlib import resources
+
     text = resources.files(__package__ or "solver.neutreeko.tables").joinpath(DIGESTS_FILE).read_text(encoding="utf-8")
     return {(row["board"], row["rule"]): (int(row["indices"]), row["digest"]) for row in csv.DictReader(io.StringIO(text))}
 
