@@ -30,7 +30,9 @@ def run(invoked: str) -> None:
         try:
             interrupts.install()  # inside: a signal arriving as the second handler goes in is reported
             from solver import registry  # light: the games' entries, none of their code
-            program = (registry.program(invoked) or registry.default()).program
+            # python -m solver (this module run as __main__) is the default game's: no entry point is read.
+            entry = None if invoked == "__main__" else registry.program(invoked)
+            program = (entry or registry.default()).program
             from solver import cli
             cli.group(program)(prog_name=program)
         finally:

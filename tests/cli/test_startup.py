@@ -23,11 +23,12 @@ HEAVY = ("numpy", "h5py", "numba", "llvmlite", "matplotlib")
 APART = ("importlib.metadata", "email", "http.client", "ssl", "urllib.request")
 
 
-def _imported(*args: str, tables: str = "") -> set[str]:
-    """The modules, and their top-level packages, that ``neutreeko ARGS`` has imported when it ends."""
+def _imported(*args: str, tables: str = "", invoked: str = "neutreeko") -> set[str]:
+    """The modules, and their top-level packages, that ``neutreeko ARGS`` (the program named by its path
+    ``invoked``) has imported when it ends."""
     code = ("import atexit, json, sys\n"
             "atexit.register(lambda: sys.__stderr__.write('\\nIMPORTED ' + json.dumps(sorted(sys.modules)) + '\\n'))\n"
-            "sys.argv = ['neutreeko', *sys.argv[1:]]\n"
+            f"sys.argv = [{invoked!r}, *sys.argv[1:]]\n"
             "from solver.__main__ import main\nmain()\n")
     env = {**os.environ, **({"NEUTREEKO_TABLES": tables} if tables else {})}
     done = subprocess.run([sys.executable, "-c", code, *args], env=env, capture_output=True, text=True,
@@ -45,6 +46,11 @@ def _imported(*args: str, tables: str = "") -> set[str]:
                          ids=" ".join)
 def test_version_and_help_import_no_heavy_library(args):
     imported = _imported(*args)
+    assert not imported & {*HEAVY, *APART}, sorted(imported & {*HEAVY, *APART})
+
+
+def test_python_m_solver_reads_no_entry_point():
+    imported = _imported("--version", invoked="/somewhere/solver/__main__.py")  # sys.argv[0] of python -m solver
     assert not imported & {*HEAVY, *APART}, sorted(imported & {*HEAVY, *APART})
 
 
