@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from solver.cli import group
-from solver.core.storage import remote
+from solver.core.storage import remote_file
 from solver.core.storage.chunks import MAP_ENTRY
 from solver.core.storage.container import open_contents
 from solver.core.storage.remote import Url
@@ -303,7 +303,7 @@ def test_a_refused_connection_and_a_silent_server_are_refused_in_one_line(releas
         port = unused.getsockname()[1]
     url = f"http://127.0.0.1:{port}/{_name(FOUR)}"
     assert_one_line_error(invoke("query", "start", "--board", "4x4", "--table", url), url, "refused", code=1)
-    monkeypatch.setattr(remote, "TIMEOUT", 0.3)
+    monkeypatch.setattr(remote_file, "TIMEOUT", 0.3)
     server = serve(release, type("Silent", (Liar,), {"lie": "silence"}))
     url = server.url + _name(FOUR)
     try:

@@ -142,7 +142,7 @@ def set_cache_limit(limit: int) -> None:
 
 class Source(Protocol):
     """Where a table's bytes are read from: a local file (:class:`OpenFile`) or a file served over HTTP
-    (:class:`~solver.core.storage.remote.RemoteFile`)."""
+    (:class:`~solver.core.storage.remote_file.RemoteFile`)."""
 
     def read(self, length: int, offset: int) -> bytes:
         """Up to ``length`` bytes from ``offset`` (fewer at the end of the file)."""

@@ -44,7 +44,7 @@ import numpy.typing as npt
 from solver.core import files
 from solver.core.errors import MissingTableError, TableError, TableExistsError
 from solver.core.storage.chunks import MAP_ENTRY, Chunks, OpenFile, Source
-from solver.core.storage.remote import Location, RemoteFile, Url, location
+from solver.core.storage.remote import Location, Url, location
 
 #: The ``format`` attribute of every table of this project.
 FORMAT = "neutreeko-solver table"
@@ -500,7 +500,7 @@ def open_contents(path: Location, rebuild: str = "", convert: str = "") -> Conte
     A file that cannot be read, is not a table or is damaged raises :class:`~solver.core.errors.TableError`
     saying why; messages about a damaged file name ``rebuild``, the command that rebuilds it, and about a
     file of the first container format ``convert``, the command that rewrites it."""
-    file = RemoteFile(path) if isinstance(path, Url) else _open_file(path)
+    file = _remote_file(path) if isinstance(path, Url) else _open_file(path)
     try:
         header = _verified_header(file, path, rebuild, convert)
         entries = _verified_map(file, header, path, rebuild)
@@ -523,6 +523,13 @@ def check_file(path: Location, rebuild: str = "", convert: str = "") -> int:
         return contents.check_file()
     finally:
         contents.close()
+
+
+def _remote_file(url: Url) -> Source:
+    """The file at ``url``, read over HTTP (the HTTP client imported here: a local table needs none)."""
+    from solver.core.storage.remote_file import RemoteFile
+
+    return RemoteFile(url)
 
 
 def _open_file(path: Path) -> OpenFile:
