@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from solver.core.errors import TableError
-from solver.core.storage import chunks
+from solver.core.storage import chunks, container
 from solver.core.storage.container import CHUNK_BYTES, check_file, open_contents, write
 from solver.necnon.model.keys import find
 from solver.necnon.model.rules import Game as NecnonGame
@@ -60,6 +60,23 @@ def test_a_cold_probe_reads_the_header_the_metadata_and_one_chunk(table_6x6, cou
     # The header (4 kB), the chunk map (56 bytes a chunk), the rest of the metadata, and one chunk of
     # at most 256 kB compressed: together under a sixtieth of the file.
     assert sum(counted_reads) < 300_000 and len(counted_reads) < 400
+
+
+def test_opening_starts_no_thread_and_a_whole_file_digest_does(table_5x5, monkeypatch):
+    """A local table's metadata is digested in the opening thread (a pool would cost more than it
+    reads); digesting a whole file of several blocks reads them by threads."""
+    pools = []
+    real = container.ThreadPoolExecutor
+
+    def counted(*arguments, **options):
+        pools.append(arguments)
+        return real(*arguments, **options)
+
+    monkeypatch.setattr(container, "ThreadPoolExecutor", counted)
+    open_contents(table_5x5).close()
+    assert pools == []
+    assert table_5x5.stat().st_size > 1 << 20 and check_file(table_5x5) == table_5x5.stat().st_size
+    assert len(pools) == 1
 
 
 def test_a_batch_reads_each_chunk_once(table_5x5, counted_reads):

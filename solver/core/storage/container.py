@@ -32,7 +32,7 @@ import stat
 import zlib
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -637,18 +637,20 @@ def _metadata_digest(file: Source, entries: npt.NDArray[np.void], start: int, en
 
 def _digest_ranges(file: Source, ranges: list[tuple[int, int]]) -> str:
     """SHA-256 (hex) of the bytes of ``file`` in each ``(start, end)`` of ``ranges`` in turn (empty
-    ones too), read a batch of blocks at a time by threads (over HTTP, each block is a request: the
-    metadata of a big table lies in hundreds of gaps between chunks). Raises :class:`OSError` if the
-    file ends before a range does."""
+    ones too), read in blocks, a batch at a time by threads once they hold more than a block (over
+    HTTP, each block is a request). Raises :class:`OSError` if the file ends before a range does."""
     def read(block: tuple[int, int]) -> bytes:
         return file.read(block[1] - block[0], block[0])
 
     blocks = [(at, min(at + _READ_BYTES, end)) for start, end in ranges for at in range(start, end, _READ_BYTES)]
     sha = hashlib.sha256()
-    with ThreadPoolExecutor(_WORKERS) as pool:
+    # Threads pay for themselves past a block's worth of bytes; a smaller region (the metadata of most
+    # local tables) is read sooner in this thread than a pool is started.
+    pool = ThreadPoolExecutor(_WORKERS) if sum(end - start for start, end in ranges) > _READ_BYTES else None
+    with pool or nullcontext():
         for first in range(0, len(blocks), _READ_BATCH):
             batch = blocks[first:first + _READ_BATCH]
-            for (at, end), data in zip(batch, pool.map(read, batch) if len(batch) > 1 else map(read, batch)):
+            for (at, end), data in zip(batch, pool.map(read, batch) if pool else map(read, batch)):
                 if len(data) != end - at:
                     raise OSError(f"the file ends at {at + len(data):,} bytes, before {end:,}")
                 sha.update(data)
