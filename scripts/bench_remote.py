@@ -2,7 +2,8 @@
 served on the loopback interface by ``solver.web.static_host``, against the same query on the local
 file: wall time of whole processes (interpreter start, imports, opening the table, the answer), medians
 of ``--runs`` runs taken in turns, and the bytes the server sent for each run (what one position costs
-a cold reader: the header, the chunk map, the metadata and the chunks the answer needs).
+a cold reader: the header, the chunk map and the chunks the answer needs). Every answer over HTTP
+must be the local file's, or the script exits 1.
 
 Usage: ``python scripts/bench_remote.py [--tables DIR] [--board 5x5 ...] [--runs 7] [--json FILE]``.
 The boards are those given, or else every Neutreeko table in DIR (default: the tables directory).
@@ -26,10 +27,11 @@ from solver.neutreeko.tables.table import table_path
 from solver.web.static_host import RangeServer
 
 
-def run(command: list[str]) -> float:
-    """The wall time of ``command`` (seconds); it must succeed."""
+def run(command: list[str], answers: set[str]) -> float:
+    """The wall time of ``command`` (seconds); it must succeed, and its output joins ``answers``."""
     began = time.perf_counter()
-    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, timeout=600)
+    done = subprocess.run(command, check=True, stdout=subprocess.PIPE, text=True, timeout=600)
+    answers.add(done.stdout)
     return time.perf_counter() - began
 
 
@@ -53,12 +55,14 @@ def main() -> None:
         for board in boards:
             name = table_path(Game.of(board)).name
             size = (directory / name).stat().st_size
-            local_times, remote_times, sent = [], [], []
+            local_times, remote_times, sent, answers = [], [], [], set()
             for _ in range(options.runs):
-                local_times.append(run([*program, "--board", board, "--table", str(directory / name)]))
+                local_times.append(run([*program, "--board", board, "--table", str(directory / name)], answers))
                 before = server.sent
-                remote_times.append(run([*program, "--board", board, "--table", server.url + name]))
+                remote_times.append(run([*program, "--board", board, "--table", server.url + name], answers))
                 sent.append(server.sent - before)
+            if len(answers) != 1:
+                sys.exit(f"bench_remote: {board} is answered otherwise over HTTP than from the local file")
             here, there = statistics.median(local_times), statistics.median(remote_times)
             read = statistics.median(sent)
             print(f"{board} ({name}, {size / 2**20:.1f} MB): local {here * 1000:.0f} ms, over HTTP "
