@@ -27,7 +27,6 @@ same functions with numba and the query path runs them in plain Python or on num
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import combinations
 from math import comb
 from typing import Any
 
@@ -81,11 +80,17 @@ def position_count(squares: int) -> int:
 @lru_cache(maxsize=None)
 def triples(squares: int) -> npt.NDArray[np.int32]:
     """``triples(N)[r]`` is the sorted triple of rank ``r`` (shape ``(C(N,3), 3)``, int32, read-only)."""
-    table = np.array(list(combinations(range(squares), 3)), dtype=np.int32).reshape(-1, 3)
-    ordered = np.empty_like(table)
-    ordered[triple_rank(table[:, 0], table[:, 1], table[:, 2])] = table
-    ordered.flags.writeable = False
-    return ordered
+    # In rank order, the triples with top square c are the pairs a < b < c in their own rank order: the
+    # first C(c, 2) pairs, which are listed the same way (b, then a below it).
+    tops = np.arange(squares, dtype=np.int64)
+    pairs_below = tops * (tops - 1) // 2
+    second = np.repeat(tops, tops)
+    first = np.arange(len(second)) - np.repeat(pairs_below, tops)
+    third = np.repeat(tops, pairs_below)
+    pair = np.arange(len(third)) - np.repeat(tops * (tops - 1) * (tops - 2) // 6, pairs_below)
+    table: npt.NDArray[np.int32] = np.stack([first[pair], second[pair], third], axis=1).astype(np.int32)
+    table.flags.writeable = False
+    return table
 
 
 def decode(indices: Integers, squares: int) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:

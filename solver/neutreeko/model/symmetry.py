@@ -88,8 +88,11 @@ def symmetry_count(board: Board) -> int:
 def triple_images(board: Board) -> npt.NDArray[np.int32]:
     """``triple_images(board)[g, rank]``: the rank of the image under ``g`` of the triple of that rank
     (see :func:`solver.neutreeko.model.index.triple_rank`); read-only int32, shape ``(symmetries, C(N, 3))``."""
-    moved = np.sort(symmetries(board)[:, index.triples(board.size)], axis=2)
-    table: npt.NDArray[np.int32] = index.triple_rank(moved[..., 0], moved[..., 1], moved[..., 2]).astype(np.int32)
+    triples, permutations = index.triples(board.size), symmetries(board)
+    x, y, z = (permutations[:, triples[:, k]] for k in range(3))
+    low, high = np.minimum(x, y), np.maximum(x, y)  # sorted by comparisons: np.sort is slow on rows of 3
+    table: npt.NDArray[np.int32] = index.triple_rank(np.minimum(low, z), np.maximum(low, np.minimum(high, z)),
+                                                     np.maximum(high, z)).astype(np.int32, copy=False)
     table.flags.writeable = False
     return table
 
@@ -106,7 +109,7 @@ def smallest_triple_images(board: Board) -> npt.NDArray[np.int32]:
 
 class _Tables(NamedTuple):
     """A board's tables for :func:`_canonical_with_mover`, as numpy arrays (many indices at a time) or
-    as Python lists (one index at a time, in plain integers): one computation, two forms of its data."""
+    as memoryviews (one index at a time, in plain integers): one computation, two forms of its data."""
 
     #: The first, second and third square of the triple of each rank.
     squares: tuple[Any, Any, Any]
@@ -119,13 +122,13 @@ class _Tables(NamedTuple):
 
 @lru_cache(maxsize=None)
 def _tables(board: Board, plain: bool) -> _Tables:
-    """``board``'s :class:`_Tables`, as Python lists if ``plain``, else as numpy arrays."""
+    """``board``'s :class:`_Tables`, as memoryviews if ``plain`` (indexed, they give plain ints, as lists
+    would, without a copy of the arrays into lists first), else as numpy arrays."""
     table, smallest = triple_images(board), smallest_triple_images(board)
-    squares = index.triples(board.size).astype(np.int64).T
+    first, second, third = (np.ascontiguousarray(column) for column in index.triples(board.size).astype(np.int64).T)
     if plain:
-        return _Tables((squares[0].tolist(), squares[1].tolist(), squares[2].tolist()), table.tolist(),
-                       smallest.tolist(), min)
-    return _Tables((squares[0], squares[1], squares[2]), table, smallest, np.minimum)
+        return _Tables((first.data, second.data, third.data), [row.data for row in table], smallest.data, min)
+    return _Tables((first, second, third), table, smallest, np.minimum)
 
 
 def _decode(indices: npt.NDArray[np.int64], board: Board) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:

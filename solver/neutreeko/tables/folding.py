@@ -17,7 +17,6 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from math import comb
 from typing import Iterator
 
 import numpy as np
@@ -111,23 +110,28 @@ def _classes(game: Game) -> Classes:
     blocks = (smallest_triple_images(game.board) == ranks) & ~game.wins
     symmetric = blocks & (np.count_nonzero(table == ranks, axis=0) > 1)
     sizes = np.where(blocks, other_count, 0)
-    for mover in np.flatnonzero(symmetric):
-        sizes[mover] = _orbits(game, table, int(mover))
+    movers = np.flatnonzero(symmetric)
+    sizes[movers] = _orbits(game, table, movers)
     starts = np.cumsum(sizes) - sizes
     return Classes(game=game, block_start=np.where(blocks, starts, -1), symmetric=symmetric, count=int(sizes.sum()))
 
 
-def _orbits(game: Game, table: np.ndarray, mover: int) -> int:
-    """The number of classes in the block of the canonical triple of rank ``mover``: the orbits of its
-    stabiliser on the other side's triples, by Burnside's lemma (see the module docstring)."""
-    taken = set(index.triples(game.board.size)[mover].tolist())
-    fixed_triples = []
-    for permutation in symmetries(game.board)[table[:, mover] == mover]:
-        free = [square for square in range(game.board.size) if square not in taken]
-        fixed = sum(1 for square in free if permutation[square] == square)
-        swapped = sum(1 for square in free if permutation[square] != square and permutation[permutation[square]] == square)
-        fixed_triples.append(comb(fixed, 3) + fixed * (swapped // 2))
-    return sum(fixed_triples) // len(fixed_triples)
+def _orbits(game: Game, table: np.ndarray, movers: np.ndarray) -> np.ndarray:
+    """The number of classes in the block of each canonical triple of rank in ``movers``: the orbits of
+    its stabiliser on the other side's triples, by Burnside's lemma (see the module docstring)."""
+    permutations = symmetries(game.board)
+    squares = np.arange(game.board.size)
+    fixed = permutations == squares
+    paired = ~fixed & (np.take_along_axis(permutations, permutations, axis=1) == squares)  # in a 2-cycle
+    # A stabiliser maps the mover's squares among themselves: a 2-cycle is free or taken whole. The
+    # symmetries have no 3-cycles, so a triple it fixes is three fixed squares or a fixed one and a 2-cycle.
+    taken = index.triples(game.board.size)[movers]
+    free_fixed = fixed.sum(axis=1)[:, None] - fixed[:, taken].sum(axis=2)
+    free_cycles = (paired.sum(axis=1)[:, None] - paired[:, taken].sum(axis=2)) // 2
+    fixed_triples = free_fixed * (free_fixed - 1) * (free_fixed - 2) // 6 + free_fixed * free_cycles
+    stabilises = table[:, movers] == movers
+    orbits: np.ndarray = (fixed_triples * stabilises).sum(axis=0) // stabilises.sum(axis=0)
+    return orbits
 
 
 def listed_block(game: Game, mover: int) -> np.ndarray:
