@@ -12,9 +12,11 @@ import h5py
 import numpy as np
 
 from solver.core.storage.chunks import MAP_ENTRY
+from solver.core.storage.container import CHUNK_BYTES
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.model.position import Position, random_positions
 from solver.neutreeko.model.symmetry import symmetries
+from solver.neutreeko.tables.folding import Classes
 from solver.neutreeko.tables.table import open_table, write_table
 
 DOCUMENT = Path(__file__).resolve().parent.parent / "docs" / "table-format.md"
@@ -87,3 +89,14 @@ def test_the_chunk_map_is_an_ordinary_dataset(table_5x5):
             offset = int(entry["offset"])
             assert contents[offset:offset + int(entry["size"])] == raw and entry["fence"] == 0
         assert np.array_equal(stored[:10], open_table(Game.of("5x5"), table_5x5).probe(np.arange(10)))
+
+
+def test_the_documented_map_sizes_are_the_folded_tables():
+    """The chunk map's size the document gives for each big folded table: 56 bytes a chunk, a chunk of
+    :data:`~solver.core.storage.container.CHUNK_BYTES` classes."""
+    text = " ".join(DOCUMENT.read_text().split())
+    stated = re.search(r"([\d,]+) bytes on 8 x 8, ([\d,]+) on 9 x 9, ([\d,]+) on 10 x 10 and ([\d,]+) on 11 x 11", text)
+    assert stated, "the map sizes are not in the document"
+    for board, figure in zip(("8x8", "9x9", "10x10", "11x11"), stated.groups()):
+        chunks = -(-Classes.of(Game.of(board)).count // CHUNK_BYTES)
+        assert int(figure.replace(",", "")) == chunks * MAP_ENTRY.itemsize, board
