@@ -199,11 +199,12 @@ def write_first_format(path: Path, dataset: str, data: np.ndarray, attributes: d
         raw.write(header.encode().ljust(512, b"\0"))
 
 
-def restamp(path: Path) -> None:
-    """Recompute every digest of the table file at ``path`` as a forger who knows the format would,
-    without the HDF5 library: each chunk's where the map says it is, the map's, the metadata region's,
-    the body's and the header's (see ``docs/table-format.md``). The header's other fields stay."""
-    data = bytearray(path.read_bytes())
+def restamped(table: bytes) -> bytes:
+    """The bytes of a table file, ``table``, with every digest recomputed as a forger who knows the
+    format would, without the HDF5 library: each chunk's where the map says it is, the map's, the
+    metadata region's, the body's and the header's (see ``docs/table-format.md``). The header's other
+    fields and the length stay."""
+    data = bytearray(table)
     start = data.index(b"\n", data.index(b"\n") + 1) + 1
     header = json.loads(data[start:data.index(b"\n", start)])
     count = -(-header["shape"][0] // header["chunk_items"])
@@ -223,7 +224,7 @@ def restamp(path: Path) -> None:
     lines = (b"neutreeko-solver table container 2\n" + f"header {len(text)} sha256 ".encode()
              + hashlib.sha256(text).hexdigest().encode() + b"\n" + text + b"\n")
     data[:header["header_bytes"]] = lines.ljust(header["header_bytes"], b"\0")
-    path.write_bytes(bytes(data))
+    return bytes(data)
 
 
 def read_terminal(master: int, until: bytes | None, timeout: float) -> bytes:
