@@ -297,9 +297,10 @@ def test_an_address_is_never_written_to(monkeypatch, tmp_path):
     assert not list(tmp_path.iterdir())
 
 
+@pytest.mark.integration  # a server
 def test_a_started_server_stops_at_once(tmp_path):
     """:meth:`RangeServer.stop` returns within a few hundredths of a second, not after a loop of
-    ``serve_forever``'s default half-second wait (every test with a server pays it)."""
+    ``serve_forever``'s default half-second wait (which every test with a server would pay)."""
     server = RangeServer(tmp_path).start()
     began = time.monotonic()
     server.stop()
