@@ -26,8 +26,9 @@ def flip_each_byte(path: str) -> None:
     """In the child: flip each byte of the table at ``path`` in turn (all its bits), run the command on
     it, put the byte back; print a JSON object: how many flips, and those not refused in one line."""
     from solver.cli import cli
-    from tests.helpers import runner
+    from tests.helpers import read_blocks_in_this_thread, runner
 
+    read_blocks_in_this_thread()
     original = Path(path).read_bytes()
     run = runner()
     wrong = []
@@ -86,8 +87,9 @@ def query_each_forgery(path: str) -> None:
     it; print a JSON object: how many forgeries, and those not answered rightly or refused in one line
     within a second."""
     from solver.cli import cli
-    from tests.helpers import restamped, runner
+    from tests.helpers import read_blocks_in_this_thread, restamped, runner
 
+    read_blocks_in_this_thread()
     original = Path(path).read_bytes()
     run = runner()
     truth = run.invoke(cli, [*ARGS, path]).stdout
