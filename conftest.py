@@ -190,7 +190,7 @@ def serve_tables() -> Iterator[Callable[[Path], str]]:
 
     def start(directory: Path) -> str:
         server = ExplorerServer("127.0.0.1", 0, Explorer(directory))
-        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True)
         thread.start()
         running.append((server, thread))
         return server.url

@@ -22,6 +22,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner, Result
 
+import solver.core.storage.container
 import solver.neutreeko.model.position
 from solver.cli import cli
 from solver.core.answers.record import GameLine, RecordError, write_record
@@ -171,6 +172,15 @@ def edit_data(path: Path) -> None:
         file["result"][1_000_000] ^= 3
 
 
+def read_blocks_in_this_thread() -> None:
+    """From now on in this process, every digest of a table file reads its blocks one at a time in the
+    calling thread, not a batch at a time by a pool of threads started for it. For a child that opens
+    a table thousands of times to see what a damaged byte does: what is refused does not depend on how
+    the blocks are read, and starting those threads for every open takes most of such a test's time."""
+    assert solver.core.storage.container._READ_BATCH > 1
+    solver.core.storage.container._READ_BATCH = 1
+
+
 def stamped(change: Callable[[Path], None]) -> Callable[[Path], None]:
     """``change``, then the header rewritten to match (as a writer with a bug might leave a file), so
     that the checks behind the whole file's digest are reached."""
@@ -199,11 +209,12 @@ def write_first_format(path: Path, dataset: str, data: np.ndarray, attributes: d
         raw.write(header.encode().ljust(512, b"\0"))
 
 
-def restamp(path: Path) -> None:
-    """Recompute every digest of the table file at ``path`` as a forger who knows the format would,
-    without the HDF5 library: each chunk's where the map says it is, the map's, the metadata region's,
-    the body's and the header's (see ``docs/table-format.md``). The header's other fields stay."""
-    data = bytearray(path.read_bytes())
+def restamped(table: bytes) -> bytes:
+    """The bytes of a table file, ``table``, with every digest recomputed as a forger who knows the
+    format would, without the HDF5 library: each chunk's where the map says it is, the map's, the
+    metadata region's, the body's and the header's (see ``docs/table-format.md``). The header's other
+    fields and the length stay."""
+    data = bytearray(table)
     start = data.index(b"\n", data.index(b"\n") + 1) + 1
     header = json.loads(data[start:data.index(b"\n", start)])
     count = -(-header["shape"][0] // header["chunk_items"])
@@ -223,7 +234,7 @@ def restamp(path: Path) -> None:
     lines = (b"neutreeko-solver table container 2\n" + f"header {len(text)} sha256 ".encode()
              + hashlib.sha256(text).hexdigest().encode() + b"\n" + text + b"\n")
     data[:header["header_bytes"]] = lines.ljust(header["header_bytes"], b"\0")
-    path.write_bytes(bytes(data))
+    return bytes(data)
 
 
 def read_terminal(master: int, until: bytes | None, timeout: float) -> bytes:

@@ -63,7 +63,7 @@ def test_the_toy_game_is_served_by_the_explorer(toy):
     try:
         assert {"game": "toy", "board": "3x3", "table": "ready"} in explorer.games()["games"]
         with ExplorerServer("127.0.0.1", 0, explorer) as server:
-            thread = threading.Thread(target=server.serve_forever, daemon=True)
+            thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True)
             thread.start()
             try:
                 url = f"{server.url}api/position?game=toy&position=xx.oo....+x"

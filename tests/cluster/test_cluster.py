@@ -172,12 +172,18 @@ def test_a_worker_running_other_code_is_refused_before_any_work(cluster, tmp_pat
     assert not (tmp_path / "4x4.h5").exists()
 
 
-def test_an_unreachable_scheduler_is_one_line(tmp_path):
+def test_an_unreachable_scheduler_is_one_line(tmp_path, monkeypatch):
+    """Once the wait for the scheduler is over: :data:`~solver.neutreeko.solving.cluster.CONNECT_SECONDS`,
+    shortened here."""
+    from solver.neutreeko.solving import cluster
+
+    assert cluster.CONNECT_SECONDS < 60
+    monkeypatch.setattr(cluster, "CONNECT_SECONDS", 0.5)
     began = time.monotonic()
     result = invoke("solve", "--board", "4x4", "--fold", "--cluster", f"tcp://127.0.0.1:{_free_port()}", "--out",
                     str(tmp_path / "4x4.h5"))
     assert_one_line_error(result, "cannot reach the Dask scheduler", code=1)
-    assert time.monotonic() - began < 60
+    assert time.monotonic() - began < 5
 
 
 def test_what_a_worker_cannot_reach_is_named(tmp_path):

@@ -11,6 +11,7 @@ import re
 import shutil
 import socket
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -232,7 +233,7 @@ def test_a_table_a_release_lacks_is_missing(release, serve, monkeypatch):
 def test_python_s_own_server_answers_no_range_and_is_refused(release):
     quiet = type("Quiet", (http.server.SimpleHTTPRequestHandler,), {"log_message": lambda *arguments: None})
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(quiet, directory=str(release)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True).start()
     try:
         url = f"http://127.0.0.1:{server.server_address[1]}/{_name(FOUR)}"
         assert_one_line_error(invoke("query", "start", "--board", "4x4", "--table", url), url,
@@ -328,3 +329,13 @@ def test_an_address_is_never_written_to(monkeypatch, tmp_path):
     assert_one_line_error(invoke("solve", "--board", "3x3"), "cannot write a table at http://127.0.0.1:9/release/",
                           code=1)
     assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.integration  # a server
+def test_a_started_server_stops_at_once(tmp_path):
+    """:meth:`RangeServer.stop` returns within a few hundredths of a second, not after a loop of
+    ``serve_forever``'s default half-second wait (which every test with a server would pay)."""
+    server = RangeServer(tmp_path).start()
+    began = time.monotonic()
+    server.stop()
+    assert time.monotonic() - began < 0.25

@@ -46,7 +46,7 @@ GAME_4X4 = Game.of("4x4")
 def running(explorer: Explorer, limits: Limits = Limits(), host: str = "127.0.0.1") -> Iterator[ExplorerServer]:
     """An explorer server on an ephemeral port of ``host``, serving in a thread until the block ends."""
     server = ExplorerServer(host, 0, explorer, limits=limits)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True)
     thread.start()
     try:
         yield server

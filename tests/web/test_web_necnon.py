@@ -283,7 +283,7 @@ def test_a_busy_search_is_a_503_with_retry_after(necnon_tables):
     """Over HTTP: the refused search is a 503, one line of JSON and Retry-After."""
     busy = {**api.makers(), "necnon": partial(NecnonApi, search_wait=0.1)}
     server = ExplorerServer("127.0.0.1", 0, api.Explorer(necnon_tables, apis=busy))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True)
     thread.start()
     try:
         get_json(server.url, path("search", board="hex4", seconds="0.1"))
