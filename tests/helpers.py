@@ -22,7 +22,6 @@ import numpy as np
 import pytest
 from click.testing import CliRunner, Result
 
-import solver.core.storage.container
 import solver.neutreeko.model.position
 from solver.cli import cli
 from solver.core.answers.record import GameLine, RecordError, write_record
@@ -170,15 +169,6 @@ def edit_data(path: Path) -> None:
     """Change one result byte through HDF5: the file no longer matches its header's digest."""
     with h5py.File(path, "r+") as file:
         file["result"][1_000_000] ^= 3
-
-
-def read_blocks_in_this_thread() -> None:
-    """From now on in this process, every digest of a table file reads its blocks one at a time in the
-    calling thread, not a batch at a time by a pool of threads started for it. For a child that opens
-    a table thousands of times to see what a damaged byte does: what is refused does not depend on how
-    the blocks are read, and starting those threads for every open takes most of such a test's time."""
-    assert solver.core.storage.container._READ_BATCH > 1
-    solver.core.storage.container._READ_BATCH = 1
 
 
 def stamped(change: Callable[[Path], None]) -> Callable[[Path], None]:

@@ -26,9 +26,8 @@ def flip_each_byte(path: str) -> None:
     """In the child: flip each byte of the table at ``path`` in turn (all its bits), run the command on
     it, put the byte back; print a JSON object: how many flips, and those not refused in one line."""
     from solver.cli import cli
-    from tests.helpers import read_blocks_in_this_thread, runner
+    from tests.helpers import runner
 
-    read_blocks_in_this_thread()
     original = Path(path).read_bytes()
     run = runner()
     wrong = []
@@ -87,9 +86,8 @@ def query_each_forgery(path: str) -> None:
     it; print a JSON object: how many forgeries, and those not answered rightly or refused in one line
     within a second."""
     from solver.cli import cli
-    from tests.helpers import read_blocks_in_this_thread, restamped, runner
+    from tests.helpers import restamped, runner
 
-    read_blocks_in_this_thread()
     original = Path(path).read_bytes()
     run = runner()
     truth = run.invoke(cli, [*ARGS, path]).stdout

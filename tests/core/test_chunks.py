@@ -145,9 +145,7 @@ def flip_and_probe(path: str, near: int, far: int) -> None:
     and a sample of the bytes inside them; print what was not as promised (JSON)."""
     from solver.core.storage.container import check_file
     from solver.neutreeko.tables.table import open_table
-    from tests.helpers import read_blocks_in_this_thread
 
-    read_blocks_in_this_thread()
     intact = open_table(GAME, Path(path))
     entries = intact.chunks.entries
     in_chunks = np.zeros(os.path.getsize(path), dtype=bool)
