@@ -3,7 +3,7 @@
 A game is registered by one line of :data:`BUILTIN` (the package that defines its ``GAME``), by an
 entry point of the group :data:`ENTRY_POINTS` (``name = "package:GAME"``, for games installed apart),
 or at run time by :func:`register`. Nothing outside a game's package and this module names a game.
-A built-in game's command starts without reading the entry points (:mod:`importlib.metadata` is slow
+A built-in game's command starts without reading the entry points (``importlib.metadata`` is slow
 to import): :func:`default` and :func:`program` look at the built-in and registered games first.
 """
 

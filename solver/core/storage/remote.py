@@ -1,6 +1,7 @@
 """Where tables are: a table's address opened where a path is (``--table https://...``), and a release's
-address taken as the tables directory (``NEUTREEKO_TABLES=https://...``); both are a :class:`Url`, and
-:func:`location` tells an address from a path (:data:`Location`). Reading what is at an address is
+address taken as the tables directory (``NEUTREEKO_TABLES=https://...``); both are a
+:class:`~solver.core.storage.remote.Url`, and :func:`~solver.core.storage.remote.location` tells an
+address from a path (:data:`~solver.core.storage.remote.Location`). Reading what is at an address is
 :mod:`solver.core.storage.remote_file`'s business, imported only when one is read: a local table needs
 no HTTP client.
 """
