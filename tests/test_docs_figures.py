@@ -2,7 +2,8 @@
 writes (``docs/benchmarks/*.json``, shown by the benchmark page; the surveys' reports), with the command
 that writes it. A time the pages may state is a setting or a limit of the program, listed here. The
 times README and CONTRIBUTING give for the two commands and the test tiers are those of
-``docs/benchmarks/commands.json`` (``scripts/bench_commands.py``)."""
+``docs/benchmarks/commands.json`` (``scripts/bench_commands.py``), and README's three headline figures
+those of ``solve-5x5.json`` and ``query-5x5.json``."""
 
 from __future__ import annotations
 
@@ -66,3 +67,15 @@ def test_readme_and_contributing_times_are_the_measured_ones():
         row = f"| {int(figures[f'tier {tier}: tests']):,} | {_duration(figures[f'tier {tier}: seconds of its tests'])} |"
         assert re.search(rf"^\| `{tier}` \|.*" + re.escape(row) + "$", contributing, re.MULTILINE), (tier, row)
     assert f"fixtures: {_duration(session)}." in " ".join(contributing.split())
+
+
+def test_readme_s_headline_figures_are_the_measured_ones():
+    def medians(name: str) -> dict[str, float]:
+        measured = json.loads((DOCS / "benchmarks" / f"{name}.json").read_text())
+        return {entry["name"]: entry["median"] for entry in measured["measurements"]}
+
+    solve, query = medians("solve-5x5"), medians("query-5x5")
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    assert f"the 5 x 5 solve in a median of {solve['warm solve (current, over positions)']:.2f} s (warm)" in readme
+    assert f"`neutreeko query start` in {query['query start 5x5 (this), wall']:.2f} s end to end" in readme
+    assert f"at {round(query['query - 5x5 (this), rate'], -3):,.0f} random positions a second" in readme
