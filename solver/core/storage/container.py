@@ -52,6 +52,9 @@ FORMAT = "neutreeko-solver table"
 MAP_DATASET = "chunk_map"
 #: Uncompressed bytes of a chunk (the last chunk of a dataset may hold fewer items).
 CHUNK_BYTES = 1 << 18
+#: zlib's compression level of every table: level 9 stores little less, for a compression several times
+#: as slow (scripts/bench_chunk_size.py measures both); a probe decompresses either as fast.
+LEVEL = 6
 #: The smallest header (HDF5 user blocks are 512 bytes or a larger power of two).
 HEADER_BYTES = 512
 _MAGIC = b"neutreeko-solver table container 2\n"
@@ -205,10 +208,10 @@ class Pieces:
     pieces: Callable[[], Iterator[npt.NDArray[Any]]]
 
 
-def write(path: Path, dataset: str, data: npt.NDArray[Any] | Pieces, attributes: Attributes, level: int = 6,
+def write(path: Path, dataset: str, data: npt.NDArray[Any] | Pieces, attributes: Attributes,
           sorted_by: str | None = None, replace: bool = True) -> None:
     """Write ``data`` (one-dimensional, or :class:`Pieces`) as the one dataset ``dataset`` of a table at ``path``
-    (atomically, flushed to disk), in chunks of :data:`CHUNK_BYTES` compressed with zlib at ``level``
+    (atomically, flushed to disk), in chunks of :data:`CHUNK_BYTES` compressed with zlib at :data:`LEVEL`
     (HDF5's gzip filter), with ``attributes`` (in their order; JSON-compatible values), :data:`FORMAT`,
     the data's digest and the writer's name and the date; ``sorted_by`` names the field by which the
     records are sorted (its first value in each chunk is kept in the chunk map). The same inputs give
@@ -228,10 +231,10 @@ def write(path: Path, dataset: str, data: npt.NDArray[Any] | Pieces, attributes:
         with files.replacing(path, replace) as temporary:
             with _hdf5(Path(temporary), "w", track_order=True, userblock_size=header_bytes) as (file, sink):
                 stored = file.create_dataset(dataset, shape=(length,), dtype=data.dtype, chunks=(chunk_items,),
-                                             compression="gzip", compression_opts=level, shuffle=False,
+                                             compression="gzip", compression_opts=LEVEL, shuffle=False,
                                              track_times=False)
                 pieces = data.pieces() if isinstance(data, Pieces) else iter([data])
-                for number, compressed in _compressed(_rechunked(pieces, chunk_items, length), level):
+                for number, compressed in _compressed(_rechunked(pieces, chunk_items, length)):
                     stored.id.write_direct_chunk((number * chunk_items,), compressed)
                     sink.check()  # a full disk stops the compression too
                 file.create_dataset(MAP_DATASET, data=np.zeros(-(-length // chunk_items), MAP_ENTRY),
@@ -679,11 +682,11 @@ def _rechunked(pieces: Iterator[npt.NDArray[Any]], chunk_items: int, length: int
         yield np.concatenate([*held, np.zeros(chunk_items - items, held[0].dtype)])
 
 
-def _compressed(chunks: Iterator[npt.NDArray[Any]], level: int) -> Iterator[tuple[int, bytes]]:
+def _compressed(chunks: Iterator[npt.NDArray[Any]]) -> Iterator[tuple[int, bytes]]:
     """(number, compressed bytes) of each of ``chunks`` in order, compressed a batch at a time by
     threads."""
     def compress(chunk: npt.NDArray[Any]) -> bytes:
-        return zlib.compress(chunk.tobytes(), level)
+        return zlib.compress(chunk.tobytes(), LEVEL)
 
     number = 0
     with ThreadPoolExecutor(_WORKERS) as pool:

@@ -111,8 +111,7 @@ def _write(game: Game, data: npt.NDArray[np.uint8] | container.Pieces, summary: 
         attributes.update(symmetries=symmetry_count(game.board),
                           classes=data.length if isinstance(data, container.Pieces) else len(data),
                           canonical_form=CANONICAL_FORM)
-    container.write(Path(path), _FOLDED_DATASET if fold else _DATASET, data, attributes, level=9 if fold else 6,
-                    replace=replace)
+    container.write(Path(path), _FOLDED_DATASET if fold else _DATASET, data, attributes, replace=replace)
 
 
 def convert_table(path: Path, attributes: Attributes, data: npt.NDArray[Any]) -> Game:
