@@ -338,8 +338,9 @@ def test_a_folded_table_of_another_game_fails_on_the_command_line(folded_4x4):
 def test_a_damaged_folded_table_is_refused(folded_4x4):
     with h5py.File(folded_4x4, "r+") as file:
         file["class_result"][5] ^= 1
+    # Refused on opening if HDF5 moved the chunk it rewrote, else when the chunk is read.
     with pytest.raises(TableError, match="damaged"):
-        open_table(Game.of("4x4"), folded_4x4)
+        open_table(Game.of("4x4"), folded_4x4).chunks.chunk(0)
 
 
 def test_a_folded_table_of_another_canonical_form_is_refused(tmp_path, monkeypatch):
