@@ -26,7 +26,6 @@ import re
 import socket
 import time
 import urllib.error
-import urllib.parse
 import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -38,6 +37,7 @@ from solver.core import files
 from solver.core.answers.notation import quote, shortened
 from solver.core.errors import ReleaseError
 from solver.core.httpio import TimedReader, content_range, number
+from solver.core.storage.remote import joined
 
 #: ``progress(received, total)``: bytes held so far, of the total.
 Progress = Callable[[int, int], None]
@@ -60,7 +60,7 @@ def address(mirror: str, name: str) -> str:
     """
     if not re.match(r"https?://[^/]", mirror, re.IGNORECASE):
         raise ReleaseError(f"the mirror {quote(mirror)} is not an http:// or https:// address")
-    return f"{mirror.rstrip('/')}/{urllib.parse.quote(name)}"
+    return joined(mirror, name)
 
 
 @dataclass(frozen=True)

@@ -53,12 +53,16 @@ class Url(str):
         return Url(str(self).rstrip("/").rpartition("/")[0] + "/")
 
     def __truediv__(self, name: str) -> Url:
-        from solver.core.storage import download
-
-        return Url(download.address(str(self), name))
+        return Url(joined(self, name))
 
     def __format__(self, spec: str) -> str:
         return format(shortened(str(self)), spec)
+
+
+def joined(directory: str, name: str) -> str:
+    """The address of the file ``name`` (percent-encoded) in the directory at the address ``directory``,
+    with or without its final slash."""
+    return f"{directory.rstrip('/')}/{urllib.parse.quote(name)}"
 
 
 def _fault(text: str) -> str:
