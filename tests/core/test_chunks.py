@@ -4,6 +4,7 @@ refused when, and only when, something reads it."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import subprocess
@@ -83,6 +84,56 @@ def test_opening_starts_no_thread_and_a_whole_file_digest_does(table_5x5, monkey
     assert table_5x5.stat().st_size > 1 << 20 and check_file(table_5x5) == table_5x5.stat().st_size
     assert len(pools) == 1
 
+
+
+def _chunk_map(offsets: list[int], sizes: list[int]) -> np.ndarray:
+    entries = np.zeros(len(offsets), chunks.MAP_ENTRY)
+    entries["offset"], entries["size"] = offsets, sizes
+    return entries
+
+
+def test_the_metadata_digest_is_of_every_byte_in_no_chunk(tmp_path):
+    """Chunks in any order, adjacent, overlapping, repeated, empty, at the region's ends (within it, as
+    a verified chunk map's are): the digest is of the region's bytes that no chunk covers, in order."""
+    data = np.random.default_rng(5).integers(0, 256, 50_000, dtype=np.uint8)
+    path = tmp_path / "region"
+    path.write_bytes(data.tobytes())
+    rng = np.random.default_rng(6)
+    file = chunks.OpenFile(os.open(path, os.O_RDONLY))
+    try:
+        for _ in range(100):
+            start, end = sorted(rng.integers(0, len(data) + 1, 2).tolist())
+            offsets = rng.integers(start, end + 1, int(rng.integers(0, 30))).tolist()
+            sizes = [min(size, end - offset) for size, offset in zip(rng.choice([0, 1, 100, 3_000], len(offsets)).tolist(),
+                                                                      offsets)]
+            offsets += [offset + size for offset, size in zip(offsets[:5], sizes[:5])]  # adjacent to another
+            sizes += [0 for _ in sizes[:5]]
+            offsets += [start, end]
+            sizes += [min(10, end - start), 0]
+            covered = np.zeros(len(data), dtype=bool)
+            for offset, size in zip(offsets, sizes):
+                covered[offset:offset + size] = True
+            expected = hashlib.sha256(data[start:end][~covered[start:end]].tobytes()).hexdigest()
+            assert container._metadata_digest(file, _chunk_map(offsets, sizes), start, end) == expected
+    finally:
+        file.close()
+
+
+def test_thousands_of_small_metadata_pieces_are_read_in_this_thread(tmp_path, counted_reads, monkeypatch):
+    """A big table's metadata lies in a few hundred small pieces between thousands of chunks, most of
+    them adjacent: each piece is one read, in the opening thread, however much they hold together."""
+    pools = []
+    monkeypatch.setattr(container, "ThreadPoolExecutor", lambda *arguments: pools.append(arguments))
+    path = tmp_path / "region"
+    path.write_bytes(bytes(4 << 20))
+    offsets = [piece * 2_000 + pair * 1_000 for piece in range(2_000) for pair in range(2)]
+    entries = _chunk_map(offsets, [1_000, 400] * 2_000)  # two adjacent chunks, then a gap of 600 bytes
+    file = chunks.OpenFile(os.open(path, os.O_RDONLY))
+    try:
+        container._metadata_digest(file, entries, 0, 4_000_000)
+    finally:
+        file.close()
+    assert pools == [] and counted_reads == [600] * 2_000  # 1.2 MB, more than a block
 
 def test_a_batch_reads_each_chunk_once(table_5x5, counted_reads):
     table = open_table(GAME, table_5x5)

@@ -32,7 +32,7 @@ import stat
 import zlib
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager, nullcontext
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -631,29 +631,37 @@ def _metadata_digest(file: Source, entries: npt.NDArray[np.void], start: int, en
     """SHA-256 (hex) of the bytes from ``start`` to ``end`` of ``file`` that lie in no
     chunk of ``entries``: HDF5's metadata (superblock, object headers, chunk index, attributes) and the
     chunk map, in the order of the file."""
-    gaps, at = [], start
-    for offset, size in sorted(zip(entries["offset"].tolist(), entries["size"].tolist())):
-        gaps.append((at, offset))
-        at = max(at, offset + size)
-    return _digest_ranges(file, [*gaps, (at, end)])
+    # Found by numpy, the empty gaps left out (a big table has thousands between adjacent chunks, and
+    # a few hundred that are not).
+    order = np.argsort(entries["offset"], kind="stable")
+    offsets = entries["offset"][order].astype(np.int64)
+    ends = np.maximum.accumulate(offsets + entries["size"][order].astype(np.int64)) if len(entries) else offsets
+    gaps = np.stack([np.maximum(np.r_[start, ends], start), np.r_[offsets, end]], axis=1)
+    return _digest_ranges(file, [(at, until) for at, until in gaps[gaps[:, 0] < gaps[:, 1]].tolist()])
 
 
 def _digest_ranges(file: Source, ranges: list[tuple[int, int]]) -> str:
     """SHA-256 (hex) of the bytes of ``file`` in each ``(start, end)`` of ``ranges`` in turn (empty
-    ones too), read in blocks, a batch at a time by threads once they hold more than a block (over
-    HTTP, each block is a request). Raises :class:`OSError` if the file ends before a range does."""
+    ones too), read in blocks, a batch at a time, by threads when the batch holds more than a block
+    (over HTTP, each block is a request). Raises :class:`OSError` if the file ends before a range does."""
     def read(block: tuple[int, int]) -> bytes:
         return file.read(block[1] - block[0], block[0])
 
     blocks = [(at, min(at + _READ_BYTES, end)) for start, end in ranges for at in range(start, end, _READ_BYTES)]
     sha = hashlib.sha256()
-    # Threads pay for themselves past a block's worth of bytes; a smaller region (the metadata of most
-    # local tables) is read sooner in this thread than a pool is started.
-    pool = ThreadPoolExecutor(_WORKERS) if sum(end - start for start, end in ranges) > _READ_BYTES else None
-    with pool or nullcontext():
+    with ExitStack() as stack:
+        pool: ThreadPoolExecutor | None = None
         for first in range(0, len(blocks), _READ_BATCH):
             batch = blocks[first:first + _READ_BATCH]
-            for (at, end), data in zip(batch, pool.map(read, batch) if pool else map(read, batch)):
+            # Threads pay for themselves past a block's worth of bytes; a batch of small pieces (the
+            # metadata of a local table: hundreds of them between its chunks on the largest boards) is
+            # read sooner in this thread.
+            if sum(end - at for at, end in batch) > _READ_BYTES:
+                pool = pool or stack.enter_context(ThreadPoolExecutor(_WORKERS))
+                pieces: Iterator[bytes] = pool.map(read, batch)
+            else:
+                pieces = map(read, batch)
+            for (at, end), data in zip(batch, pieces):
                 if len(data) != end - at:
                     raise OSError(f"the file ends at {at + len(data):,} bytes, before {end:,}")
                 sha.update(data)
