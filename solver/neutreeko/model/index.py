@@ -78,17 +78,38 @@ def position_count(squares: int) -> int:
 
 
 @lru_cache(maxsize=None)
+def pairs(squares: int) -> npt.NDArray[np.int32]:
+    """``pairs(N)[k]`` is the sorted pair ``a < b`` of rank ``k = a + C(b, 2)`` among the squares below
+    ``N - 1`` (the lower two squares of a triple; shape ``(C(N-1, 2), 2)``, int32, read-only)."""
+    tops = np.arange(squares - 1, dtype=np.int32)
+    second = np.repeat(tops, tops)
+    table = np.stack([np.arange(len(second), dtype=np.int32) - np.repeat(tops * (tops - 1) // 2, tops), second], axis=1)
+    table.flags.writeable = False
+    return table
+
+
+def by_pair(values: np.ndarray, squares: int, out: np.ndarray | None = None) -> np.ndarray:
+    """``values[k]`` (one per pair of :func:`pairs`) for the lower pair of each triple, in triple rank
+    order (into ``out`` if given)."""
+    # In rank order, the triples with top square c are the pairs a < b < c in their own rank order: the
+    # first C(c, 2) pairs.
+    return np.concatenate([values[:top * (top - 1) // 2] for top in range(squares)], out=out)
+
+
+def by_top(values: np.ndarray, squares: int) -> np.ndarray:
+    """``values[c]`` (one per square) for the top square ``c`` of each triple, in triple rank order."""
+    tops = np.arange(squares)
+    return np.repeat(values, tops * (tops - 1) // 2)
+
+
+@lru_cache(maxsize=None)
 def triples(squares: int) -> npt.NDArray[np.int32]:
     """``triples(N)[r]`` is the sorted triple of rank ``r`` (shape ``(C(N,3), 3)``, int32, read-only)."""
-    # In rank order, the triples with top square c are the pairs a < b < c in their own rank order: the
-    # first C(c, 2) pairs, which are listed the same way (b, then a below it).
-    tops = np.arange(squares, dtype=np.int64)
-    pairs_below = tops * (tops - 1) // 2
-    second = np.repeat(tops, tops)
-    first = np.arange(len(second)) - np.repeat(pairs_below, tops)
-    third = np.repeat(tops, pairs_below)
-    pair = np.arange(len(third)) - np.repeat(tops * (tops - 1) * (tops - 2) // 6, pairs_below)
-    table: npt.NDArray[np.int32] = np.stack([first[pair], second[pair], third], axis=1).astype(np.int32)
+    lower = pairs(squares)
+    table = np.empty((comb(squares, 3), 3), dtype=np.int32)
+    by_pair(lower[:, 0], squares, out=table[:, 0])
+    by_pair(lower[:, 1], squares, out=table[:, 1])
+    table[:, 2] = by_top(np.arange(squares, dtype=np.int32), squares)
     table.flags.writeable = False
     return table
 

@@ -84,51 +84,123 @@ def symmetry_count(board: Board) -> int:
     return len(symmetries(board))
 
 
+def _image_ranks(permutation: Any, first: Any, second: Any, third: Any, minimum: Callable[[Any, Any], Any],
+                 maximum: Callable[[Any, Any], Any]) -> Any:
+    """The rank of the image under ``permutation`` (of the squares) of the triple on the sorted squares
+    ``first < second < third``: plain ints with ``min`` and ``max``, or arrays with ``np.minimum`` and
+    ``np.maximum``."""
+    x, y, z = permutation[first], permutation[second], permutation[third]
+    low, high = minimum(x, y), maximum(x, y)  # sorted by comparisons: np.sort is slow on rows of 3
+    return index.triple_rank(minimum(low, z), maximum(low, minimum(high, z)), maximum(high, z))
+
+
+def images_of_triples(ranks: npt.ArrayLike, board: Board) -> npt.NDArray[np.int32]:
+    """``images_of_triples(ranks, board)[g, k]``: the rank of the image under ``g`` of the triple of rank
+    ``ranks[k]`` (see :func:`solver.neutreeko.model.index.triple_rank`); int32, shape ``(symmetries, len(ranks))``."""
+    return _images(index.triples(board.size)[np.asarray(ranks, dtype=np.int64).reshape(-1)], board)
+
+
 @lru_cache(maxsize=None)
 def triple_images(board: Board) -> npt.NDArray[np.int32]:
-    """``triple_images(board)[g, rank]``: the rank of the image under ``g`` of the triple of that rank
-    (see :func:`solver.neutreeko.model.index.triple_rank`); read-only int32, shape ``(symmetries, C(N, 3))``."""
-    triples, permutations = index.triples(board.size), symmetries(board)
-    x, y, z = (permutations[:, triples[:, k]] for k in range(3))
-    low, high = np.minimum(x, y), np.maximum(x, y)  # sorted by comparisons: np.sort is slow on rows of 3
-    table: npt.NDArray[np.int32] = index.triple_rank(np.minimum(low, z), np.maximum(low, np.minimum(high, z)),
-                                                     np.maximum(high, z)).astype(np.int32, copy=False)
+    """:func:`images_of_triples` of every triple, in rank order: read-only int32, shape ``(symmetries, C(N, 3))``."""
+    table = _images(index.triples(board.size), board)
     table.flags.writeable = False
     return table
+
+
+def _images(triples: npt.NDArray[np.int32], board: Board) -> npt.NDArray[np.int32]:
+    """The ranks of the images of the triples of rows ``triples`` (sorted squares), by symmetry."""
+    first, second, third = triples.T
+    return np.array([_image_ranks(permutation, first, second, third, np.minimum, np.maximum)
+                     for permutation in symmetries(board)], dtype=np.int32).reshape(symmetry_count(board), len(triples))
 
 
 @lru_cache(maxsize=None)
 def smallest_triple_images(board: Board) -> npt.NDArray[np.int32]:
     """``smallest_triple_images(board)[rank]``: the smallest rank among the images of the triple of that
-    rank, the canonical form of a mover's triple; read-only int32, shape ``(C(N, 3),)`` (computed once:
-    a pass over every image, which a probe of a folded table would otherwise repeat)."""
+    rank, the canonical form of a mover's triple; read-only int32, shape ``(C(N, 3),)``."""
     smallest: npt.NDArray[np.int32] = triple_images(board).min(axis=0)
     smallest.flags.writeable = False
     return smallest
 
 
+class CanonicalTriples(NamedTuple):
+    """Which triples are canonical (their own smallest image), by rank; read-only bool arrays."""
+
+    canonical: npt.NDArray[np.bool_]
+    #: Canonical and left unchanged by some symmetry besides the identity.
+    symmetric: npt.NDArray[np.bool_]
+
+
+@lru_cache(maxsize=None)
+def canonical_triples(board: Board) -> CanonicalTriples:
+    """``board``'s :class:`CanonicalTriples`: ``canonical`` is ``smallest_triple_images(board) == rank``,
+    found without every image (a class numbering needs no more)."""
+    # A triple's rank lies between those of the triples whose top square is one less and one more than
+    # its own (see index), so an image under g whose top square is below the triple's is smaller, one
+    # whose top square is above is larger, and only the few images with the same top square are ranked.
+    # The images' top squares come from the images of the lower pairs and of the top squares, a symmetry
+    # at a time, in the smallest type that holds a square.
+    size = board.size
+    triples, lower = index.triples(size), index.pairs(size)
+    tops = index.by_top(np.arange(size, dtype=np.min_scalar_type(size)), size)
+    beaten, fixed = np.zeros((2, len(triples)), dtype=np.bool_)
+    for permutation in symmetries(board)[1:]:
+        small = permutation.astype(tops.dtype)
+        image_tops = np.maximum(index.by_pair(np.maximum(small[lower[:, 0]], small[lower[:, 1]]), size),
+                                index.by_top(small, size))
+        beaten |= image_tops < tops
+        ties = np.flatnonzero((image_tops == tops) & ~beaten)  # those beaten already need no rank
+        first, second, third = triples[ties].T
+        image = _image_ranks(permutation, first, second, third, np.minimum, np.maximum)
+        beaten[ties[image < ties]] = True
+        fixed[ties[image == ties]] = True
+    canonical = ~beaten
+    symmetric = canonical & fixed
+    canonical.flags.writeable = symmetric.flags.writeable = False
+    return CanonicalTriples(canonical, symmetric)
+
+
 class _Tables(NamedTuple):
-    """A board's tables for :func:`_canonical_with_mover`, as numpy arrays (many indices at a time) or
-    as memoryviews (one index at a time, in plain integers): one computation, two forms of its data."""
+    """What :func:`_canonical_with_mover` reads of a board, for many indices at a time (numpy arrays
+    over every triple) or for one (plain ints, the images of the few triples met worked out on the spot):
+    one computation, two forms of its data."""
 
     #: The first, second and third square of the triple of each rank.
     squares: tuple[Any, Any, Any]
-    #: ``images[g][rank]``: :func:`triple_images`.
-    images: Any
-    #: :func:`smallest_triple_images`.
-    smallest: Any
+    #: ``mover_images(rank)``: the ranks of the triple's images, by symmetry.
+    mover_images: Callable[[int], tuple[int, ...]]
+    #: ``image(g, ranks)``: the ranks of the triples' images under symmetry ``g``.
+    image: Callable[[int, Any], Any]
     minimum: Callable[[Any, Any], Any]
+
+
+# Mover triples whose images a probe keeps (a position's moves all have one mover triple).
+_MOVERS = 4096
 
 
 @lru_cache(maxsize=None)
 def _tables(board: Board, plain: bool) -> _Tables:
-    """``board``'s :class:`_Tables`, as memoryviews if ``plain`` (indexed, they give plain ints, as lists
-    would, without a copy of the arrays into lists first), else as numpy arrays."""
-    table, smallest = triple_images(board), smallest_triple_images(board)
-    first, second, third = (np.ascontiguousarray(column) for column in index.triples(board.size).astype(np.int64).T)
+    """``board``'s :class:`_Tables`, in plain ints if ``plain`` (the triples' squares as memoryviews:
+    indexed, they give plain ints, as lists would, without a copy into lists first), else as numpy arrays."""
+    triples = index.triples(board.size)
     if plain:
-        return _Tables((first.data, second.data, third.data), [row.data for row in table], smallest.data, min)
-    return _Tables((first, second, third), table, smallest, np.minimum)
+        permutations = symmetries(board).tolist()
+        squares = tuple(column.data for column in triples.T)
+
+        def image(g: int, rank: int) -> int:
+            rank_of_image: int = _image_ranks(permutations[g], squares[0][rank], squares[1][rank], squares[2][rank],
+                                              min, max)
+            return rank_of_image
+
+        def mover_images(rank: int) -> tuple[int, ...]:
+            return tuple(image(g, rank) for g in range(len(permutations)))
+
+        return _Tables(squares, lru_cache(maxsize=_MOVERS)(mover_images), image, min)
+    table = triple_images(board)
+    first, second, third = (np.ascontiguousarray(column) for column in triples.astype(np.int64).T)
+    return _Tables((first, second, third), lambda rank: tuple(table[:, rank].tolist()), lambda g, ranks: table[g][ranks],
+                   np.minimum)
 
 
 def _decode(indices: npt.NDArray[np.int64], board: Board) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
@@ -206,13 +278,14 @@ def _canonical_with_mover(mover: int, squeezed: index.Integers, tables: _Tables,
     other_rank = index.triple_rank(index.unsqueeze(first[squeezed], m0, m1, m2),
                                    index.unsqueeze(second[squeezed], m0, m1, m2),
                                    index.unsqueeze(third[squeezed], m0, m1, m2))
-    best = int(tables.smallest[mover])
+    mover_images = tables.mover_images(mover)
+    best = min(mover_images)
     b0, b1, b2 = int(first[best]), int(second[best]), int(third[best])
     canonical: Any = None
-    for row in tables.images:
-        if row[mover] != best:
+    for g, mover_image in enumerate(mover_images):
+        if mover_image != best:
             continue
-        image = row[other_rank]
+        image = tables.image(g, other_rank)
         rank = index.triple_rank(index.squeeze(first[image], b0, b1, b2), index.squeeze(second[image], b0, b1, b2),
                                  index.squeeze(third[image], b0, b1, b2))
         canonical = rank if canonical is None else tables.minimum(canonical, rank)

@@ -24,7 +24,7 @@ import numpy.typing as npt
 
 from solver.neutreeko.model import index
 from solver.neutreeko.model.game import Game
-from solver.neutreeko.model.symmetry import canonical_indices, smallest_triple_images, symmetries, triple_images
+from solver.neutreeko.model.symmetry import canonical_indices, canonical_triples, images_of_triples, symmetries
 
 # Indices are unfolded this many at a time, to bound the temporary arrays.
 _CHUNK = 1 << 22
@@ -104,19 +104,23 @@ class Classes:
 
 @lru_cache(maxsize=8)
 def _classes(game: Game) -> Classes:
-    table = triple_images(game.board)
-    ranks = np.arange(table.shape[1])
     other_count = index.other_count(game.board.size)
-    blocks = (smallest_triple_images(game.board) == ranks) & ~game.wins
-    symmetric = blocks & (np.count_nonzero(table == ranks, axis=0) > 1)
-    sizes = np.where(blocks, other_count, 0)
+    triples = canonical_triples(game.board)
+    blocks = triples.canonical & ~game.wins
+    symmetric = triples.symmetric & blocks
+    # Few arrays of a number per triple, the sizes in 4 bytes (a block's fits): on the largest boards a
+    # new array costs more (its memory first touched) than the arithmetic.
+    sizes = blocks * np.int32(other_count)
     movers = np.flatnonzero(symmetric)
-    sizes[movers] = _orbits(game, table, movers)
-    starts = np.cumsum(sizes) - sizes
-    return Classes(game=game, block_start=np.where(blocks, starts, -1), symmetric=symmetric, count=int(sizes.sum()))
+    sizes[movers] = _orbits(game, movers)
+    starts = np.cumsum(sizes, dtype=np.int64)
+    count = int(starts[-1]) if len(starts) else 0
+    starts -= sizes
+    starts[~blocks] = -1
+    return Classes(game=game, block_start=starts, symmetric=symmetric, count=count)
 
 
-def _orbits(game: Game, table: np.ndarray, movers: np.ndarray) -> np.ndarray:
+def _orbits(game: Game, movers: np.ndarray) -> np.ndarray:
     """The number of classes in the block of each canonical triple of rank in ``movers``: the orbits of
     its stabiliser on the other side's triples, by Burnside's lemma (see the module docstring)."""
     permutations = symmetries(game.board)
@@ -129,7 +133,7 @@ def _orbits(game: Game, table: np.ndarray, movers: np.ndarray) -> np.ndarray:
     free_fixed = fixed.sum(axis=1)[:, None] - fixed[:, taken].sum(axis=2)
     free_cycles = (paired.sum(axis=1)[:, None] - paired[:, taken].sum(axis=2)) // 2
     fixed_triples = free_fixed * (free_fixed - 1) * (free_fixed - 2) // 6 + free_fixed * free_cycles
-    stabilises = table[:, movers] == movers
+    stabilises = images_of_triples(movers, game.board) == movers
     orbits: np.ndarray = (fixed_triples * stabilises).sum(axis=0) // stabilises.sum(axis=0)
     return orbits
 

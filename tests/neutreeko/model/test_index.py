@@ -35,6 +35,15 @@ def test_triple_ranks_are_the_colexicographic_order(squares):
     assert np.array_equal(ranks, np.arange(len(table)))
 
 
+
+@pytest.mark.parametrize("squares", [9, 25, 121])
+def test_pairs_are_the_lower_pairs_of_the_triples_in_rank_order(squares):
+    expected = sorted(combinations(range(squares - 1), 2), key=lambda pair: pair[::-1])
+    assert [tuple(pair) for pair in index.pairs(squares).tolist()] == expected
+    values = np.arange(len(expected))
+    assert (index.pairs(squares)[index.by_pair(values, squares)] == index.triples(squares)[:, :2]).all()
+    assert (index.by_top(np.arange(squares), squares) == index.triples(squares)[:, 2]).all()
+
 def test_triple_rank_examples():
     """The examples of the module docstring."""
     assert [index.triple_rank(0, 1, 2), index.triple_rank(0, 1, 3), index.triple_rank(0, 2, 3)] == [0, 1, 2]

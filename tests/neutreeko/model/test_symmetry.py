@@ -15,7 +15,7 @@ import pytest
 from solver.core.errors import TableError
 from solver.core.storage import container
 from solver.core.storage.chunks import Chunks
-from solver.neutreeko.model import index
+from solver.neutreeko.model import index, symmetry
 from solver.neutreeko.model.board import Board
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.model.position import Position
@@ -23,6 +23,7 @@ from solver.neutreeko.model.rules import RULES, RuleError
 from solver.neutreeko.model.symmetry import canonical_indices, class_sizes, images, symmetries, symmetry_count
 from solver.neutreeko.model.values import ILLEGAL, UNDECIDED, Evaluation
 from solver.neutreeko.solving.solve import solve
+from solver.neutreeko.tables import folding
 from solver.neutreeko.tables.folding import Classes, fold, unfold
 from solver.neutreeko.tables.stats import summarize, summarize_folded_stretches
 from solver.neutreeko.tables.table import open_table, write_folded_table, write_table
@@ -32,6 +33,7 @@ pytestmark = pytest.mark.kernel
 
 SMALL_BOARDS = ["3x3", "3x4", "4x3", "4x4"]
 BOARDS = [Board(width, height) for width in range(3, 8) for height in range(3, 8)]
+EVERY_BOARD = [Board(width, height) for width in range(3, 12) for height in range(3, 12)]
 
 
 def _games(boards) -> list[Game]:
@@ -156,6 +158,61 @@ def test_canonical_index_on_random_positions(board):
     for row in every_image:
         assert (canonical_indices(row, game.board) == canonical).all()
     assert canonical_indices(int(indices[0]), game.board).shape == ()
+
+
+
+@pytest.mark.parametrize("board", ["3x3", "4x3", "3x5", "5x5"])
+def test_triple_images_are_the_naive_images(board):
+    board = Board.parse(board)
+    triples = [tuple(triple) for triple in index.triples(board.size).tolist()]
+    rank = {triple: number for number, triple in enumerate(triples)}
+    for g, mapping in enumerate(symmetries(board).tolist()):
+        assert symmetry.triple_images(board)[g].tolist() == [rank[tuple(sorted(mapping[s] for s in t))] for t in triples]
+    some = np.random.default_rng(3).integers(0, len(triples), 50)
+    assert (symmetry.images_of_triples(some, board) == symmetry.triple_images(board)[:, some]).all()
+
+
+@pytest.mark.parametrize("board", EVERY_BOARD, ids=str)
+def test_canonical_triples_are_those_every_image_gives(board):
+    """The canonical triples, found by their images' top squares, are those whose smallest image is
+    themselves, and the symmetric ones those that some symmetry besides the identity leaves unchanged."""
+    table = symmetry.triple_images(board)
+    ranks = np.arange(table.shape[1])
+    found = symmetry.canonical_triples(board)
+    assert (found.canonical == (table.min(axis=0) == ranks)).all()
+    assert (found.symmetric == (found.canonical & (np.count_nonzero(table == ranks, axis=0) > 1))).all()
+
+
+@pytest.mark.parametrize("game", _games(EVERY_BOARD), ids=str)
+def test_the_class_numbering_is_the_one_every_image_gives(game):
+    """Blocks for the canonical triples that do not win, full ones unless the triple is symmetric."""
+    classes = Classes.of(game)
+    table = symmetry.triple_images(game.board)
+    ranks = np.arange(table.shape[1])
+    blocks = (table.min(axis=0) == ranks) & ~game.wins
+    symmetric = blocks & (np.count_nonzero(table == ranks, axis=0) > 1)
+    assert ((classes.block_start >= 0) == blocks).all() and (classes.symmetric == symmetric).all()
+    sizes = np.diff(np.append(classes.block_start[blocks], classes.count))
+    assert (sizes[~symmetric[blocks]] == index.other_count(game.board.size)).all()
+    assert (sizes[symmetric[blocks]] < index.other_count(game.board.size)).all()
+
+
+def test_the_numbering_and_a_probe_rank_only_the_images_they_meet():
+    """A probe of a folded table needs the class numbering and the canonical indices of a few positions:
+    neither ranks the images of every triple (the largest boards' start-up)."""
+    game = Game.of("11x11")
+    for cached in (symmetry.triple_images, symmetry.smallest_triple_images, symmetry._tables, folding._classes):
+        cached.cache_clear()
+    classes = Classes.of(game)
+    indices = _random_indices(game, 20, seed=11)
+    canonical = canonical_indices(indices, game.board)
+    plain = ~classes.symmetric[canonical // index.other_count(game.board.size)]  # no block to list
+    numbers = classes.numbers(indices[plain])
+    assert symmetry.triple_images.cache_info().currsize == 0
+    naive = [min(_naive_image(game, int(i), mapping) for mapping in symmetries(game.board)) for i in indices]
+    assert canonical.tolist() == naive
+    legal = numbers >= 0
+    assert legal.sum() > 10 and (classes.canonical_of(numbers[legal]) == canonical[plain][legal]).all()
 
 
 def test_5x5_has_434500_legal_classes_13114_drawn(solved_5x5):
