@@ -1,14 +1,15 @@
 """Benchmark of the query path, end to end, as a user runs it.
 
-(a) ``neutreeko query start --board B``: wall time of the whole process (interpreter start, imports,
-    opening the table, the answer), the median of ``--runs`` runs.
+(a) ``neutreeko query start --board B`` for each ``--board``: wall time of the whole process (interpreter
+    start, imports, opening the table, the answer), the median of ``--runs`` runs. What follows is of
+    the first board.
 (b) ``neutreeko query - --board B``: positions per second for ``--positions`` random legal positions
     (uniform over the index and the side to move) piped through standard input, the median of
     ``--bulk-runs`` runs; with ``--with-moves`` too (every move ranked), on ``--moves-positions`` of them;
     with ``--batch-lines N`` (repeatable), also with ``query - --batch-lines N``, taking turns.
 (c) one probe in a warm process (the library, the table open and the chunk cached): the median over
-    ``--probes`` random positions (300: their chunks fit the default cache), each probed once to fill
-    the cache and then ``--rounds`` times, timed.
+    ``--probes`` random positions (300: their chunks fit the default cache; 0: none), each probed once
+    to fill the cache and then ``--rounds`` times, timed.
 (d) with ``--necnon BOARD:PROTOCOL`` (repeatable), ``necnon query empty --board BOARD --protocol P``,
     cold, as (a).
 (e) with ``--stats-runs N``, ``neutreeko stats --board B``: the whole table read and counted, as (a),
@@ -20,9 +21,12 @@ another version) and ``--baseline-tables DIR`` (tables that version reads), ever
 (b) runs alternately with that version too, and the line gives both and their ratio, so that the
 machine's noise falls on both alike.
 
-Usage: ``python scripts/bench_query.py [--board 5x5] [--runs 9] [--positions 200000] [--bulk-runs 3]``.
-The tables are read from where ``neutreeko`` reads them (``$NEUTREEKO_TABLES`` or the default place);
-a missing table is built first (up to 7 x 7), so that no run includes a build.
+Usage: ``python scripts/bench_query.py [--board 5x5 ...] [--runs 9] [--positions 200000] [--bulk-runs 3]
+[--tables DIR]``. The tables are read from ``--tables``, else from where ``neutreeko`` reads them
+(``$NEUTREEKO_TABLES`` or the default place), and the baseline's from ``--baseline-tables``, else from
+``--tables`` too; a missing table is built first (up to 7 x 7), so that no run includes a build. Only
+(a), on the big boards' tables: ``--board 8x8 --board 9x9 --board 10x10 --tables DIR --positions 0
+--probes 0``.
 """
 
 from __future__ import annotations
@@ -41,13 +45,13 @@ from solver.neutreeko.model.position import random_positions
 from solver.neutreeko.querying.probe import Tablebase
 
 
-def warm_probe(game: Game, probes: int, rounds: int, seed: int) -> str:
+def warm_probe(game: Game, probes: int, rounds: int, seed: int, tables: Path | None) -> str:
     """The median time of one probe in this process, the table open and the probe's chunk cached:
     ``probes`` random positions (few enough that the cache holds all their chunks), probed once to
     fill the cache, then ``rounds`` times each, timed."""
     positions = random_positions(game, probes, seed)
     times = []
-    with Tablebase() as tablebase:
+    with Tablebase(tables) as tablebase:
         for position in positions:
             tablebase.probe(position)
         for _ in range(rounds):
@@ -63,37 +67,42 @@ def warm_probe(game: Game, probes: int, rounds: int, seed: int) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--board", default="5x5")
+    parser.add_argument("--board", action="append", default=[], help="a board (repeatable; default 5x5)")
+    parser.add_argument("--tables", type=Path, help="the tables' directory (default: where neutreeko reads them)")
     parser.add_argument("--runs", type=int, default=9, help="runs of `query start` (default 9)")
     parser.add_argument("--positions", type=int, default=200_000, help="positions for `query -`")
     parser.add_argument("--bulk-runs", type=int, default=3, help="runs of `query -` (default 3)")
     parser.add_argument("--moves-positions", type=int, default=200_000, help="positions for `query - --with-moves`")
-    parser.add_argument("--probes", type=int, default=300, help="positions for the warm probe (default 300)")
+    parser.add_argument("--probes", type=int, default=300, help="positions for the warm probe (default 300; 0: none)")
     parser.add_argument("--rounds", type=int, default=10, help="rounds of the warm probe (default 10)")
     parser.add_argument("--necnon", action="append", default=[], metavar="BOARD:PROTOCOL")
     parser.add_argument("--baseline", type=Path, help="a checkout of another version to compare with")
-    parser.add_argument("--baseline-tables", type=Path, help="the tables directory of --baseline")
+    parser.add_argument("--baseline-tables", type=Path, help="the tables directory of --baseline (default: --tables, "
+                        "else its tables/)")
     parser.add_argument("--batch-lines", type=int, action="append", default=[], metavar="N",
                         help="also run `query -` with --batch-lines N, taking turns with the default (repeatable)")
     parser.add_argument("--stats-runs", type=int, default=0, help="runs of `stats` (default 0: none)")
     parser.add_argument("--seed", type=int, default=0)
     benchjson.add_option(parser)
     options = parser.parse_args()
-    if options.runs < 1 or options.stats_runs < 0:
-        parser.error("--runs must be at least 1, --stats-runs at least 0")
+    if options.runs < 1 or options.stats_runs < 0 or options.probes < 0:
+        parser.error("--runs must be at least 1, --stats-runs and --probes at least 0")
     neutreeko = this_version("neutreeko")
+    if options.tables:
+        neutreeko = neutreeko._replace(environment={**neutreeko.environment, "NEUTREEKO_TABLES": str(options.tables)})
     versions = [neutreeko]
     if options.baseline:
-        versions.append(baseline_version(options.baseline, options.baseline_tables or Path("tables")))
-    game = Game.of(options.board)
-    board = ["--board", options.board]
-
-    for version in versions:
-        timed(version, ["query", "start", *board, *(["--build"] if version is neutreeko else [])])
-    what = f"query start {options.board}"
-    print(f"{what}: {describe(what, alternating(versions, ['query', 'start', *board], options.runs))}")
+        versions.append(baseline_version(options.baseline, options.baseline_tables or options.tables or Path("tables")))
+    boards = options.board or ["5x5"]
+    for name in boards:
+        for version in versions:
+            timed(version, ["query", "start", "--board", name, *(["--build"] if version is neutreeko else [])])
+        what = f"query start {name}"
+        print(f"{what}: {describe(what, alternating(versions, ['query', 'start', '--board', name], options.runs))}")
+    game = Game.of(boards[0])
+    board = ["--board", boards[0]]
     if options.stats_runs:
-        what = f"stats {options.board}"
+        what = f"stats {boards[0]}"
         print(f"{what}: {describe(what, alternating(versions, ['stats', *board], options.stats_runs))}")
 
     fens = [position.fen() for position in random_positions(game, options.positions, options.seed)]
@@ -106,10 +115,11 @@ def main() -> None:
             settings = [neutreeko._replace(name=f"batch {lines:,}", options=("--batch-lines", str(lines)))
                         for lines in options.batch_lines]
             measured = alternating(versions + settings, ["query", "-", *board, *flags], options.bulk_runs, path)
-        what = " ".join(["query -", *flags, options.board])
+        what = " ".join(["query -", *flags, boards[0]])
         print(f"{what}, {count:,} random positions (process start included): {describe(what, measured, count)}")
 
-    print(f"{options.board} {warm_probe(game, options.probes, options.rounds, options.seed)}")
+    if options.probes:
+        print(f"{boards[0]} {warm_probe(game, options.probes, options.rounds, options.seed, options.tables)}")
 
     necnon = this_version("necnon")
     for text in options.necnon:
