@@ -14,6 +14,9 @@
     cold, as (a).
 (e) with ``--stats-runs N``, ``neutreeko stats --board B``: the whole table read and counted, as (a),
     ``N`` runs.
+(f) with ``--setup BOARD`` (repeatable; a table is not needed), the set-up a probe of a folded table
+    needs (the class numbering, and the class numbers of the start's moves), timed inside a new
+    process of each version, ``--runs`` runs taken in turns.
 
 Each line also gives the peak resident memory of the process (the largest of the runs). Output goes to
 /dev/null, so writing it costs the formatting but no terminal. With ``--baseline DIR`` (a checkout of
@@ -24,21 +27,23 @@ machine's noise falls on both alike.
 Usage: ``python scripts/bench_query.py [--board 5x5 ...] [--runs 9] [--positions 200000] [--bulk-runs 3]
 [--tables DIR]``. The tables are read from ``--tables``, else from where ``neutreeko`` reads them
 (``$NEUTREEKO_TABLES`` or the default place), and the baseline's from ``--baseline-tables``, else from
-``--tables`` too; a missing table is built first (up to 7 x 7), so that no run includes a build. Only
-(a), on the big boards' tables: ``--board 8x8 --board 9x9 --board 10x10 --tables DIR --positions 0
---probes 0``.
+``--tables`` too; a missing table is built first (up to 7 x 7), so that no run includes a build. The
+big boards' start-up, (a) and (f) only: ``--board 8x8 --board 9x9 --board 10x10 --tables DIR --positions
+0 --probes 0 --setup 11x11``.
 """
 
 from __future__ import annotations
 
 import argparse
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
 
 import benchjson
-from benchprocess import alternating, baseline_version, describe, this_version, timed
+from benchprocess import Version, alternating, baseline_version, describe, this_version, timed
 
 from solver.neutreeko.model.game import Game
 from solver.neutreeko.model.position import random_positions
@@ -65,6 +70,36 @@ def warm_probe(game: Game, probes: int, rounds: int, seed: int, tables: Path | N
             f"{rounds} rounds)")
 
 
+#: (f), run by each version: the set-up's seconds on standard output.
+_SETUP = """import time
+from solver.neutreeko.model.game import Game
+from solver.neutreeko.model.position import Position
+from solver.neutreeko.tables.folding import Classes
+game = Game.of({board!r})
+indices = [child.index() for _, child in Position.start(game).children()]
+began = time.perf_counter()
+Classes.of(game).numbers(indices)
+print(time.perf_counter() - began)"""
+#: The checkout holding this script, where this version's ``python -c`` runs.
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def class_setup(versions: list[Version], board: str, runs: int) -> str:
+    """(f) on ``board``, each version in turn, ``runs`` times: the medians, recorded, as a line."""
+    seconds: dict[str, list[float]] = {version.name: [] for version in versions}
+    for _ in range(runs):
+        for version in versions:
+            done = subprocess.run([sys.executable, "-c", _SETUP.format(board=board)], cwd=version.directory or ROOT,
+                                  env=version.environment, capture_output=True, text=True, check=True, timeout=600)
+            seconds[version.name].append(float(done.stdout))
+    compared = "alternating with the baseline" if len(versions) > 1 else None
+    for name, samples in seconds.items():
+        benchjson.record(f"class set-up {board} ({name})", samples, "s", compared)
+    medians = {name: statistics.median(samples) for name, samples in seconds.items()}
+    ratio = f"; baseline / this {medians['baseline'] / medians['this']:.2f}" if "baseline" in medians else ""
+    return "; ".join(f"{name}: median {median * 1000:.1f} ms" for name, median in medians.items()) + ratio
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--board", action="append", default=[], help="a board (repeatable; default 5x5)")
@@ -82,6 +117,8 @@ def main() -> None:
     parser.add_argument("--batch-lines", type=int, action="append", default=[], metavar="N",
                         help="also run `query -` with --batch-lines N, taking turns with the default (repeatable)")
     parser.add_argument("--stats-runs", type=int, default=0, help="runs of `stats` (default 0: none)")
+    parser.add_argument("--setup", action="append", default=[], metavar="BOARD",
+                        help="also time the class set-up of a probe on BOARD (repeatable)")
     parser.add_argument("--seed", type=int, default=0)
     benchjson.add_option(parser)
     options = parser.parse_args()
@@ -120,6 +157,9 @@ def main() -> None:
 
     if options.probes:
         print(f"{boards[0]} {warm_probe(game, options.probes, options.rounds, options.seed, options.tables)}")
+
+    for name in options.setup:
+        print(f"class set-up {name}: {class_setup(versions, name, options.runs)}")
 
     necnon = this_version("necnon")
     for text in options.necnon:
