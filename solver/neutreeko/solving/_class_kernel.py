@@ -56,39 +56,40 @@ def _image_rank(g, a, b, c, symmetries, m0, m1, m2):
 
 
 # The hottest step of the class solve, once per unmove; written so that it costs no more than its
-# arithmetic and lookups. Inlined where it is called: a call of its own would pass the ten arrays of
+# arithmetic and lookups. Inlined where it is called: a call of its own would pass the arrays of
 # ``classes`` as some ninety arguments. And each array is indexed where it is used (``classes.rows[block]``)
 # rather than unpacked into a variable: numba counts the references of such variables, atomically, on
 # every call, and leaves uncounted only a reference that lives within one basic block. (Unpacked, as
 # the other kernels here do once per class, the gathering of the class solve took 2 to 3 times as long.)
 @njit(cache=True, nogil=True, error_model="numpy", inline="always")
-def _class_of(mover, a, b, c, triples, classes):
+def _class_of(mover, a, b, c, classes):
     """The class of the position with the mover on the triple of rank ``mover`` and the other side on
     ``a, b, c``, or -1 if the mover has won (the position is not legal). Its canonical twin has the
     block's triple as mover and, among the symmetries that take the mover there, the smallest squeezed
     rank of the other side (:mod:`solver.neutreeko.model.symmetry`); a symmetric block's classes are found
-    among its sorted ``sym_within`` by bisection."""
-    block = classes.block_of[_unsigned(mover)]
-    if block < 0:
+    among its sorted ``sym_within`` by bisection. What the mover's triple tells comes from its one
+    ``lookup`` record."""
+    entry = classes.lookup[_unsigned(mover)]
+    first = entry.first
+    if first < 0:
         return np.int64(-1)
-    row = classes.rows[block]
-    c0, c1, c2 = triples[row, 0], triples[row, 1], triples[row, 2]
-    g = classes.to_canonical[_unsigned(mover)]
-    if classes.stab_count[block] == 1:
-        return classes.row_start[block] + _image_rank(g, a, b, c, classes.symmetries, c0, c1, c2)
+    c0, c1, c2 = entry.c0, entry.c1, entry.c2
+    block = entry.symmetric_block
+    if block < 0:
+        return first + _image_rank(entry.symmetry, a, b, c, classes.symmetries, c0, c1, c2)
     best = np.int64(1) << 62
     for j in range(classes.stab_count[block]):
-        best = min(best, _image_rank(classes.compose[classes.stab[block, j], g], a, b, c, classes.symmetries,
-                                     c0, c1, c2))
-    first = classes.sym_first[block]
-    low, high = first, first + classes.row_start[block + 1] - classes.row_start[block]
+        best = min(best, _image_rank(classes.compose[classes.stab[block, j], entry.symmetry], a, b, c,
+                                     classes.symmetries, c0, c1, c2))
+    low, high = classes.sym_first[block], classes.sym_first[block] + classes.row_start[block + 1] - first
+    base = low
     while low < high:
         middle = (low + high) >> 1
         if classes.sym_within[middle] < best:
             low = middle + 1
         else:
             high = middle
-    return classes.row_start[block] + low - first
+    return first + low - base
 
 
 @_jit
@@ -186,7 +187,7 @@ def _unmoves(position, rays, triples, weights, other_count, classes, decided, he
             origin = ray_square[_unsigned(square), _unsigned(trailing_zeros(origins))]
             origins &= origins - 1
             parent = _class_of(_parent_mover(origin, low, high, weights, below, between, above), m0, m1, m2,
-                               triples, classes)
+                               classes)
             if parent < 0:
                 continue
             part = _unsigned(part_of[_unsigned(parent // chunk)])

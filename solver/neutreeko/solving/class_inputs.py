@@ -18,9 +18,16 @@ kernels' words::
                          w = sym_within[sym_first[b] + k - row_start[b]]   (symmetric block, sorted)
 
 And from any position to its class: ``block_of[rank]`` is the block of the canonical twin of a mover
-triple (-1 if it wins: the position is not legal) and ``to_canonical[rank]`` one symmetry that takes the
-triple there; the others that do are ``compose[s, to_canonical[rank]]`` for ``s`` in the block's
-``stab``, where ``compose[s, g]`` is the symmetry "``g``, then ``s``".
+triple (-1 if it wins: the position is not legal), and ``lookup[rank]`` a record of what finding the
+class takes, in one place::
+
+    lookup[rank].first            row_start of that block (-1 if the triple wins)
+    lookup[rank].symmetric_block  the block if it is a symmetric one, else -1
+    lookup[rank].symmetry         one symmetry g that takes the triple to rows[block]
+    lookup[rank].c0, .c1, .c2     the squares of rows[block]
+
+The other symmetries that take the triple there are ``compose[s, g]`` for ``s`` in the block's ``stab``,
+where ``compose[s, g]`` is the symmetry "``g``, then ``s``".
 """
 
 from __future__ import annotations
@@ -37,6 +44,11 @@ from solver.neutreeko.model.game import Game
 from solver.neutreeko.model.symmetry import smallest_triple_images, symmetries, triple_images
 from solver.neutreeko.tables.folding import Classes, listed_block
 
+#: The record of a mover triple in ``lookup``: everything the class of a position with that mover needs,
+#: in 16 bytes, so that the class solve's hottest step reads one place rather than five arrays in turn.
+LOOKUP = np.dtype([("first", np.int64), ("symmetric_block", np.int32), ("symmetry", np.uint8), ("c0", np.uint8),
+                   ("c1", np.uint8), ("c2", np.uint8)])
+
 
 class ClassArrays(NamedTuple):
     """The arrays of :class:`ClassInputs` as the kernels take them, by the names of the module docstring."""
@@ -48,7 +60,7 @@ class ClassArrays(NamedTuple):
     stab: np.ndarray
     stab_count: np.ndarray
     block_of: np.ndarray
-    to_canonical: np.ndarray
+    lookup: np.ndarray
     symmetries: np.ndarray
     compose: np.ndarray
 
@@ -65,7 +77,8 @@ class ClassInputs:
     stab: npt.NDArray[np.int32]
     stab_count: npt.NDArray[np.int32]
     block_of: npt.NDArray[np.int32]
-    to_canonical: npt.NDArray[np.int32]
+    #: ``lookup[rank]``: a mover triple's :data:`LOOKUP` record.
+    lookup: np.ndarray
     #: ``symmetries[g, square]`` (:func:`solver.neutreeko.model.symmetry.symmetries`).
     symmetries: npt.NDArray[np.int32]
     compose: npt.NDArray[np.int32]
@@ -76,7 +89,7 @@ class ClassInputs:
     def arrays(self) -> ClassArrays:
         """The arrays as the kernels take them."""
         return ClassArrays(self.rows, self.row_start, self.sym_first, self.sym_within, self.stab, self.stab_count,
-                           self.block_of, self.to_canonical, self.symmetries, self.compose)
+                           self.block_of, self.lookup, self.symmetries, self.compose)
 
     @classmethod
     def of(cls, game: Game) -> ClassInputs:
@@ -115,9 +128,16 @@ def _class_inputs(game: Game) -> ClassInputs:
     where = {tuple(permutation): h for h, permutation in enumerate(permutations.tolist())}
     compose = np.array([[where[tuple(permutations[s][permutations[g]].tolist())] for g in range(group)]
                         for s in range(group)], dtype=np.int32)
+    block_of = block_number[canonical]
+    legal = block_of >= 0
+    lookup = np.zeros(len(block_of), dtype=LOOKUP)
+    lookup["first"] = np.where(legal, row_start[block_of], -1)
+    lookup["symmetric_block"] = np.where(legal & (stab_count[block_of] > 1), block_of, -1)
+    lookup["symmetry"] = np.argmax(table == canonical, axis=0)
+    for k, square in enumerate(("c0", "c1", "c2")):
+        lookup[square] = np.where(legal, index.triples(game.board.size)[rows[block_of], k], 0)
     return ClassInputs(
         game=game, rows=rows, row_start=row_start, sym_first=sym_first, sym_within=sym_within, stab=stab,
-        stab_count=stab_count, block_of=block_number[canonical],
-        to_canonical=np.argmax(table == canonical, axis=0).astype(np.int32),
-        symmetries=np.ascontiguousarray(permutations), compose=compose, count=classes.count,
+        stab_count=stab_count, block_of=block_of, lookup=lookup, symmetries=np.ascontiguousarray(permutations),
+        compose=compose, count=classes.count,
     )
