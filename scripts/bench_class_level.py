@@ -1,19 +1,19 @@
-"""Benchmark of the class solve's work on one level: gathering a level's predecessors and settling them,
-on the real state of a big board, taken from its folded table.
+"""Benchmark of the class solve's work on one level: gathering the predecessors of a level's classes and
+settling them, on the real state of a big board, taken from its folded table.
 
 The solved table gives every class's distance, so the state the solve holds when it reaches level
 ``--plies`` is known without solving: the classes decided at that distance or less are decided, the
 others undecided (their bytes set to a count of moves that no level lowers to zero). A process takes
-``--slabs`` slabs of that level, spread over the rows, and times the solve's own passes over them
-(:meth:`solver.neutreeko.solving.solve_classes.Predecessors.of_slab`, then the settling), ``--rounds``
-times from the same state, the first round left out (it loads the kernels). Each line gives the median
-nanoseconds per class of the level, gathering and settling apart. With ``--baseline DIR`` (a checkout
-of another version) the same measurement runs in processes of that version too, the two versions
-taking turns ``--processes`` times.
+the whole level as the solve does (:meth:`solver.neutreeko.solving.solve_classes.Predecessors.of_level`;
+in a version without it, the slabs of rows that the solve took before), then settles each pass, and
+does so ``--rounds`` times from the same state, the first round left out (it loads the kernels). Each
+line gives the median nanoseconds per class of the level, gathering (with collecting and grouping the
+level) and settling apart. With ``--baseline DIR`` (a checkout of another version) the same
+measurement runs in processes of that version too, the two versions taking turns ``--processes`` times.
 
-Usage: ``python scripts/bench_class_level.py --board 9x9 --table PATH [--plies 3] [--slabs 2] [--rounds 3]
+Usage: ``python scripts/bench_class_level.py --board 8x8 --table PATH [--plies 3] [--rounds 2]
 [--processes 3] [--baseline DIR] [--json FILE]``. The state is written once to a temporary directory
-(about 1.1 bytes a class: 0.9 GB on 9 x 9).
+(about 1.1 bytes a class: 0.2 GB on 8 x 8, 0.9 GB on 9 x 9).
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Iterator
 
 import benchjson
 import numpy as np
@@ -60,9 +61,9 @@ def prepare(board: str, table: Path, plies: int, directory: Path) -> int:
     return int(found.sum())
 
 
-def measure(board: str, directory: Path, plies: int, slabs: int, rounds: int) -> dict[str, float]:
-    """Median nanoseconds per class of gathering and settling ``slabs`` slabs of the level, measured in
-    this process over ``rounds`` rounds after a first one."""
+def measure(board: str, directory: Path, plies: int, rounds: int) -> dict[str, float]:
+    """Median nanoseconds per class of gathering and settling the level, measured in this process over
+    ``rounds`` rounds after a first one."""
     import numba
 
     from solver.neutreeko.model.game import Game
@@ -80,24 +81,28 @@ def measure(board: str, directory: Path, plies: int, slabs: int, rounds: int) ->
     predecessors = solve_classes.Predecessors(game, inputs, ClassInputs.of(game),
                                               (np.arange(rows) % inputs.parts).astype(np.int32), inputs.parts,
                                               rows * solve_classes._ROW, solve._SLAB)
-    every = solve._slabs(found)
-    chosen = [every[k * len(every) // slabs] for k in range(min(slabs, len(every)))]
-    classes = sum(int(found[first:last].sum()) for first, last in chosen)
+
+    def passes() -> Iterator[tuple[int, int]]:
+        if hasattr(predecessors, "of_level"):
+            yield from predecessors.of_level(result, words, decided, found, plies)
+        else:
+            for first, last in solve._slabs(found):
+                yield from predecessors.of_slab(result, words, decided, 0, found, first, last, plies)
+
+    classes = int(found.sum())
     fresh = np.zeros(rows, dtype=np.int64)
     timed: dict[str, list[float]] = {"gather": [], "settle": []}
     for round_number in range(rounds + 1):
         words[:], decided[:] = saved_words, saved_decided
         gathering = settling = 0.0
-        for first, last in chosen:
-            passes = predecessors.of_slab(result, words, decided, 0, found, first, last, plies)
+        started = time.perf_counter()
+        for weight, used in passes():
+            gathered = time.perf_counter()
+            gathering += gathered - started
+            _kernel._settle(predecessors.out, predecessors.counts, used, plies % 2 == 0, encode_result(plies + 1),
+                            weight, result, decided, fresh, solve_classes._ROW)
             started = time.perf_counter()
-            for weight, used in passes:
-                gathered = time.perf_counter()
-                gathering += gathered - started
-                _kernel._settle(predecessors.out, predecessors.counts, used, plies % 2 == 0, encode_result(plies + 1),
-                                weight, result, decided, fresh, solve_classes._ROW)
-                started = time.perf_counter()
-                settling += started - gathered
+            settling += started - gathered
         if round_number:
             timed["gather"].append(gathering / classes * 1e9)
             timed["settle"].append(settling / classes * 1e9)
@@ -108,8 +113,7 @@ def in_process_of(checkout: Path | None, options: argparse.Namespace, directory:
     """:func:`measure` in a new process of the version in ``checkout`` (this one if None)."""
     environment = {**os.environ, **({"PYTHONPATH": str(checkout)} if checkout else {})}
     done = subprocess.run([sys.executable, str(SCRIPT), "--measure", str(directory), "--board", options.board,
-                           "--plies", str(options.plies), "--slabs", str(options.slabs), "--rounds",
-                           str(options.rounds)], env=environment, cwd=checkout, capture_output=True, text=True,
+                           "--plies", str(options.plies), "--rounds", str(options.rounds)], env=environment, cwd=checkout, capture_output=True, text=True,
                           check=True, timeout=3600)
     measured: dict[str, float] = json.loads(done.stdout)
     return measured
@@ -120,15 +124,14 @@ def main() -> None:
     parser.add_argument("--board", default="9x9")
     parser.add_argument("--table", type=Path, help="the board's folded table (default: the tables directory's)")
     parser.add_argument("--plies", type=int, default=3, help="the level (default 3, the busiest up to 8 x 8)")
-    parser.add_argument("--slabs", type=int, default=2, help="slabs of the level timed (default 2)")
-    parser.add_argument("--rounds", type=int, default=3, help="rounds over them in a process (default 3)")
+    parser.add_argument("--rounds", type=int, default=2, help="rounds over the level in a process (default 2)")
     parser.add_argument("--processes", type=int, default=3, help="processes of each version (default 3)")
     parser.add_argument("--baseline", type=Path, help="a checkout of another version to compare with")
     parser.add_argument("--measure", type=Path, metavar="STATE", help=argparse.SUPPRESS)
     benchjson.add_option(parser)
     options = parser.parse_args()
     if options.measure:
-        print(json.dumps(measure(options.board, options.measure, options.plies, options.slabs, options.rounds)))
+        print(json.dumps(measure(options.board, options.measure, options.plies, options.rounds)))
         return
 
     from solver.neutreeko.model.game import Game
@@ -151,7 +154,7 @@ def main() -> None:
         benchjson.record(f"{what}, gathering ({version})", gather, "ns/class", compared)
         benchjson.record(f"{what}, settling ({version})", settle, "ns/class", compared)
         benchjson.record(f"{what}, both ({version})", total, "ns/class", compared)
-        print(f"{version}: {what} ({level:,} classes, {int(runs[0]['classes']):,} timed): gathering "
+        print(f"{version}: {what} ({level:,} classes): gathering "
               f"{statistics.median(gather):.0f} ns a class, settling {statistics.median(settle):.0f}, both "
               f"{statistics.median(total):.0f} (medians of {len(runs)} processes)")
     if options.baseline:

@@ -25,6 +25,7 @@ from solver.core.jit import njit
 from solver.neutreeko.model import index
 from solver.neutreeko.model.values import ILLEGAL
 from solver.neutreeko.solving._kernel import (
+    _collect_range,
     _decode,
     _is_decided,
     _jit,
@@ -154,6 +155,51 @@ def _classify(rays, triples, wins, other_count, classes, chunk, offset, result, 
                 fresh[c] += 1
             else:
                 result[number - offset] = moves * _class_size(position, triples, other_count, classes)
+
+
+@_jit
+def _within_bounds(block, low, high, classes):
+    """The class numbers ``(first, last)`` of the classes of ``block`` whose *within rank* (the squeezed
+    rank of the other side of their canonical position) lies from ``low`` to ``high`` (excluded)."""
+    start, size = classes.row_start[block], classes.row_start[block + 1] - classes.row_start[block]
+    if classes.sym_first[block] < 0:
+        return start + min(low, size), start + min(high, size)
+    listed = classes.sym_within[classes.sym_first[block]:classes.sym_first[block] + size]
+    return start + np.searchsorted(listed, low), start + np.searchsorted(listed, high)
+
+
+@njit(cache=True, parallel=True, error_model="numpy")
+def _count_within(result, words, decided, code, classes, width, counts):
+    """Count the classes decided with byte ``code`` by within rank (see :func:`_within_bounds`), in
+    buckets of ``width`` ranks: those of stripe ``s`` of the blocks (``counts.shape[0]`` stripes, in
+    order) whose within rank is ``w`` in ``counts[s, w // width]``; ``width * counts.shape[1]`` is at
+    least ``C(N - 3, 3)``, the largest block. In parallel over stripes."""
+    blocks = classes.row_start.shape[0] - 1
+    stripes = counts.shape[0]
+    for stripe in nb.prange(stripes):
+        found = np.empty(np.int64(width) * counts.shape[1], dtype=np.int64)
+        for block in range(blocks * stripe // stripes, blocks * (stripe + 1) // stripes):
+            start, last = classes.row_start[block], classes.row_start[block + 1]
+            size = _collect_range(result, words, decided, code, start, last, found, 0, found.shape[0])
+            listed = classes.sym_first[block]
+            for k in range(size):
+                within = found[k] - start if listed < 0 else classes.sym_within[listed + found[k] - start]
+                counts[stripe, within // width] += 1
+
+
+@njit(cache=True, parallel=True, error_model="numpy")
+def _collect_within(result, words, decided, code, classes, low, high, offsets, level):
+    """The classes decided with byte ``code`` whose within rank lies from ``low`` to ``high``
+    (excluded), block by block, in class order: stripe ``s`` of the blocks (``offsets.shape[0]``
+    stripes, as :func:`_count_within` takes them) writes its own to ``level[offsets[s]:]``. In parallel
+    over stripes."""
+    blocks = classes.row_start.shape[0] - 1
+    stripes = offsets.shape[0]
+    for stripe in nb.prange(stripes):
+        slot = offsets[stripe]
+        for block in range(blocks * stripe // stripes, blocks * (stripe + 1) // stripes):
+            first, last = _within_bounds(block, low, high, classes)
+            slot = _collect_range(result, words, decided, code, first, last, level, slot, level.shape[0])
 
 
 @njit(cache=True, parallel=True, error_model="numpy")

@@ -236,28 +236,36 @@ def _next_match(words, pattern, word, last):
 
 
 @_jit
+def _collect_range(result, words, decided, code, first, last, level, slot, end):
+    """The items ``first`` to ``last`` decided with byte ``code``, in order, to ``level[slot:]``, the
+    search left once slot ``end`` is reached (the range holds no more than that); returns the next
+    slot. ``words`` is ``result`` seen as 8-byte words, which are tested for a byte equal to ``code``
+    all at once."""
+    pattern = _ONES * np.uint64(code)
+    aligned = min((first + 7) // 8 * 8, last)
+    slot = _collect_bytes(result, decided, code, first, aligned, level, slot)
+    word, words_end = aligned // 8, last // 8
+    while slot < end:
+        word = _next_match(words, pattern, word, words_end)
+        if word == words_end:
+            break
+        slot = _collect_bytes(result, decided, code, word * 8, word * 8 + 8, level, slot)
+        word += 1
+    if slot < end:
+        slot = _collect_bytes(result, decided, code, max(words_end * 8, aligned), last, level, slot)
+    return slot
+
+
+@_jit
 def _collect_rows(result, words, decided, code, counts, offsets, first, last, other_count, level):
     """The positions of rows (mover ranks) ``first`` to ``last`` decided with byte ``code``, in index
-    order: row ``r``'s ``counts[r]`` of them go to ``level[offsets[r]:]``. ``words`` is ``result`` seen
-    as 8-byte words, which are tested for a byte equal to ``code`` all at once; a row is left as soon
-    as its count is found."""
-    pattern = _ONES * np.uint64(code)
+    order: row ``r``'s ``counts[r]`` of them go to ``level[offsets[r]:]``, a row left as soon as its
+    count is found."""
     for row in range(first, last):
-        if counts[row] == 0:
-            continue
-        slot, end = offsets[row], offsets[row] + counts[row]
-        base = row * np.int64(other_count)
-        aligned = min((base + 7) // 8 * 8, base + other_count)
-        slot = _collect_bytes(result, decided, code, base, aligned, level, slot)
-        word, words_end = aligned // 8, (base + other_count) // 8
-        while slot < end:
-            word = _next_match(words, pattern, word, words_end)
-            if word == words_end:
-                break
-            slot = _collect_bytes(result, decided, code, word * 8, word * 8 + 8, level, slot)
-            word += 1
-        if slot < end:
-            _collect_bytes(result, decided, code, max(words_end * 8, aligned), base + other_count, level, slot)
+        if counts[row] != 0:
+            base = row * np.int64(other_count)
+            _collect_range(result, words, decided, code, base, base + other_count, level, offsets[row],
+                           offsets[row] + counts[row])
 
 
 @njit(cache=True, parallel=True, error_model="numpy")

@@ -35,6 +35,10 @@ _ROW = 1 << 12
 # The predecessors' class numbers are bucketed as int32 up to this number (9 x 9 has 0.8 billion
 # classes), as int64 beyond (10 x 10, about 3 billion).
 _INT32_CLASSES = np.iinfo(np.int32).max
+# A level larger than a slab is counted by within rank in this many buckets, over this many stripes of
+# the blocks (the tasks of the parallel count and collection), to cut it into slabs of within ranks.
+_BUCKETS = 1 << 10
+_STRIPES = 64
 
 
 @dataclass(frozen=True)
@@ -91,10 +95,9 @@ def _solve_levels(game: Game, inputs: KernelInputs, classes: ClassInputs, state:
     out, counts = predecessors.out, predecessors.counts
 
     def step(found: np.ndarray, fresh: np.ndarray, plies: int) -> None:
-        for first, last in positions._slabs(found):
-            for weight, used in predecessors.of_slab(result, words, decided, 0, found, first, last, plies):
-                _kernel._settle(out, counts, used, plies % 2 == 0, encode_result(plies + 1), weight, result,
-                                decided, fresh, _ROW)
+        for weight, used in predecessors.of_level(result, words, decided, found, plies):
+            _kernel._settle(out, counts, used, plies % 2 == 0, encode_result(plies + 1), weight, result, decided,
+                            fresh, _ROW)
 
     run_levels(state, "classes", classes.count, step, progress, checkpoints)
 
@@ -123,22 +126,60 @@ class Predecessors:
         self.group = symmetry_count(game.board)
         self.key = np.empty(len(self.level), dtype=np.min_scalar_type((self.group + 1) * self.keys))
 
+    def of_level(self, result: np.ndarray, words: np.ndarray, decided: np.ndarray, found: np.ndarray,
+                 plies: int) -> Iterator[tuple[int, int]]:
+        """Gather the predecessors of all the classes at distance ``plies`` of ``result`` (``found``, its
+        counts per row), a slab at a time, as :meth:`of_slab` does. A level larger than a slab is taken
+        in slabs of *within ranks* (:func:`solver.neutreeko.solving._class_kernel._within_bounds`)
+        rather than of rows: a slab's classes then share their other side's triples with every class
+        of the level that has them, and those classes' predecessors lie in the same few blocks, in
+        stretches that the caches hold while they are met. (A slab of rows holds a few dozen classes
+        of each triple, and its predecessors lie everywhere.)"""
+        from solver.neutreeko.solving import _class_kernel
+
+        slab = len(self.level) - _ROW
+        if int(found.sum()) <= slab:
+            yield from self.of_slab(result, words, decided, 0, found, 0, len(found), plies)
+            return
+        arrays, code = self.classes.arrays, encode_result(plies)
+        width = -(-self.inputs.other_count // _BUCKETS)
+        counts = np.zeros((_STRIPES, _BUCKETS), dtype=np.int64)
+        _class_kernel._count_within(result, words, decided, code, arrays, width, counts)
+        totals = counts.sum(axis=0)
+        if totals.max() > slab:  # one bucket is more than a slab: the rows' slabs, then
+            for first, last in positions._slabs(found, slab):
+                yield from self.of_slab(result, words, decided, 0, found, first, last, plies)
+            return
+        for low, high in _runs(totals.tolist(), slab):
+            per_stripe = counts[:, low:high].sum(axis=1)
+            size = int(per_stripe.sum())
+            if size:
+                _class_kernel._collect_within(result, words, decided, code, arrays, low * width, high * width,
+                                              np.cumsum(per_stripe) - per_stripe, self.level)
+                yield from self._passes(decided, 0, size)
+
     def of_slab(self, result: np.ndarray, words: np.ndarray, decided: np.ndarray, held: int, found: np.ndarray,
                 first: int, last: int, plies: int) -> Iterator[tuple[int, int]]:
         """Gather the predecessors of the classes at distance ``plies`` of rows ``first`` to ``last`` of
         ``result`` (``words``, ``decided`` and ``found``, its counts per row, alike), which hold the
         classes from ``held`` on: after each pass, yield the class size of the classes passed (the weight
         of their parents' decrements) and the number of blocks of :attr:`out` filled."""
+        from solver.neutreeko.solving import _kernel
+
+        offsets = np.cumsum(found) - found
+        _kernel._collect(result, words, decided, encode_result(plies), found, offsets - offsets[first], first, last,
+                         _ROW, self.level)
+        size = int(found[first:last].sum())
+        if held:
+            self.level[:size] += held
+        yield from self._passes(decided, held, size)
+
+    def _passes(self, decided: np.ndarray, held: int, size: int) -> Iterator[tuple[int, int]]:
+        """The passes of :meth:`of_slab` over the first ``size`` classes of :attr:`level` (class numbers)."""
         from solver.neutreeko.solving import _class_kernel, _kernel
 
         inputs, arrays, level, key, keys = self.inputs, self.classes.arrays, self.level, self.key, self.keys
         triples, other_count = inputs.triples, inputs.other_count
-        offsets = np.cumsum(found) - found
-        _kernel._collect(result, words, decided, encode_result(plies), found, offsets - offsets[first], first, last,
-                         _ROW, level)
-        size = int(found[first:last].sum())
-        if held:
-            level[:size] += held
         _class_kernel._canonical_positions(level, size, triples, other_count, arrays, self.sizes)
         if self.grouping:
             _kernel._other_ranks(level, size, triples, other_count, self.ranks)
@@ -156,3 +197,15 @@ class Predecessors:
                                                     positions._BLOCK, inputs.rays, triples, inputs.weights,
                                                     other_count, arrays, decided, held, self.part_of, _ROW,
                                                     self.out, self.counts)
+
+
+def _runs(counts: list[int], most: int) -> list[tuple[int, int]]:
+    """Bounds ``(first, last)`` of runs of consecutive buckets, of ``counts[first:last]`` items, none over
+    ``most`` items (no bucket is), each as long as it can be."""
+    runs, first, held = [], 0, 0
+    for bucket, count in enumerate(counts):
+        if held + count > most:
+            runs.append((first, bucket))
+            first, held = bucket, 0
+        held += count
+    return runs + [(first, len(counts))]

@@ -68,12 +68,18 @@ def test_the_class_solve_is_the_fold_of_the_full_solve(solved_5x5):
     assert np.array_equal(solve_classes(game).folded, fold(game, solved_5x5.result))
 
 
-@pytest.mark.parametrize("board, rule", [("5x4", "diagonal"), ("4x4", "connected"), ("3x7", "equidistant")])
-def test_the_paths_of_large_boards_give_the_same_classes(board, rule, monkeypatch):
+@pytest.mark.parametrize("board, rule, buckets", [("5x4", "diagonal", 1 << 10), ("4x4", "connected", 1 << 10),
+                                                  ("3x7", "equidistant", 1 << 10), ("4x4", "connected", 1)])
+def test_the_paths_of_large_boards_give_the_same_classes(board, rule, buckets, monkeypatch):
     """What only large boards do, forced on small ones: grouping, many slabs, chunks and rows, indices
-    indices and class numbers as int64. The bytes must not change."""
+    and class numbers as int64, levels in slabs of within ranks (or, with one bucket, which then holds
+    more than a slab, in slabs of rows). The bytes must not change."""
     game = Game.of(board, rule)
     expected = solve_classes(game).folded.copy()
+    collected = []
+    collect = _class_kernel._collect_within
+    monkeypatch.setattr(_class_kernel, "_collect_within", lambda *arguments: collected.append(collect(*arguments)))
+    monkeypatch.setattr(classes_module, "_BUCKETS", buckets)
     monkeypatch.setattr(solve_module, "_GROUP_FROM", 0)
     monkeypatch.setattr(solve_module, "_SLAB", 1000)
     monkeypatch.setattr(solve_module, "_CHUNK", 1 << 10)
@@ -86,6 +92,16 @@ def test_the_paths_of_large_boards_give_the_same_classes(board, rule, monkeypatc
 
     monkeypatch.setattr(KernelInputs, "of", wide)
     assert np.array_equal(solve_classes(game).folded, expected)
+    assert (len(collected) > 10) == (buckets > 1)
+
+
+@pytest.mark.parametrize("counts, most", [([3, 1, 4, 1, 5, 9, 2, 6], 9), ([0, 0, 7], 7), ([5], 5), ([2, 2, 2, 2], 4)])
+def test_runs_of_buckets_hold_at_most_a_slab_and_are_as_long_as_they_can_be(counts, most):
+    runs = classes_module._runs(counts, most)
+    assert runs[0][0] == 0 and runs[-1][1] == len(counts)
+    assert all(a[1] == b[0] for a, b in zip(runs, runs[1:]))
+    assert all(sum(counts[first:last]) <= most for first, last in runs)
+    assert all(sum(counts[first:last + 1]) > most for first, last in runs[:-1])
 
 
 @pytest.mark.parametrize("board", ["4x4", "5x5", "4x3", "3x5"])
