@@ -45,7 +45,10 @@ def prepare(board: str, table: Path, plies: int, directory: Path) -> int:
     from solver.neutreeko.tables.table import open_table
 
     game = Game.of(board)
-    folded = open_table(game, table).data
+    opened = open_table(game, table)
+    if not opened.folded:
+        raise ValueError(f"{table} is a full table: the state of the solve over classes comes from a folded one")
+    folded = opened.data
     row = solve_classes._ROW
     rows = -(-len(folded) // row)
     words = np.empty(rows * row // 8, dtype=np.uint64)
@@ -113,15 +116,15 @@ def in_process_of(checkout: Path | None, options: argparse.Namespace, directory:
     """:func:`measure` in a new process of the version in ``checkout`` (this one if None)."""
     environment = {**os.environ, **({"PYTHONPATH": str(checkout)} if checkout else {})}
     done = subprocess.run([sys.executable, str(SCRIPT), "--measure", str(directory), "--board", options.board,
-                           "--plies", str(options.plies), "--rounds", str(options.rounds)], env=environment, cwd=checkout, capture_output=True, text=True,
-                          check=True, timeout=3600)
+                           "--plies", str(options.plies), "--rounds", str(options.rounds)], env=environment,
+                          cwd=checkout, capture_output=True, text=True, check=True, timeout=3600)
     measured: dict[str, float] = json.loads(done.stdout)
     return measured
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--board", default="9x9")
+    parser.add_argument("--board", default="8x8")
     parser.add_argument("--table", type=Path, help="the board's folded table (default: the tables directory's)")
     parser.add_argument("--plies", type=int, default=3, help="the level (default 3, the busiest up to 8 x 8)")
     parser.add_argument("--rounds", type=int, default=2, help="rounds over the level in a process (default 2)")
@@ -134,13 +137,17 @@ def main() -> None:
         print(json.dumps(measure(options.board, options.measure, options.plies, options.rounds)))
         return
 
+    from solver.core.errors import TableError
     from solver.neutreeko.model.game import Game
-    from solver.neutreeko.tables.table import open_table
+    from solver.neutreeko.tables.table import table_path
 
-    table = options.table or open_table(Game.of(options.board)).path
     with tempfile.TemporaryDirectory() as name:
         directory = Path(name)
-        level = prepare(options.board, Path(str(table)), options.plies, directory)
+        try:
+            level = prepare(options.board, options.table or Path(str(table_path(Game.of(options.board)))),
+                            options.plies, directory)
+        except (TableError, ValueError) as error:
+            parser.error(str(error))
         versions = {"this": None, **({"baseline": options.baseline} if options.baseline else {})}
         measured: dict[str, list[dict[str, float]]] = {version: [] for version in versions}
         for _ in range(options.processes):
