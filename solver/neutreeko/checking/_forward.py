@@ -206,18 +206,19 @@ def _smallest_other(x0, x1, x2, b0, b1, b2, symmetries, chosen, count, other_cou
 
 
 @_jit
-def _expected_of_class(m0, m1, m2, o0, o1, o2, steps, wins, symmetries, other_count, block_start, symmetric,
-                       symmetric_indices, folded, occupied, bytes_, lowest, chosen, count):
+def _expected_of_class(m0, m1, m2, o0, o1, o2, steps, wins, symmetries, other_count, row_start, listed, folded,
+                       occupied, bytes_, lowest, chosen, count, b0, b1, b2):
     """What :func:`_expected` says of the position (mover on ``m0 < m1 < m2``, other side on ``o0 < o1 <
     o2``), each child's byte read from ``folded`` at its class: the smallest index among the child's
     images, over the ``count`` symmetries ``chosen`` that take the child's mover (the other side's
-    triple) to its smallest image, of rank ``lowest`` (:func:`_lowest_images`)."""
+    triple) to its smallest image ``b0 < b1 < b2``, of rank ``lowest`` (:func:`_lowest_images`). Those
+    classes are in the block of that triple, which begins at class ``row_start``; ``listed`` holds the
+    sorted canonical indices of a symmetric block, and is empty for a full one (whose classes are its
+    squeezed ranks in order)."""
     if wins[_triple_rank(m0, m1, m2)]:
         return ILLEGAL
     if wins[_triple_rank(o0, o1, o2)]:
         return 1
-    g = chosen[0]
-    b0, b1, b2 = _sorted3(symmetries[g, o0], symmetries[g, o1], symmetries[g, o2])
     moves = 0
     for moved in range(3):
         origin, low, high = (m0, m1, m2) if moved == 0 else ((m1, m0, m2) if moved == 1 else (m2, m0, m1))
@@ -226,9 +227,10 @@ def _expected_of_class(m0, m1, m2, o0, o1, o2, steps, wins, symmetries, other_co
             if target == origin:
                 continue
             a, b, c = _sorted_after(low, high, target)
-            child = lowest * np.int64(other_count) + _smallest_other(a, b, c, b0, b1, b2, symmetries, chosen, count,
-                                                                     other_count)
-            bytes_[moves] = folded[_class_number(child, block_start, symmetric, symmetric_indices, other_count)]
+            other = _smallest_other(a, b, c, b0, b1, b2, symmetries, chosen, count, other_count)
+            if listed.shape[0]:
+                other = np.searchsorted(listed, lowest * np.int64(other_count) + other)
+            bytes_[moves] = folded[row_start + other]
             moves += 1
     return _verdict(moves, bytes_)
 
@@ -252,6 +254,13 @@ def _check_classes(folded, steps, triples, wins, symmetries, other_count, block_
         occupied[o0] = occupied[o1] = occupied[o2] = True
         chosen = np.empty(symmetries.shape[0], dtype=np.int64)
         lowest, count = _lowest_images(o0, o1, o2, symmetries, chosen)
+        b0, b1, b2 = triples[lowest, 0], triples[lowest, 1], triples[lowest, 2]
+        # The children's block, and its listed canonical indices if it is a symmetric one: found once for
+        # the row rather than once for each child (each child's class is then no division away).
+        listed = symmetric_indices[:0]
+        if symmetric[lowest]:
+            listed = symmetric_indices[np.searchsorted(symmetric_indices, lowest * np.int64(other_count)):
+                                       np.searchsorted(symmetric_indices, (lowest + 1) * np.int64(other_count))]
         bytes_ = np.empty(3 * steps.shape[1], dtype=np.uint8)
         slot = found_offsets[row]
         checked_here, wrong_here = 0, 0
@@ -266,8 +275,9 @@ def _check_classes(folded, steps, triples, wins, symmetries, other_count, block_
             if symmetric[mover] and _canonical(m0, m1, m2, o0, o1, o2, symmetries, other_count) != position:
                 continue
             occupied[m0] = occupied[m1] = occupied[m2] = True
-            byte = _expected_of_class(m0, m1, m2, o0, o1, o2, steps, wins, symmetries, other_count, block_start,
-                                      symmetric, symmetric_indices, folded, occupied, bytes_, lowest, chosen, count)
+            byte = _expected_of_class(m0, m1, m2, o0, o1, o2, steps, wins, symmetries, other_count,
+                                      block_start[lowest], listed, folded, occupied, bytes_, lowest, chosen, count,
+                                      b0, b1, b2)
             occupied[m0] = occupied[m1] = occupied[m2] = False
             number = _class_number(position, block_start, symmetric, symmetric_indices, other_count)
             checked_here += 1

@@ -1,5 +1,6 @@
-"""``scripts/bench_class_level.py`` on 5 x 5: the state it rebuilds from a solved table is the one the
-solve holds at that level, and a level is timed through the solve's own passes."""
+"""``scripts/bench_class_level.py`` and ``scripts/bench_check.py`` on 5 x 5: the state the first rebuilds
+from a solved table is the one the solve holds at that level, and a level is timed through the solve's
+own passes; the second checks a sample of a folded table's rows."""
 
 from __future__ import annotations
 
@@ -17,12 +18,19 @@ from tests.helpers import script
 pytestmark = pytest.mark.integration
 
 bench = script("bench_class_level")
+check = script("bench_check")
 
 
-def test_a_level_is_rebuilt_from_the_table_and_timed_through_the_solve(tmp_path, monkeypatch):
+@pytest.fixture
+def folded(tmp_path) -> np.ndarray:
+    """5 x 5's folded bytes, also written as a folded table at ``tmp_path / "table.h5"``."""
     game = Game.of("5x5")
-    folded = solve_classes(game).folded
-    write_folded_table(game, folded, summarize_folded(game, folded), tmp_path / "table.h5", 0.0)
+    bytes_ = solve_classes(game).folded
+    write_folded_table(game, bytes_, summarize_folded(game, bytes_), tmp_path / "table.h5", 0.0)
+    return bytes_
+
+
+def test_a_level_is_rebuilt_from_the_table_and_timed_through_the_solve(tmp_path, folded, monkeypatch):
     state = tmp_path / "state"
     state.mkdir()
     level = bench.prepare("5x5", tmp_path / "table.h5", 3, state)
@@ -38,3 +46,8 @@ def test_a_level_is_rebuilt_from_the_table_and_timed_through_the_solve(tmp_path,
     monkeypatch.setattr(solve_module, "_SLAB", 1000)  # a level of several slabs: the slabs of within ranks
     measured = bench.measure("5x5", state, 3, 1)
     assert measured["classes"] == level and measured["gather"] > 0 and measured["settle"] > 0
+
+
+def test_a_sample_of_rows_is_checked(tmp_path, folded):
+    measured = check.measure("5x5", tmp_path / "table.h5", 50, 1)
+    assert measured["wrong"] == 0 and 0 < measured["classes"] < len(folded) / 10 and measured["check"] > 0
