@@ -18,16 +18,10 @@ kernels' words::
                          w = sym_within[sym_first[b] + k - row_start[b]]   (symmetric block, sorted)
 
 And from any position to its class: ``block_of[rank]`` is the block of the canonical twin of a mover
-triple (-1 if it wins: the position is not legal), and ``lookup[rank]`` a record of what finding the
-class takes, in one place::
-
-    lookup[rank].first            row_start of that block (-1 if the triple wins)
-    lookup[rank].symmetric_block  the block if it is a symmetric one, else -1
-    lookup[rank].symmetry         one symmetry g that takes the triple to rows[block]
-    lookup[rank].c0, .c1, .c2     the squares of rows[block]
-
-The other symmetries that take the triple there are ``compose[s, g]`` for ``s`` in the block's ``stab``,
-where ``compose[s, g]`` is the symmetry "``g``, then ``s``".
+triple (-1 if it wins: the position is not legal); ``lookup[rank]`` (:data:`LOOKUP`) holds, in one
+record, what finding the class takes: the block's first class, the block if it is a symmetric one, one
+symmetry ``g`` that takes the triple to ``rows[block]``, and that triple's squares. The others that do
+are ``compose[s, g]`` for ``s`` in the block's ``stab``, ``compose[s, g]`` being "``g``, then ``s``".
 """
 
 from __future__ import annotations
