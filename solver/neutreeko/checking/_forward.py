@@ -169,8 +169,15 @@ def _class_number(canonical, block_start, symmetric, symmetric_indices, other_co
     mover = canonical // other_count
     if not symmetric[mover]:
         return block_start[mover] + canonical % other_count
-    first = np.searchsorted(symmetric_indices, mover * np.int64(other_count))
-    return block_start[mover] + np.searchsorted(symmetric_indices, canonical) - first
+    return block_start[mover] + np.searchsorted(_listed(symmetric_indices, mover, other_count), canonical)
+
+
+@_jit
+def _listed(symmetric_indices, mover, other_count):
+    """The sorted canonical indices of the symmetric block of the triple of rank ``mover``: its stretch
+    of ``symmetric_indices`` (those of every symmetric block, sorted)."""
+    return symmetric_indices[np.searchsorted(symmetric_indices, mover * np.int64(other_count)):
+                             np.searchsorted(symmetric_indices, (mover + 1) * np.int64(other_count))]
 
 
 @_jit
@@ -257,10 +264,7 @@ def _check_classes(folded, steps, triples, wins, symmetries, other_count, block_
         b0, b1, b2 = triples[lowest, 0], triples[lowest, 1], triples[lowest, 2]
         # The children's block, and its listed canonical indices if it is a symmetric one: found once for
         # the row rather than once for each child (each child's class is then no division away).
-        listed = symmetric_indices[:0]
-        if symmetric[lowest]:
-            listed = symmetric_indices[np.searchsorted(symmetric_indices, lowest * np.int64(other_count)):
-                                       np.searchsorted(symmetric_indices, (lowest + 1) * np.int64(other_count))]
+        listed = _listed(symmetric_indices, lowest, other_count) if symmetric[lowest] else symmetric_indices[:0]
         bytes_ = np.empty(3 * steps.shape[1], dtype=np.uint8)
         slot = found_offsets[row]
         checked_here, wrong_here = 0, 0

@@ -100,13 +100,20 @@ def _block_of_class(number, row_start):
 
 
 @_jit
-def _canonical_index(number, block, classes, other_count):
-    """The canonical index of class ``number`` of ``block``."""
-    rows, row_start, sym_first, sym_within = classes[0], classes[1], classes[2], classes[3]
+def _within_rank(number, block, classes):
+    """The within rank of class ``number`` of ``block``: the squeezed rank of its canonical position's
+    other side."""
+    row_start, sym_first, sym_within = classes[1], classes[2], classes[3]
     within = number - row_start[block]
     if sym_first[block] >= 0:
         within = np.int64(sym_within[sym_first[block] + within])
-    return rows[block] * np.int64(other_count) + within
+    return within
+
+
+@_jit
+def _canonical_index(number, block, classes, other_count):
+    """The canonical index of class ``number`` of ``block``."""
+    return classes[0][block] * np.int64(other_count) + _within_rank(number, block, classes)
 
 
 @_jit
@@ -170,7 +177,7 @@ def _within_bounds(block, low, high, classes):
 
 @njit(cache=True, parallel=True, error_model="numpy")
 def _count_within(result, words, decided, code, classes, width, counts):
-    """Count the classes decided with byte ``code`` by within rank (see :func:`_within_bounds`), in
+    """Count the classes decided with byte ``code`` by within rank (:func:`_within_rank`), in
     buckets of ``width`` ranks: those of stripe ``s`` of the blocks (``counts.shape[0]`` stripes, in
     order) whose within rank is ``w`` in ``counts[s, w // width]``; ``width * counts.shape[1]`` is at
     least ``C(N - 3, 3)``, the largest block. In parallel over stripes."""
@@ -179,12 +186,10 @@ def _count_within(result, words, decided, code, classes, width, counts):
     for stripe in nb.prange(stripes):
         found = np.empty(np.int64(width) * counts.shape[1], dtype=np.int64)
         for block in range(blocks * stripe // stripes, blocks * (stripe + 1) // stripes):
-            start, last = classes.row_start[block], classes.row_start[block + 1]
-            size = _collect_range(result, words, decided, code, start, last, found, 0, found.shape[0])
-            listed = classes.sym_first[block]
+            size = _collect_range(result, words, decided, code, classes.row_start[block], classes.row_start[block + 1],
+                                  found, 0, found.shape[0])
             for k in range(size):
-                within = found[k] - start if listed < 0 else classes.sym_within[listed + found[k] - start]
-                counts[stripe, within // width] += 1
+                counts[stripe, _within_rank(found[k], block, classes) // width] += 1
 
 
 @njit(cache=True, parallel=True, error_model="numpy")
