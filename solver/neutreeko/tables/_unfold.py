@@ -12,7 +12,14 @@ import numba as nb
 import numpy as np
 
 from solver.core.jit import njit
-from solver.neutreeko.checking._forward import _class_number, _lowest_images, _smallest_other, _sorted3, _unsqueeze
+from solver.neutreeko.checking._forward import (
+    _class_number,
+    _lowest_images,
+    _smallest_other,
+    _sorted3,
+    _squeezed_images,
+    _unsqueeze,
+)
 from solver.neutreeko.model.values import ILLEGAL
 
 
@@ -33,10 +40,10 @@ def _unfold_rows(folded, first_row, triples, wins, symmetries, other_count, bloc
         lowest, count = _lowest_images(m0, m1, m2, symmetries, chosen)
         g = chosen[0]
         b0, b1, b2 = _sorted3(symmetries[g, m0], symmetries[g, m1], symmetries[g, m2])
+        images = _squeezed_images(b0, b1, b2, symmetries, chosen, count)
         for k in range(other_count):
             o0 = _unsqueeze(triples[k, 0], m0, m1, m2)
             o1 = _unsqueeze(triples[k, 1], m0, m1, m2)
             o2 = _unsqueeze(triples[k, 2], m0, m1, m2)
-            canonical = lowest * np.int64(other_count) + _smallest_other(o0, o1, o2, b0, b1, b2, symmetries, chosen,
-                                                                         count, other_count)
-            out[base + k] = folded[_class_number(canonical, block_start, symmetric, symmetric_indices, other_count)]
+            within = _smallest_other(o0, o1, o2, images, other_count)
+            out[base + k] = folded[_class_number(lowest, within, block_start, symmetric, symmetric_indices, other_count)]
