@@ -27,7 +27,6 @@ from solver.neutreeko.model.values import ILLEGAL
 from solver.neutreeko.solving._kernel import (
     _collect_range,
     _decode,
-    _is_decided,
     _jit,
     _mark_decided,
     _move_count,
@@ -219,12 +218,12 @@ def _canonical_positions(level, size, triples, other_count, classes, sizes):
 
 
 @_jit
-def _unmoves(position, rays, triples, weights, other_count, classes, decided, held, part_of, chunk, out, base,
-             counts):
-    """Append the undecided classes of the predecessors of ``position`` (a canonical index) to the
-    buckets, as :func:`solver.neutreeko.solving._kernel._unmoves` does with indices: one entry per unmove, so a
-    class reached by two unmoves is met twice. ``decided`` holds the bits of the classes from ``held``
-    (a multiple of 8) on; a class outside them counts as undecided (its partition settles it)."""
+def _unmoves(position, rays, triples, weights, other_count, classes, part_of, chunk, out, base, counts):
+    """Append the classes of the predecessors of ``position`` (a canonical index) to the buckets, as
+    :func:`solver.neutreeko.solving._kernel._unmoves` does with indices: one entry per unmove, so a class
+    reached by two unmoves is met twice. Decided ones too: the settling passes them over, reading their
+    decided bits many at a time, where reading each here, among the unmoves' arithmetic, would leave
+    the processor waiting on one cache miss after another."""
     ray_bit, ray_guards, ray_firsts, ray_live, ray_square = rays
     m0, m1, m2, o0, o1, o2 = _decode(position, triples, other_count)
     for moved in range(3):
@@ -243,25 +242,20 @@ def _unmoves(position, rays, triples, weights, other_count, classes, decided, he
                 continue
             part = _unsigned(part_of[_unsigned(parent // chunk)])
             out[part, _unsigned(base + counts[part])] = parent
-            local = parent - held
-            if _unsigned(local) < _unsigned(decided.shape[0] * 8):  # unsigned: a negative one is outside too
-                counts[part] += 1 - _is_decided(decided, local)
-            else:
-                counts[part] += 1
+            counts[part] += 1
 
 
 @njit(cache=True, parallel=True, error_model="numpy")
-def _gather(level, first, last, block, rays, triples, weights, other_count, classes, decided, held, part_of, chunk,
-            out, counts):
-    """What :func:`solver.neutreeko.solving._kernel._gather` does, with the classes of the predecessors;
-    ``decided`` and ``held`` as :func:`_unmoves` takes them."""
+def _gather(level, first, last, block, rays, triples, weights, other_count, classes, part_of, chunk, out, counts):
+    """What :func:`solver.neutreeko.solving._kernel._gather` does, with the classes of the predecessors,
+    decided or not (see :func:`_unmoves`)."""
     blocks = (last - first + block - 1) // block
     capacity = out.shape[1] // counts.shape[0]
     for b in nb.prange(blocks):
         counts[b, :] = 0
         for slot in range(first + b * block, min(first + (b + 1) * block, last)):
-            _unmoves(level[slot], rays, triples, weights, other_count, classes, decided, held, part_of, chunk, out,
-                     b * capacity, counts[b])
+            _unmoves(level[slot], rays, triples, weights, other_count, classes, part_of, chunk, out, b * capacity,
+                     counts[b])
     return blocks
 
 

@@ -156,7 +156,7 @@ class Predecessors:
             if size:
                 _class_kernel._collect_within(result, words, decided, code, arrays, low * width, high * width,
                                               np.cumsum(per_stripe) - per_stripe, self.level)
-                yield from self._passes(decided, 0, size)
+                yield from self._passes(size)
 
     def of_slab(self, result: np.ndarray, words: np.ndarray, decided: np.ndarray, held: int, found: np.ndarray,
                 first: int, last: int, plies: int) -> Iterator[tuple[int, int]]:
@@ -172,9 +172,9 @@ class Predecessors:
         size = int(found[first:last].sum())
         if held:
             self.level[:size] += held
-        yield from self._passes(decided, held, size)
+        yield from self._passes(size)
 
-    def _passes(self, decided: np.ndarray, held: int, size: int) -> Iterator[tuple[int, int]]:
+    def _passes(self, size: int) -> Iterator[tuple[int, int]]:
         """The passes of :meth:`of_slab` over the first ``size`` classes of :attr:`level` (class numbers)."""
         from solver.neutreeko.solving import _class_kernel, _kernel
 
@@ -195,7 +195,7 @@ class Predecessors:
             for start in range(bounds[weight], bounds[weight + 1], chunk):
                 yield weight, _class_kernel._gather(self.grouped, start, min(start + chunk, bounds[weight + 1]),
                                                     positions._BLOCK, inputs.rays, triples, inputs.weights,
-                                                    other_count, arrays, decided, held, self.part_of, _ROW,
+                                                    other_count, arrays, self.part_of, _ROW,
                                                     self.out, self.counts)
 
 
