@@ -218,10 +218,13 @@ def _canonical_positions(level, size, triples, other_count, classes, sizes):
 
 
 @_jit
-def _unmoves(position, rays, triples, weights, other_count, classes, part_of, chunk, out, base, counts):
+def _unmoves(position, rays, triples, weights, other_count, classes, part_of, chunk_bits, out, base, counts):
     """Append the classes of the predecessors of ``position`` (a canonical index) to the buckets, as
     :func:`solver.neutreeko.solving._kernel._unmoves` does with indices: one entry per unmove, so a class
-    reached by two unmoves is met twice. Decided ones too: the settling passes them over, reading their
+    reached by two unmoves is met twice, into the bucket of ``part_of[parent >> chunk_bits]`` (the
+    part that settles its chunk, of ``2 ** chunk_bits`` classes: a shift, where a division by a chunk
+    length known only at run time would cost an unmove dozens of cycles). Decided ones too: the
+    settling passes them over, reading their
     decided bits many at a time, where reading each here, among the unmoves' arithmetic, would leave
     the processor waiting on one cache miss after another."""
     ray_bit, ray_guards, ray_firsts, ray_live, ray_square = rays
@@ -240,13 +243,14 @@ def _unmoves(position, rays, triples, weights, other_count, classes, part_of, ch
                                classes)
             if parent < 0:
                 continue
-            part = _unsigned(part_of[_unsigned(parent // chunk)])
+            part = _unsigned(part_of[_unsigned(parent >> chunk_bits)])
             out[part, _unsigned(base + counts[part])] = parent
             counts[part] += 1
 
 
 @njit(cache=True, parallel=True, error_model="numpy")
-def _gather(level, first, last, block, rays, triples, weights, other_count, classes, part_of, chunk, out, counts):
+def _gather(level, first, last, block, rays, triples, weights, other_count, classes, part_of, chunk_bits, out,
+            counts):
     """What :func:`solver.neutreeko.solving._kernel._gather` does, with the classes of the predecessors,
     decided or not (see :func:`_unmoves`)."""
     blocks = (last - first + block - 1) // block
@@ -254,8 +258,8 @@ def _gather(level, first, last, block, rays, triples, weights, other_count, clas
     for b in nb.prange(blocks):
         counts[b, :] = 0
         for slot in range(first + b * block, min(first + (b + 1) * block, last)):
-            _unmoves(level[slot], rays, triples, weights, other_count, classes, part_of, chunk, out, b * capacity,
-                     counts[b])
+            _unmoves(level[slot], rays, triples, weights, other_count, classes, part_of, chunk_bits, out,
+                     b * capacity, counts[b])
     return blocks
 
 

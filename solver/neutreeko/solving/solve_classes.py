@@ -31,7 +31,8 @@ from solver.neutreeko.tables.stats import Summary, summarize_folded
 # Classes per row of the state (a count of the level's classes each, and one part's to settle): a
 # multiple of 8, so that rows share no byte of the decided bits, and small enough that the parts share
 # every region of the classes.
-_ROW = 1 << 12
+_ROW_BITS = 12
+_ROW = 1 << _ROW_BITS
 # The predecessors' class numbers are bucketed as int32 up to this number (9 x 9 has 0.8 billion
 # classes), as int64 beyond (10 x 10, about 3 billion).
 _INT32_CLASSES = np.iinfo(np.int32).max
@@ -195,7 +196,7 @@ class Predecessors:
             for start in range(bounds[weight], bounds[weight + 1], chunk):
                 yield weight, _class_kernel._gather(self.grouped, start, min(start + chunk, bounds[weight + 1]),
                                                     positions._BLOCK, inputs.rays, triples, inputs.weights,
-                                                    other_count, arrays, self.part_of, _ROW,
+                                                    other_count, arrays, self.part_of, _ROW_BITS,
                                                     self.out, self.counts)
 
 
