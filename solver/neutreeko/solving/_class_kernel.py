@@ -48,11 +48,26 @@ def _sorted3(a, b, c):
 
 
 @_jit
+def _squeezed_rank(x, y, z, m0, m1, m2):
+    """The squeezed rank, around the mover's sorted ``m0 < m1 < m2``, of the other side's sorted
+    squares ``x < y < z``."""
+    return _triple_rank(_squeeze(x, m0, m1, m2), _squeeze(y, m0, m1, m2), _squeeze(z, m0, m1, m2))
+
+
+@_jit
 def _image_rank(g, a, b, c, symmetries, m0, m1, m2):
     """The squeezed rank, around the mover's sorted ``m0 < m1 < m2``, of the image under symmetry ``g``
     of the other side's squares ``a, b, c``."""
     x, y, z = _sorted3(symmetries[g, a], symmetries[g, b], symmetries[g, c])
-    return _triple_rank(_squeeze(x, m0, m1, m2), _squeeze(y, m0, m1, m2), _squeeze(z, m0, m1, m2))
+    return _squeezed_rank(x, y, z, m0, m1, m2)
+
+
+@_jit
+def _sorted_images(a, b, c, symmetries, images):
+    """``images[g]``: the sorted image of the squares ``a, b, c`` under each symmetry ``g``. Made once
+    for a position's unmoves, whose parents all have those squares as their other side."""
+    for g in range(symmetries.shape[0]):
+        images[g, 0], images[g, 1], images[g, 2] = _sorted3(symmetries[g, a], symmetries[g, b], symmetries[g, c])
 
 
 # The hottest step of the class solve, once per unmove; written so that it costs no more than its
@@ -62,9 +77,10 @@ def _image_rank(g, a, b, c, symmetries, m0, m1, m2):
 # every call, and leaves uncounted only a reference that lives within one basic block. (Unpacked, as
 # the other kernels here do once per class, the gathering of the class solve took 2 to 3 times as long.)
 @njit(cache=True, nogil=True, error_model="numpy", inline="always")
-def _class_of(mover, a, b, c, classes):
+def _class_of(mover, images, classes):
     """The class of the position with the mover on the triple of rank ``mover`` and the other side on
-    ``a, b, c``, or -1 if the mover has won (the position is not legal). Its canonical twin has the
+    the squares whose :func:`_sorted_images` are ``images``, or -1 if the mover has won (the position
+    is not legal). Its canonical twin has the
     block's triple as mover and, among the symmetries that take the mover there, the smallest squeezed
     rank of the other side (:mod:`solver.neutreeko.model.symmetry`); a symmetric block's classes are found
     among its sorted ``sym_within`` by bisection. What the mover's triple tells comes from its one
@@ -76,11 +92,12 @@ def _class_of(mover, a, b, c, classes):
     c0, c1, c2 = entry.c0, entry.c1, entry.c2
     block = entry.symmetric_block
     if block < 0:
-        return first + _image_rank(entry.symmetry, a, b, c, classes.symmetries, c0, c1, c2)
+        g = entry.symmetry
+        return first + _squeezed_rank(images[g, 0], images[g, 1], images[g, 2], c0, c1, c2)
     best = np.int64(1) << 62
     for j in range(classes.stab_count[block]):
-        best = min(best, _image_rank(classes.compose[classes.stab[block, j], entry.symmetry], a, b, c,
-                                     classes.symmetries, c0, c1, c2))
+        g = classes.compose[classes.stab[block, j], entry.symmetry]
+        best = min(best, _squeezed_rank(images[g, 0], images[g, 1], images[g, 2], c0, c1, c2))
     low, high = classes.sym_first[block], classes.sym_first[block] + classes.row_start[block + 1] - first
     base = low
     while low < high:
@@ -218,7 +235,8 @@ def _canonical_positions(level, size, triples, other_count, classes, sizes):
 
 
 @_jit
-def _unmoves(position, rays, triples, weights, other_count, classes, part_of, chunk_bits, out, base, counts):
+def _unmoves(position, rays, triples, weights, other_count, classes, part_of, chunk_bits, out, base, counts,
+             images):
     """Append the classes of the predecessors of ``position`` (a canonical index) to the buckets, as
     :func:`solver.neutreeko.solving._kernel._unmoves` does with indices: one entry per unmove, so a class
     reached by two unmoves is met twice, into the bucket of ``part_of[parent >> chunk_bits]`` (the
@@ -229,6 +247,7 @@ def _unmoves(position, rays, triples, weights, other_count, classes, part_of, ch
     the processor waiting on one cache miss after another."""
     ray_bit, ray_guards, ray_firsts, ray_live, ray_square = rays
     m0, m1, m2, o0, o1, o2 = _decode(position, triples, other_count)
+    _sorted_images(m0, m1, m2, classes.symmetries, images)
     for moved in range(3):
         # The piece on `square` moves back; `low` < `high` stay. The parent's mover is the side that
         # just moved; its other side is the present mover, on m0, m1, m2.
@@ -239,8 +258,7 @@ def _unmoves(position, rays, triples, weights, other_count, classes, part_of, ch
         while origins:
             origin = ray_square[_unsigned(square), _unsigned(trailing_zeros(origins))]
             origins &= origins - 1
-            parent = _class_of(_parent_mover(origin, low, high, weights, below, between, above), m0, m1, m2,
-                               classes)
+            parent = _class_of(_parent_mover(origin, low, high, weights, below, between, above), images, classes)
             if parent < 0:
                 continue
             part = _unsigned(part_of[_unsigned(parent >> chunk_bits)])
@@ -257,9 +275,10 @@ def _gather(level, first, last, block, rays, triples, weights, other_count, clas
     capacity = out.shape[1] // counts.shape[0]
     for b in nb.prange(blocks):
         counts[b, :] = 0
+        images = np.empty((classes.symmetries.shape[0], 3), dtype=np.int64)
         for slot in range(first + b * block, min(first + (b + 1) * block, last)):
             _unmoves(level[slot], rays, triples, weights, other_count, classes, part_of, chunk_bits, out,
-                     b * capacity, counts[b])
+                     b * capacity, counts[b], images)
     return blocks
 
 

@@ -119,7 +119,13 @@ def test_class_of_a_position_is_the_folding_number(board):
         every = np.union1d(every[symmetric], np.random.default_rng(21).choice(every, 20_000, replace=False))
     expected = Classes.of(game).numbers(every)
     mover, other = index.decode(every, game.board.size)
-    found = np.array([_class_kernel._class_of(int(r), int(a), int(b), int(c), classes.arrays)
+    images = np.empty((len(classes.arrays.symmetries), 3), dtype=np.int64)
+
+    def class_of(mover: int, a: int, b: int, c: int) -> int:
+        _class_kernel._sorted_images(a, b, c, classes.arrays.symmetries, images)
+        return int(_class_kernel._class_of(mover, images, classes.arrays))
+
+    found = np.array([class_of(int(r), a, b, c)
                       for r, (a, b, c) in zip(every // index.other_count(game.board.size), other.tolist())])
     assert np.array_equal(found, expected)
     canonical = Classes.of(game).canonical()
