@@ -80,11 +80,10 @@ def _sorted_images(a, b, c, symmetries, images):
 def _class_of(mover, images, classes):
     """The class of the position with the mover on the triple of rank ``mover`` and the other side on
     the squares whose :func:`_sorted_images` are ``images``, or -1 if the mover has won (the position
-    is not legal). Its canonical twin has the
-    block's triple as mover and, among the symmetries that take the mover there, the smallest squeezed
-    rank of the other side (:mod:`solver.neutreeko.model.symmetry`); a symmetric block's classes are found
-    among its sorted ``sym_within`` by bisection. What the mover's triple tells comes from its one
-    ``lookup`` record."""
+    is not legal). Its canonical twin has the block's triple as mover and, among the symmetries that
+    take the mover there, the smallest squeezed rank of the other side
+    (:mod:`solver.neutreeko.model.symmetry`); a symmetric block's classes are found among its sorted
+    ``sym_within`` by bisection. What the mover's triple tells comes from its one ``lookup`` record."""
     entry = classes.lookup[_unsigned(mover)]
     first = entry.first
     if first < 0:
@@ -242,9 +241,9 @@ def _unmoves(position, rays, triples, weights, other_count, classes, part_of, ch
     reached by two unmoves is met twice, into the bucket of ``part_of[parent >> chunk_bits]`` (the
     part that settles its chunk, of ``2 ** chunk_bits`` classes: a shift, where a division by a chunk
     length known only at run time would cost an unmove dozens of cycles). Decided ones too: the
-    settling passes them over, reading their
-    decided bits many at a time, where reading each here, among the unmoves' arithmetic, would leave
-    the processor waiting on one cache miss after another."""
+    settling passes them over, reading their decided bits many at a time, where reading each here,
+    among the unmoves' arithmetic, would leave the processor waiting on one cache miss after another.
+    ``images`` is room for the position's :func:`_sorted_images`."""
     ray_bit, ray_guards, ray_firsts, ray_live, ray_square = rays
     m0, m1, m2, o0, o1, o2 = _decode(position, triples, other_count)
     _sorted_images(m0, m1, m2, classes.symmetries, images)
