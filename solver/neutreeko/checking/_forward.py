@@ -74,6 +74,24 @@ def _slide_length(direction, free, low_toward, high_toward):
 
 
 @_jit
+def _moves(m0, m1, m2, free, along, toward, children):
+    """The moves of the mover on ``m0 < m1 < m2``: ``children[k]`` is ``(low, high, target)``, the
+    pieces that stay and the square the moved one slides to (by :func:`_slide_length`, from ``free``,
+    ``along`` and ``toward``: :func:`_free_runs`, :func:`_lines`); returns their number."""
+    moves = 0
+    for moved in range(3):
+        origin, low, high = (m0, m1, m2) if moved == 0 else ((m1, m0, m2) if moved == 1 else (m2, m0, m1))
+        low_toward, high_toward = toward[origin, low], toward[origin, high]
+        for direction in range(free.shape[1]):
+            length = _slide_length(direction, free[origin, direction], low_toward, high_toward)
+            if length:
+                children[moves, 0], children[moves, 1] = low, high
+                children[moves, 2] = along[origin, direction, length]
+                moves += 1
+    return moves
+
+
+@_jit
 def _sorted_after(low, high, target):
     """The sorted squares ``low < high`` and ``target``."""
     if target < low:
@@ -107,33 +125,24 @@ def _verdict(moves, bytes_):
 
 
 @_jit
-def _expected(m0, m1, m2, other_rank, free, along, toward, wins, weights, squeezed, row_base, result, bytes_):
+def _expected(m0, m1, m2, other_rank, free, along, toward, wins, weights, squeezed, row_base, result, children,
+              bytes_):
     """The byte that the position (mover on ``m0 < m1 < m2``, other side on the triple of rank
     ``other_rank``) must hold given its children's bytes: ILLEGAL if the mover has won; lost in 0 if
     the other side has won; else what :func:`_verdict` says.
 
-    The slides are :func:`_slide_length`'s, from ``free``, ``along`` and ``toward`` (:func:`_lines`,
-    :func:`_free_runs`); ``squeezed[square]`` numbers the squares the other side
-    leaves free, and its children lie from ``row_base`` on (their mover is the other side); ``bytes_``
-    is room for the children's bytes."""
+    Its moves are :func:`_moves`' (``free``, ``along``, ``toward``; ``children`` is room for them);
+    ``squeezed[square]`` numbers the squares the other side leaves free, and its children lie from
+    ``row_base`` on (their mover is the other side); ``bytes_`` is room for the children's bytes."""
     if wins[_triple_rank(m0, m1, m2)]:
         return ILLEGAL
     if wins[other_rank]:
         return 1
-    moves = 0
-    for moved in range(3):
-        origin, low, high = (m0, m1, m2) if moved == 0 else ((m1, m0, m2) if moved == 1 else (m2, m0, m1))
-        low_toward, high_toward = toward[origin, low], toward[origin, high]
-        for direction in range(free.shape[1]):
-            length = _slide_length(direction, free[origin, direction], low_toward, high_toward)
-            if length == 0:
-                continue
-            target = along[origin, direction, length]
-            # The child: the other side to move, the mover's pieces on low, high and target.
-            a, b, c = _sorted_after(low, high, target)
-            bytes_[moves] = result[row_base + weights[0, squeezed[a]] + weights[1, squeezed[b]]
-                                   + weights[2, squeezed[c]]]
-            moves += 1
+    moves = _moves(m0, m1, m2, free, along, toward, children)
+    for k in range(moves):
+        # The child: the other side to move, the mover's pieces on low, high and target.
+        a, b, c = _sorted_after(children[k, 0], children[k, 1], children[k, 2])
+        bytes_[k] = result[row_base + weights[0, squeezed[a]] + weights[1, squeezed[b]] + weights[2, squeezed[c]]]
     return _verdict(moves, bytes_)
 
 
@@ -159,7 +168,7 @@ def _check_rows(result, steps, triples, wins, weights, other_count, legal, wrong
         for square in range(squares):
             squeezed[square] = _squeeze(square, o0, o1, o2)
         row_base = row * np.int64(other_count)
-        bytes_ = np.empty(3 * steps.shape[1], dtype=np.uint8)
+        children, bytes_ = np.empty((3 * steps.shape[1], 3), dtype=np.int64), np.empty(3 * steps.shape[1], dtype=np.uint8)
         slot = found_offsets[row]
         legal_here, wrong_here = 0, 0
         for mover in range(triples.shape[0]):
@@ -168,7 +177,8 @@ def _check_rows(result, steps, triples, wins, weights, other_count, legal, wrong
                 continue
             position = mover * np.int64(other_count) + _triple_rank(
                 _squeeze(o0, m0, m1, m2), _squeeze(o1, m0, m1, m2), _squeeze(o2, m0, m1, m2))
-            byte = _expected(m0, m1, m2, row, free, along, toward, wins, weights, squeezed, row_base, result, bytes_)
+            byte = _expected(m0, m1, m2, row, free, along, toward, wins, weights, squeezed, row_base, result, children,
+                             bytes_)
             legal_here += byte != ILLEGAL
             if result[position] != byte:
                 wrong_here += 1
@@ -254,9 +264,9 @@ def _squeezed_images(b0, b1, b2, symmetries, chosen, count):
 
 @_jit
 def _smallest_other(x0, x1, x2, images, other_count):
-    """The smallest squeezed rank of the images of the triple ``x0, x1, x2`` (in any order) beside the other triple
-    whose :func:`_squeezed_images` are ``images``: the smallest index among the images of the position
-    is that triple's smallest image's rank times ``other_count``, plus this."""
+    """The smallest squeezed rank of the images of the triple ``x0, x1, x2`` (in any order) beside the
+    other triple whose :func:`_squeezed_images` are ``images``: the smallest index among the images of
+    the position is that triple's smallest image's rank times ``other_count``, plus this."""
     other = np.int64(other_count)
     for j in range(images.shape[0]):
         d, e, f = _sorted3(images[j, x0], images[j, x1], images[j, x2])
@@ -266,33 +276,25 @@ def _smallest_other(x0, x1, x2, images, other_count):
 
 @_jit
 def _expected_of_class(m0, m1, m2, o0, o1, o2, free, along, toward, wins, other_count, row_start, listed, folded,
-                       bytes_, lowest, images):
+                       children, bytes_, lowest, images):
     """What :func:`_expected` says of the position (mover on ``m0 < m1 < m2``, other side on ``o0 < o1 <
-    o2``; its slides as :func:`_slide_length` takes them), each child's byte read from ``folded`` at its
-    class: the smallest index among the child's images, over the symmetries that take the child's mover
-    (the other side's triple) to its smallest image, of rank ``lowest`` (:func:`_lowest_images`), whose
+    o2``; its moves as :func:`_moves` makes them), each child's byte read from ``folded`` at its class:
+    the smallest index among the child's images, over the symmetries that take the child's mover (the
+    other side's triple) to its smallest image, of rank ``lowest`` (:func:`_lowest_images`), whose
     :func:`_squeezed_images` are ``images``. Those classes are in the block of that triple, which begins
-    at class ``row_start``; ``listed`` holds the
-    sorted canonical indices of a symmetric block, and is empty for a full one (whose classes are its
-    squeezed ranks in order)."""
+    at class ``row_start``; ``listed`` holds the sorted canonical indices of a symmetric block, and is
+    empty for a full one (whose classes are its squeezed ranks in order)."""
     if wins[_triple_rank(m0, m1, m2)]:
         return ILLEGAL
     if wins[_triple_rank(o0, o1, o2)]:
         return 1
-    moves = 0
-    for moved in range(3):
-        origin, low, high = (m0, m1, m2) if moved == 0 else ((m1, m0, m2) if moved == 1 else (m2, m0, m1))
-        low_toward, high_toward = toward[origin, low], toward[origin, high]
-        for direction in range(free.shape[1]):
-            length = _slide_length(direction, free[origin, direction], low_toward, high_toward)
-            if length == 0:
-                continue
-            target = along[origin, direction, length]
-            other = _smallest_other(low, high, target, images, other_count)  # in any order: it sorts the images
-            if listed.shape[0]:
-                other = np.searchsorted(listed, lowest * np.int64(other_count) + other)
-            bytes_[moves] = folded[row_start + other]
-            moves += 1
+    moves = _moves(m0, m1, m2, free, along, toward, children)
+    for k in range(moves):
+        # In any order: _smallest_other sorts the images.
+        other = _smallest_other(children[k, 0], children[k, 1], children[k, 2], images, other_count)
+        if listed.shape[0]:
+            other = np.searchsorted(listed, lowest * np.int64(other_count) + other)
+        bytes_[k] = folded[row_start + other]
     return _verdict(moves, bytes_)
 
 
@@ -323,7 +325,7 @@ def _check_classes(folded, steps, triples, wins, symmetries, other_count, block_
         # The children's block, and its listed canonical indices if it is a symmetric one: found once for
         # the row rather than once for each child (each child's class is then no division away).
         listed = _listed(symmetric_indices, lowest, other_count) if symmetric[lowest] else symmetric_indices[:0]
-        bytes_ = np.empty(3 * steps.shape[1], dtype=np.uint8)
+        children, bytes_ = np.empty((3 * steps.shape[1], 3), dtype=np.int64), np.empty(3 * steps.shape[1], dtype=np.uint8)
         slot = found_offsets[row]
         checked_here, wrong_here = 0, 0
         for mover in canonical_movers:
@@ -335,7 +337,7 @@ def _check_classes(folded, steps, triples, wins, symmetries, other_count, block_
                                      != mover * np.int64(other_count) + within):
                 continue
             byte = _expected_of_class(m0, m1, m2, o0, o1, o2, free, along, toward, wins, other_count,
-                                      block_start[lowest], listed, folded, bytes_, lowest, images)
+                                      block_start[lowest], listed, folded, children, bytes_, lowest, images)
             number = _class_number(mover, within, block_start, symmetric, symmetric_indices, other_count)
             checked_here += 1
             if folded[number] != byte:

@@ -16,7 +16,6 @@ from solver.neutreeko.checking._forward import (
     _class_number,
     _lowest_images,
     _smallest_other,
-    _sorted3,
     _squeezed_images,
     _unsqueeze,
 )
@@ -38,9 +37,7 @@ def _unfold_rows(folded, first_row, triples, wins, symmetries, other_count, bloc
         m0, m1, m2 = triples[row, 0], triples[row, 1], triples[row, 2]
         chosen = np.empty(symmetries.shape[0], dtype=np.int64)
         lowest, count = _lowest_images(m0, m1, m2, symmetries, chosen)
-        g = chosen[0]
-        b0, b1, b2 = _sorted3(symmetries[g, m0], symmetries[g, m1], symmetries[g, m2])
-        images = _squeezed_images(b0, b1, b2, symmetries, chosen, count)
+        images = _squeezed_images(triples[lowest, 0], triples[lowest, 1], triples[lowest, 2], symmetries, chosen, count)
         for k in range(other_count):
             o0 = _unsqueeze(triples[k, 0], m0, m1, m2)
             o1 = _unsqueeze(triples[k, 1], m0, m1, m2)
