@@ -114,6 +114,15 @@ def triples(squares: int) -> npt.NDArray[np.int32]:
     return table
 
 
+def rank_weights(squares: int) -> npt.NDArray[np.int32]:
+    """``weights[k, s]``: what square ``s`` adds to :func:`triple_rank` as a triple's k-th smallest square,
+    of ``squares`` (the rank is a sum of one term per square, and a square 0 adds nothing): the kernels
+    look the terms up rather than multiply and divide."""
+    s, zero = np.arange(squares), np.zeros(squares, dtype=np.int64)
+    return np.array([triple_rank(s, zero, zero), triple_rank(zero, s, zero), triple_rank(zero, zero, s)],
+                    dtype=np.int32)
+
+
 def decode(indices: Integers, squares: int) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
     """(mover squares, other squares), each sorted, of an index or an array of indices."""
     table = triples(squares)

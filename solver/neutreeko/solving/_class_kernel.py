@@ -48,18 +48,20 @@ def _sorted3(a, b, c):
 
 
 @_jit
-def _squeezed_rank(x, y, z, m0, m1, m2):
+def _squeezed_rank(x, y, z, m0, m1, m2, weights):
     """The squeezed rank, around the mover's sorted ``m0 < m1 < m2``, of the other side's sorted
-    squares ``x < y < z``."""
-    return _triple_rank(_squeeze(x, m0, m1, m2), _squeeze(y, m0, m1, m2), _squeeze(z, m0, m1, m2))
+    squares ``x < y < z``, summed from the rank's ``weights``: two lookups cost the hottest step of the
+    class solve less than :func:`_triple_rank`'s products and divisions."""
+    return (_squeeze(x, m0, m1, m2) + weights[1, _unsigned(_squeeze(y, m0, m1, m2))]
+            + weights[2, _unsigned(_squeeze(z, m0, m1, m2))])
 
 
 @_jit
-def _image_rank(g, a, b, c, symmetries, m0, m1, m2):
+def _image_rank(g, a, b, c, symmetries, weights, m0, m1, m2):
     """The squeezed rank, around the mover's sorted ``m0 < m1 < m2``, of the image under symmetry ``g``
     of the other side's squares ``a, b, c``."""
     x, y, z = _sorted3(symmetries[g, a], symmetries[g, b], symmetries[g, c])
-    return _squeezed_rank(x, y, z, m0, m1, m2)
+    return _squeezed_rank(x, y, z, m0, m1, m2, weights)
 
 
 @_jit
@@ -92,11 +94,11 @@ def _class_of(mover, images, classes):
     block = entry.symmetric_block
     if block < 0:
         g = entry.symmetry
-        return first + _squeezed_rank(images[g, 0], images[g, 1], images[g, 2], c0, c1, c2)
+        return first + _squeezed_rank(images[g, 0], images[g, 1], images[g, 2], c0, c1, c2, classes.weights)
     best = np.int64(1) << 62
     for j in range(classes.stab_count[block]):
         g = classes.compose[classes.stab[block, j], entry.symmetry]
-        best = min(best, _squeezed_rank(images[g, 0], images[g, 1], images[g, 2], c0, c1, c2))
+        best = min(best, _squeezed_rank(images[g, 0], images[g, 1], images[g, 2], c0, c1, c2, classes.weights))
     low, high = classes.sym_first[block], classes.sym_first[block] + classes.row_start[block + 1] - first
     base = low
     while low < high:
@@ -135,7 +137,7 @@ def _canonical_index(number, block, classes, other_count):
 def _class_size(position, triples, other_count, classes):
     """How many distinct positions the class of the canonical ``position`` has: the symmetry count
     divided by the number of symmetries that leave the position unchanged."""
-    stab, stab_count, block_of, symmetries = classes[4], classes[5], classes[6], classes[8]
+    stab, stab_count, block_of, symmetries, weights = classes[4], classes[5], classes[6], classes[8], classes[10]
     mover = position // other_count
     block = block_of[mover]
     if stab_count[block] == 1:
@@ -144,7 +146,7 @@ def _class_size(position, triples, other_count, classes):
     within = position % other_count
     fixed = 0
     for j in range(stab_count[block]):
-        fixed += _image_rank(stab[block, j], o0, o1, o2, symmetries, m0, m1, m2) == within
+        fixed += _image_rank(stab[block, j], o0, o1, o2, symmetries, weights, m0, m1, m2) == within
     return symmetries.shape[0] // fixed
 
 

@@ -22,6 +22,7 @@ triple (-1 if it wins: the position is not legal); ``lookup[rank]`` (:data:`LOOK
 record, what finding the class takes: the block's first class, the block if it is a symmetric one, one
 symmetry ``g`` that takes the triple to ``rows[block]``, and that triple's squares. The others that do
 are ``compose[s, g]`` for ``s`` in the block's ``stab``, ``compose[s, g]`` being "``g``, then ``s``".
+A squeezed rank is summed from ``weights`` (:func:`solver.neutreeko.model.index.rank_weights`).
 """
 
 from __future__ import annotations
@@ -57,6 +58,7 @@ class ClassArrays(NamedTuple):
     lookup: np.ndarray
     symmetries: np.ndarray
     compose: np.ndarray
+    weights: np.ndarray
 
 
 @dataclass(frozen=True, eq=False)
@@ -76,6 +78,7 @@ class ClassInputs:
     #: ``symmetries[g, square]`` (:func:`solver.neutreeko.model.symmetry.symmetries`).
     symmetries: npt.NDArray[np.int32]
     compose: npt.NDArray[np.int32]
+    weights: npt.NDArray[np.int32]
     #: Number of legal classes.
     count: int
 
@@ -83,7 +86,7 @@ class ClassInputs:
     def arrays(self) -> ClassArrays:
         """The arrays as the kernels take them."""
         return ClassArrays(self.rows, self.row_start, self.sym_first, self.sym_within, self.stab, self.stab_count,
-                           self.block_of, self.lookup, self.symmetries, self.compose)
+                           self.block_of, self.lookup, self.symmetries, self.compose, self.weights)
 
     @classmethod
     def of(cls, game: Game) -> ClassInputs:
@@ -133,5 +136,5 @@ def _class_inputs(game: Game) -> ClassInputs:
     return ClassInputs(
         game=game, rows=rows, row_start=row_start, sym_first=sym_first, sym_within=sym_within, stab=stab,
         stab_count=stab_count, block_of=block_of, lookup=lookup, symmetries=np.ascontiguousarray(permutations),
-        compose=compose, count=classes.count,
+        compose=compose, weights=index.rank_weights(game.board.size), count=classes.count,
     )

@@ -67,7 +67,8 @@ class KernelInputs:
     triples: npt.NDArray[np.int32]
     #: ``wins[rank]``: does the triple of that rank win?
     wins: npt.NDArray[np.bool_]
-    #: ``weights[k, square]``: what ``square`` adds to a triple's rank as its k-th smallest square.
+    #: ``weights[k, square]``: what ``square`` adds to a triple's rank as its k-th smallest square
+    #: (:func:`solver.neutreeko.model.index.rank_weights`).
     weights: npt.NDArray[np.int32]
     #: C(N - 3, 3), the number of squeezed triples of the other side.
     other_count: int
@@ -93,7 +94,7 @@ class KernelInputs:
         layout = _ray_words(game)
         return cls(
             game=game, steps=steps, **layout, triples=index.triples(squares),
-            wins=game.wins, weights=_rank_weights(squares), other_count=index.other_count(squares),
+            wins=game.wins, weights=index.rank_weights(squares), other_count=index.other_count(squares),
             part_of=_partition(squares, parts), parts=parts,
             max_unmoves=3 * max(game.board.ray_squares(square) for square in range(squares)),
             index_type=np.int32 if game.positions <= np.iinfo(np.int32).max else np.int64,
@@ -133,14 +134,6 @@ def _ray_words(game: Game) -> dict[str, np.ndarray]:
         assert bit <= _NEIGHBOURS, "the board's rays do not fit the ray word (Game checks MAX_RAY_SQUARES)"
     return {"ray_bit": ray_bit, "ray_guards": ray_guards, "ray_firsts": ray_firsts, "ray_live": ray_live,
             "ray_square": ray_square}
-
-
-def _rank_weights(squares: int) -> npt.NDArray[np.int32]:
-    """``weights[k, s]``: what square ``s`` adds to :func:`index.triple_rank` as a triple's k-th smallest
-    square (the rank is a sum of one term per square, and a square 0 adds nothing)."""
-    s, zero = np.arange(squares), np.zeros(squares, dtype=np.int64)
-    return np.array([index.triple_rank(s, zero, zero), index.triple_rank(zero, s, zero),
-                     index.triple_rank(zero, zero, s)], dtype=np.int32)
 
 
 def _partition(squares: int, parts: int) -> npt.NDArray[np.int32]:
