@@ -29,9 +29,12 @@ import os
 
 import numba as nb
 import numpy as np
+from llvmlite import ir
+from numba.core import cgutils, types
 
 # LLVM's count-trailing-zeros instruction, which numba does not otherwise expose.
 from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.extending import intrinsic
 
 from solver.core.jit import njit
 from solver.neutreeko.model import index
@@ -315,6 +318,28 @@ def _gather(first_block, last_block, level, first, last, block, rays, triples, w
                      b * capacity, counts[b])
 
 
+@intrinsic
+def _prefetch(typing_context, array, item):
+    """Ask the processor to bring the cache line of ``array[item]`` near, to be written (LLVM's
+    prefetch, which numba does not otherwise expose); nothing else happens, whatever ``item`` is."""
+    def generate(context, builder, signature, arguments):
+        view = context.make_array(signature.args[0])(context, builder, arguments[0])
+        pointer = cgutils.get_item_pointer(context, builder, signature.args[0], view, [arguments[1]],
+                                           wraparound=False)
+        i32 = ir.IntType(32)
+        prefetch = cgutils.get_or_insert_function(builder.module, ir.FunctionType(
+            ir.VoidType(), [pointer.type, i32, i32, i32]), "llvm.prefetch.p0")
+        # Written, kept in every cache level, data.
+        builder.call(prefetch, [pointer, i32(1), i32(3), i32(1)])
+        return context.get_dummy_value()
+    return types.void(array, item), generate
+
+
+# How many parents ahead the settling asks for the bytes and bits it will read: enough to cover a
+# trip to memory at the loop's pace, few enough that the lines are still there when it comes.
+_AHEAD = 16
+
+
 @_jit
 def _settle_parts(first, last, out, counts, blocks, losing, code, weight, result, decided, fresh, row_length):
     """Decide the parents gathered by :func:`_gather` in its first ``blocks`` blocks that lie in parts
@@ -330,7 +355,14 @@ def _settle_parts(first, last, out, counts, blocks, losing, code, weight, result
     capacity = out.shape[1] // counts.shape[0]
     for part in range(first, last):
         for b in range(blocks):
-            for k in range(b * capacity, b * capacity + counts[b, part]):
+            end = b * capacity + counts[b, part]
+            for k in range(b * capacity, end):
+                # The parents are in no order: each is a cache miss, which the processor would meet
+                # one after another, the loop's branches on what it reads keeping few in flight.
+                if k + _AHEAD < end:
+                    ahead = np.int64(out[part, k + _AHEAD])
+                    _prefetch(result, _unsigned(ahead))
+                    _prefetch(decided, _unsigned(ahead >> 3))
                 parent = np.int64(out[part, k])  # as _unmoves and _classify pass theirs: one compiled helper
                 if _is_decided(decided, parent):  # earlier in this level
                     continue

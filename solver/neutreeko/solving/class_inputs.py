@@ -78,6 +78,7 @@ class ClassInputs:
     #: ``symmetries[g, square]`` (:func:`solver.neutreeko.model.symmetry.symmetries`).
     symmetries: npt.NDArray[np.int32]
     compose: npt.NDArray[np.int32]
+    #: ``weights[k, square]``: what ``square`` adds to a triple's rank as its k-th smallest square.
     weights: npt.NDArray[np.int32]
     #: Number of legal classes.
     count: int
