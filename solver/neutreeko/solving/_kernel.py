@@ -337,7 +337,7 @@ def _prefetch(typing_context, array, item):
 
 # How many parents ahead the settling asks for the bytes and bits it will read: enough to cover a
 # trip to memory at the loop's pace, few enough that the lines are still there when it comes.
-_AHEAD = 16
+_AHEAD = 80
 
 
 @_jit
