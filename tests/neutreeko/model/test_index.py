@@ -35,6 +35,17 @@ def test_triple_ranks_are_the_colexicographic_order(squares):
     assert np.array_equal(ranks, np.arange(len(table)))
 
 
+@pytest.mark.parametrize("squares", [9, 25, 121])
+def test_rank_weights_sum_to_the_triple_rank(squares):
+    """A triple's rank is the sum of its squares' terms in ``rank_weights``, the smallest square's
+    being the square itself (the kernels add the squeezed square and look up the other two)."""
+    weights = index.rank_weights(squares)
+    table = index.triples(squares).astype(np.int64)
+    assert np.array_equal(weights[0], np.arange(squares))
+    summed = weights[0, table[:, 0]] + weights[1, table[:, 1]] + weights[2, table[:, 2]]
+    assert np.array_equal(summed, np.arange(len(table)))
+
+
 
 @pytest.mark.parametrize("squares", [9, 25, 121])
 def test_pairs_are_the_lower_pairs_of_the_triples_in_rank_order(squares):
