@@ -192,7 +192,7 @@ def survey_command(max_board: str, rules: str, also: tuple[str, ...], check_tabl
 
     \b
     Example (regenerates the committed report; --keep keeps the rows of the tables not at hand):
-      neutreeko survey --max-board 7x7 --rules all --also 8x8:connected --also 9x9:connected --also 10x10:connected --check --build --keep
+      neutreeko survey --max-board 7x7 --rules all --also 8x8:connected --also 9x9:connected --also 10x10:connected --also 11x11:connected --check --build --keep
     """
     from solver.core.answers.report import csv_path
     from solver.core.storage import container
